@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian/Ubuntu packages hoflow needs, only those that are missing.
+# PETSc (with hypre, HDF5, MUMPS, OpenMPI) comes from the distribution's petsc-dev.
+set -e
+PACKAGES="make gcc petsc-dev openmpi-bin libopenmpi-dev gmsh pkg-config python3 python3-numpy python3-matplotlib"
+missing=""
+for p in $PACKAGES; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "hoflow: installing$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

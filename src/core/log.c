@@ -1,0 +1,25 @@
+/* hoflow log events: registered once, before any hoflow object is created. */
+#include <hoflow/compat.h>
+#include <hoflow/log.h>
+
+PetscClassId  HOFLOW_CLASSID;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError;
+
+PetscErrorCode HoflowLogRegister(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("hoflow", &HOFLOW_CLASSID));
+  PetscCall(PetscLogEventRegister("MeshSetup", HOFLOW_CLASSID, &HOFLOW_MeshSetup));
+  PetscCall(PetscLogEventRegister("DGSetup", HOFLOW_CLASSID, &HOFLOW_DiscSetup));
+  PetscCall(PetscLogEventRegister("IPDGGradient", HOFLOW_CLASSID, &HOFLOW_IPDGGradient));
+  PetscCall(PetscLogEventRegister("IPDGApply", HOFLOW_CLASSID, &HOFLOW_IPDGApply));
+  PetscCall(PetscLogEventRegister("IPDGDiagonal", HOFLOW_CLASSID, &HOFLOW_IPDGDiagonal));
+  PetscCall(PetscLogEventRegister("IPDGAssemble", HOFLOW_CLASSID, &HOFLOW_IPDGAssemble));
+  PetscCall(PetscLogEventRegister("DGProject", HOFLOW_CLASSID, &HOFLOW_DGProject));
+  PetscCall(PetscLogEventRegister("DGL2Error", HOFLOW_CLASSID, &HOFLOW_DGError));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,29 @@
+/* hoflow application object: options, problem, mesh, discretization, operator and solver. */
+#pragma once
+
+#include <petscksp.h>
+#include <hoflow/problem.h>
+#include <hoflow/op.h>
+#include <hoflow/log.h>
+
+typedef struct {
+  MPI_Comm  comm;
+  char      problem_name[64], disc_name[64];
+  PetscInt  order;
+  Problem   problem;
+  Mesh     *mesh;
+  DGDisc   *disc;
+  Mat       A;
+  KSP       ksp;
+  Vec       u, b;
+  PetscReal l2_error;
+  PetscInt  iterations;
+} App;
+
+typedef PetscErrorCode (*DiscretizationCreateFunction)(App *app);
+PETSC_EXTERN PetscFunctionList DiscretizationList;
+
+PETSC_EXTERN PetscErrorCode AppCreate(MPI_Comm comm, App **app);
+PETSC_EXTERN PetscErrorCode AppSolve(App *app);
+PETSC_EXTERN PetscErrorCode AppReport(App *app);
+PETSC_EXTERN PetscErrorCode AppDestroy(App **app);

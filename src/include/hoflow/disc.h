@@ -1,0 +1,31 @@
+/* hoflow nodal discontinuous Galerkin discretization: Np nodes per cell, node-major within a
+ * cell, described to PETSc by a PetscSection on a clone of the mesh DM, so DMCreateGlobalVector,
+ * DMGlobalToLocal (halo exchange) and VecView work unchanged. */
+#pragma once
+
+#include <hoflow/mesh.h>
+
+typedef struct {
+  Mesh       *mesh;
+  RefElement *ref;
+  DM          dm; /* clone of mesh->dm carrying the DG section */
+  PetscInt    N, Np;
+  PetscReal  *x, *y; /* [Klocal*Np] physical node coordinates */
+  PetscInt   *vmapP; /* [K*Nfaces*Nfp] local node index of the exterior trace (self on the boundary) */
+  PetscReal  *sgeo;  /* [K*Nfaces*HOFLOW_SGEO_SIZE] nx ny sJ/J tau */
+  PetscReal   penalty_scale;
+} DGDisc;
+
+/* A pointwise function of position: value and (when grad is not NULL) gradient. */
+typedef PetscErrorCode (*PointFunction)(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
+
+PETSC_EXTERN PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc);
+PETSC_EXTERN PetscErrorCode DGDiscDestroy(DGDisc **disc);
+/* b_{e,i} += (l_i, f)_E by the element cubature (exact to degree 2N+1). */
+PETSC_EXTERN PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b);
+/* u = nodal interpolant of f. */
+PETSC_EXTERN PetscErrorCode DGDiscInterpolate(DGDisc *disc, PointFunction f, void *ctx, Vec u);
+/* ||u - exact||_L2 by the element cubature. */
+PETSC_EXTERN PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error);
+/* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on Neumann faces. */
+PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *disc, PointFunction exact, void *ctx, PetscReal **bc_data);

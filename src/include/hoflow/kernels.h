@@ -1,0 +1,81 @@
+/* hoflow compute kernels: the plain-data interface shared by the host reference kernels
+ * (src/op/ *_kernels.c) and their CUDA twins (cuda/ *.cu).
+ *
+ * This header includes nothing from PETSc, so nvcc compiles cuda/ without a PETSc
+ * installation. Reals are double, indices are int (hoflow checks PetscReal == double and
+ * PetscInt == int when it fills these structs). Kernels are plain functions: no PETSc
+ * calls, no allocation, no error codes.
+ *
+ * Symbols: K owned elements, Klocal local elements (owned + halo), N order, Np nodes per
+ * element, Nfp nodes per face, Nfaces faces per element. Element-major layouts:
+ * u[cell*Np + i], geo[cell*HOFLOW_GEO_SIZE + k], face arrays [(e*Nfaces + f)*...].
+ */
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Affine volume geometric factors per element: dr/dx, ds/dx, dr/dy, ds/dy, J (eq. 30). */
+enum {
+  HOFLOW_GEO_RX,
+  HOFLOW_GEO_SX,
+  HOFLOW_GEO_RY,
+  HOFLOW_GEO_SY,
+  HOFLOW_GEO_J,
+  HOFLOW_GEO_SIZE
+};
+
+/* Face factors per (owned element, face): outward normal, sJ/J (the lift scaling of eq. 31)
+ * and the SIPDG penalty tau of eq. (14). */
+enum {
+  HOFLOW_SGEO_NX,
+  HOFLOW_SGEO_NY,
+  HOFLOW_SGEO_SJ_OVER_J,
+  HOFLOW_SGEO_TAU,
+  HOFLOW_SGEO_SIZE
+};
+
+/* What lies across a face. Dirichlet and Neumann data are weak (mirror states, seed 000 §2.1). */
+enum {
+  HOFLOW_FACE_INTERIOR  = 0,
+  HOFLOW_FACE_DIRICHLET = 1,
+  HOFLOW_FACE_NEUMANN   = 2
+};
+
+typedef struct {
+  int           N, Np, Nfp, Nfaces;
+  int           K;          /* owned elements: the rows the operator produces */
+  int           Klocal;     /* local elements, owned and halo: the gradient is needed on all */
+  const int    *elem_cell;  /* [K] local cell of owned element e */
+  const double *geo;        /* [Klocal*HOFLOW_GEO_SIZE] */
+  const double *sgeo;       /* [K*Nfaces*HOFLOW_SGEO_SIZE] */
+  const int    *face_type;  /* [K*Nfaces] HOFLOW_FACE_* */
+  const int    *vmapP;      /* [K*Nfaces*Nfp] local node index (cell*Np + i) of the exterior trace */
+  const int    *face_nodes; /* [Nfaces*Nfp] reference node index of each face node */
+  const double *Dr, *Ds;    /* [Np*Np] reference derivative matrices */
+  const double *LIFT;       /* [Np*Nfaces*Nfp] reference lift M^{-1} E */
+  const double *M;          /* [Np*Np] reference mass matrix */
+  double        lambda;     /* screening constant of -Laplace + lambda */
+} IPDGKernelData;
+
+/* Algorithm 1: grad u on all Klocal elements. u, gx, gy are local arrays [Klocal*Np]. */
+void IPDGGradientHost(const IPDGKernelData *d, const double *u, double *gx, double *gy);
+
+/* Algorithm 2 / eq. (28): Au on the K owned elements.
+ * u, gx, gy: local arrays [Klocal*Np]; Au: [K*Np].
+ * bc_data: NULL for the homogeneous operator; otherwise [K*Nfaces*Nfp] Dirichlet values g
+ * (on Dirichlet faces) and Neumann data n.grad u (on Neumann faces) at face nodes, which then
+ * enter as exterior states u+ = 2g - u-, n.grad u+ = 2h - n.grad u-. */
+void IPDGApplyHost(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
+
+/* Diagonal block of element e alone (neighbours zero): block[Np*Np] row-major, column j = A e_j. */
+void IPDGElementBlockHost(const IPDGKernelData *d, int e, double *block);
+
+/* Floating-point operations of one gradient / one apply, per element (for log events). */
+double IPDGGradientFlopsPerElement(int Np);
+double IPDGApplyFlopsPerElement(int Np, int Nfaces, int Nfp);
+
+#ifdef __cplusplus
+}
+#endif

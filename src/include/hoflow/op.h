@@ -1,0 +1,11 @@
+/* hoflow operators: PETSc MatShells whose MatMult runs a host kernel (src/op) or its CUDA twin. */
+#pragma once
+
+#include <hoflow/disc.h>
+
+/* The SIPDG operator A = -Laplace + lambda of seed 000, eqs. (23), (28), homogeneous boundary conditions. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A);
+/* b -= A_bc(0): the inhomogeneous boundary data bc_data (DGDiscBoundaryData) moved to the right-hand side. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b);
+/* The same operator assembled independently from the SIPDG bilinear form into an AIJ matrix. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);

@@ -1,0 +1,307 @@
+/* The SIPDG screened-Poisson operator A = -Laplace + lambda (seed 000 eqs. 13, 14, 23, 28) as a
+ * PETSc MatShell: MatMult runs the local-gradient and apply kernels of ipdg_kernels.c on a
+ * halo-exchanged local vector; MatGetDiagonal uses the element diagonal blocks. An independent
+ * assembly of the same bilinear form (IPDGOperatorAssemble) checks it and feeds AMG. */
+#include <hoflow/compat.h>
+#include <hoflow/kernels.h>
+#include <hoflow/log.h>
+#include <hoflow/op.h>
+
+typedef struct {
+  DGDisc        *disc;
+  IPDGKernelData kd;
+  Vec            xlocal;
+  PetscReal     *gx, *gy;  /* [Klocal*Np] local gradient */
+  Vec            diagonal; /* cached on first use */
+} IPDGContext;
+
+static PetscErrorCode IPDGContextDestroy(void *ptr)
+{
+  IPDGContext *ctx = (IPDGContext *)ptr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDestroy(&ctx->xlocal));
+  PetscCall(VecDestroy(&ctx->diagonal));
+  PetscCall(PetscFree2(ctx->gx, ctx->gy));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_IPDG(Mat A)
+{
+  IPDGContext *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(IPDGContextDestroy(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Au = A(u) on owned elements from the local (halo-filled) array u; bc_data as in kernels.h. */
+static PetscErrorCode IPDGApplyLocal(IPDGContext *ctx, const PetscReal *u, const PetscReal *bc_data, PetscReal *Au)
+{
+  const IPDGKernelData *kd = &ctx->kd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGGradient, 0, 0, 0, 0));
+  IPDGGradientHost(kd, u, ctx->gx, ctx->gy);
+  PetscCall(PetscLogFlops(kd->Klocal * IPDGGradientFlopsPerElement(kd->Np)));
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGGradient, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGApply, 0, 0, 0, 0));
+  IPDGApplyHost(kd, u, ctx->gx, ctx->gy, bc_data, Au);
+  PetscCall(PetscLogFlops(kd->K * IPDGApplyFlopsPerElement(kd->Np, kd->Nfaces, kd->Nfp)));
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGApply, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
+{
+  IPDGContext       *ctx;
+  const PetscScalar *xl;
+  PetscScalar       *ya;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(DMGlobalToLocal(ctx->disc->dm, x, INSERT_VALUES, ctx->xlocal));
+  PetscCall(VecGetArrayRead(ctx->xlocal, &xl));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(IPDGApplyLocal(ctx, xl, NULL, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(ctx->xlocal, &xl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
+{
+  IPDGContext *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  if (!ctx->diagonal) {
+    const PetscInt Np = ctx->kd.Np;
+    PetscReal     *block;
+    PetscScalar   *da;
+
+    PetscCall(PetscLogEventBegin(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
+    PetscCall(VecDuplicate(d, &ctx->diagonal));
+    PetscCall(PetscMalloc1(Np * Np, &block));
+    PetscCall(VecGetArrayWrite(ctx->diagonal, &da));
+    for (PetscInt e = 0; e < ctx->kd.K; e++) {
+      IPDGElementBlockHost(&ctx->kd, (int)e, block);
+      for (PetscInt i = 0; i < Np; i++) da[e * Np + i] = block[i * Np + i];
+    }
+    PetscCall(VecRestoreArrayWrite(ctx->diagonal, &da));
+    PetscCall(PetscFree(block));
+    PetscCall(PetscLogFlops(ctx->kd.K * Np * (IPDGGradientFlopsPerElement(Np) + IPDGApplyFlopsPerElement(Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
+    PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
+  }
+  PetscCall(VecCopy(ctx->diagonal, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
+{
+  IPDGContext      *ctx;
+  const Mesh       *mesh = disc->mesh;
+  const RefElement *ref  = disc->ref;
+  IPDGKernelData   *kd;
+  VecType           vtype;
+  PetscInt          n = mesh->K * disc->Np;
+
+  PetscFunctionBeginUser;
+  PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscReal) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow kernels need PETSc built with 32-bit indices and double precision reals");
+  PetscCheck(lambda >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The screening constant lambda = %g must be >= 0", (double)lambda);
+  for (PetscInt k = 0; k < mesh->K * ref->Nfaces; k++)
+    PetscCheck(mesh->face_type[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call MeshSetBoundaryConditions() before creating operators");
+  PetscCall(PetscNew(&ctx));
+  ctx->disc = disc;
+  PetscCall(DMCreateLocalVector(disc->dm, &ctx->xlocal));
+  PetscCall(PetscMalloc2(mesh->Klocal * disc->Np, &ctx->gx, mesh->Klocal * disc->Np, &ctx->gy));
+  kd             = &ctx->kd;
+  kd->N          = (int)disc->N;
+  kd->Np         = (int)ref->Np;
+  kd->Nfp        = (int)ref->Nfp;
+  kd->Nfaces     = (int)ref->Nfaces;
+  kd->K          = (int)mesh->K;
+  kd->Klocal     = (int)mesh->Klocal;
+  kd->elem_cell  = (const int *)mesh->elem_cell;
+  kd->geo        = mesh->geo;
+  kd->sgeo       = disc->sgeo;
+  kd->face_type  = (const int *)mesh->face_type;
+  kd->vmapP      = (const int *)disc->vmapP;
+  kd->face_nodes = (const int *)ref->face_nodes;
+  kd->Dr         = ref->Dr;
+  kd->Ds         = ref->Ds;
+  kd->LIFT       = ref->LIFT;
+  kd->M          = ref->M;
+  kd->lambda     = lambda;
+
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)disc->dm), n, n, PETSC_DETERMINE, PETSC_DETERMINE, ctx, A));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_IPDG));
+  PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_IPDG));
+  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_IPDG));
+  PetscCall(DMGetVecType(disc->dm, &vtype));
+  PetscCall(MatShellSetVecType(*A, vtype));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(PetscObjectSetName((PetscObject)*A, "SIPDG"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b)
+{
+  IPDGContext *ctx;
+  PetscReal   *zero, *r;
+  PetscScalar *ba;
+  PetscInt     n;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  n = ctx->kd.K * ctx->kd.Np;
+  PetscCall(PetscCalloc1(ctx->kd.Klocal * ctx->kd.Np, &zero));
+  PetscCall(PetscMalloc1(n, &r));
+  PetscCall(IPDGApplyLocal(ctx, zero, bc_data, r));
+  PetscCall(VecGetArray(b, &ba));
+  for (PetscInt i = 0; i < n; i++) ba[i] -= r[i];
+  PetscCall(VecRestoreArray(b, &ba));
+  PetscCall(PetscFree(zero));
+  PetscCall(PetscFree(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Physical derivative matrices of a cell: Dx = rx Dr + sx Ds, Dy = ry Dr + sy Ds. */
+static void CellDerivatives(const RefElement *ref, const PetscReal *g, PetscReal *Dx, PetscReal *Dy)
+{
+  for (PetscInt k = 0; k < ref->Np * ref->Np; k++) {
+    Dx[k] = g[HOFLOW_GEO_RX] * ref->Dr[k] + g[HOFLOW_GEO_SX] * ref->Ds[k];
+    Dy[k] = g[HOFLOW_GEO_RY] * ref->Dr[k] + g[HOFLOW_GEO_SY] * ref->Ds[k];
+  }
+}
+
+/* B += alpha P^T Mf Q for Nfp x Np face operators P, Q. */
+static void AddFaceProduct(PetscInt Nfp, PetscInt Np, PetscReal alpha, const PetscReal *P, const PetscReal *Mf, const PetscReal *Q, PetscReal *B)
+{
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++) {
+      PetscReal s = 0;
+      for (PetscInt a = 0; a < Nfp; a++)
+        for (PetscInt b = 0; b < Nfp; b++) s += P[a * Np + i] * Mf[a * Nfp + b] * Q[b * Np + j];
+      B[i * Np + j] += alpha * s;
+    }
+}
+
+/* Assemble the SIPDG bilinear form
+ *   a(u,v) = sum_E (grad v, grad u) + lambda (v,u) - sum_F ( {{grad u}}.[[v]] + {{grad v}}.[[u]] - tau [[u]].[[v]] )
+ * from element and face matrices, independently of the matrix-free path (eq. 28). Each rank
+ * assembles the rows of its own elements, visiting every face from both sides. Dirichlet faces
+ * carry the mirror-state penalty 2 tau, as the matrix-free operator does. */
+PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
+{
+  IPDGContext      *ctx;
+  const DGDisc     *disc;
+  const Mesh       *mesh;
+  const RefElement *ref;
+  PetscInt          Np, Nfp, Nf, n;
+  PetscSection      gsec;
+  PetscReal        *Dx, *Dy, *Dx2, *Dy2, *B11, *B12, *T1, *T2, *G1, *G2, *Mf, *tmp;
+  PetscInt         *rows, *cols;
+  Mat               B;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  disc = ctx->disc;
+  mesh = disc->mesh;
+  ref  = disc->ref;
+  Np   = ref->Np;
+  Nfp  = ref->Nfp;
+  Nf   = ref->Nfaces;
+  n    = mesh->K * Np;
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
+  PetscCall(DMGetGlobalSection(disc->dm, &gsec));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(B, MATAIJ));
+  PetscCall(MatSetOptionsPrefix(B, "ipdg_assembled_"));
+  PetscCall(MatSetFromOptions(B));
+  PetscCall(MatSeqAIJSetPreallocation(B, Np * (Nf + 1), NULL));
+  PetscCall(MatMPIAIJSetPreallocation(B, Np * (Nf + 1), NULL, Np * Nf, NULL));
+  PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(PetscMalloc6(Np * Np, &Dx, Np * Np, &Dy, Np * Np, &Dx2, Np * Np, &Dy2, Np * Np, &B11, Np * Np, &B12));
+  PetscCall(PetscMalloc6(Nfp * Np, &T1, Nfp * Np, &T2, Nfp * Np, &G1, Nfp * Np, &G2, Nfp * Nfp, &Mf, Np * Np, &tmp));
+  PetscCall(PetscMalloc2(Np, &rows, Np, &cols));
+
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const PetscInt   cell = mesh->elem_cell[e];
+    const PetscReal *g = mesh->geo + cell * HOFLOW_GEO_SIZE, J = g[HOFLOW_GEO_J];
+    PetscInt         off;
+
+    PetscCall(PetscSectionGetOffset(gsec, cell, &off));
+    for (PetscInt i = 0; i < Np; i++) rows[i] = off + i;
+    CellDerivatives(ref, g, Dx, Dy);
+    /* volume: J (Dx^T M Dx + Dy^T M Dy) + lambda J M */
+    DenseMatMult(Np, Np, Np, ref->M, Dx, tmp);
+    for (PetscInt i = 0; i < Np; i++)
+      for (PetscInt j = 0; j < Np; j++) {
+        PetscReal s = 0;
+        for (PetscInt k = 0; k < Np; k++) s += Dx[k * Np + i] * tmp[k * Np + j];
+        B11[i * Np + j] = J * (s + ctx->kd.lambda * ref->M[i * Np + j]);
+      }
+    DenseMatMult(Np, Np, Np, ref->M, Dy, tmp);
+    for (PetscInt i = 0; i < Np; i++)
+      for (PetscInt j = 0; j < Np; j++) {
+        PetscReal s = 0;
+        for (PetscInt k = 0; k < Np; k++) s += Dy[k * Np + i] * tmp[k * Np + j];
+        B11[i * Np + j] += J * s;
+      }
+    for (PetscInt f = 0; f < Nf; f++) {
+      const PetscReal *sg = disc->sgeo + (e * Nf + f) * HOFLOW_SGEO_SIZE;
+      const PetscReal  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], tau = sg[HOFLOW_SGEO_TAU], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
+      const PetscInt   type = mesh->face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
+
+      if (type == HOFLOW_FACE_NEUMANN) continue;
+      for (PetscInt k = 0; k < Nfp * Nfp; k++) Mf[k] = sJ * ref->Mface[k];
+      for (PetscInt a = 0; a < Nfp; a++) {
+        const PetscInt m = ref->face_nodes[f * Nfp + a];
+        for (PetscInt j = 0; j < Np; j++) {
+          T1[a * Np + j] = (j == m);
+          G1[a * Np + j] = nx * Dx[m * Np + j] + ny * Dy[m * Np + j];
+        }
+      }
+      if (type == HOFLOW_FACE_DIRICHLET) {
+        AddFaceProduct(Nfp, Np, -1.0, T1, Mf, G1, B11);
+        AddFaceProduct(Nfp, Np, -1.0, G1, Mf, T1, B11);
+        AddFaceProduct(Nfp, Np, 2.0 * tau, T1, Mf, T1, B11);
+        continue;
+      }
+      /* interior: jump j = [T1, -T2], average a = [G1, G2]/2, normal out of this element */
+      CellDerivatives(ref, mesh->geo + nb * HOFLOW_GEO_SIZE, Dx2, Dy2);
+      for (PetscInt a = 0; a < Nfp; a++) {
+        const PetscInt m = disc->vmapP[(e * Nf + f) * Nfp + a] - nb * Np;
+        for (PetscInt j = 0; j < Np; j++) {
+          T2[a * Np + j] = (j == m);
+          G2[a * Np + j] = nx * Dx2[m * Np + j] + ny * Dy2[m * Np + j];
+        }
+      }
+      AddFaceProduct(Nfp, Np, -0.5, T1, Mf, G1, B11);
+      AddFaceProduct(Nfp, Np, -0.5, G1, Mf, T1, B11);
+      AddFaceProduct(Nfp, Np, tau, T1, Mf, T1, B11);
+      for (PetscInt k = 0; k < Np * Np; k++) B12[k] = 0;
+      AddFaceProduct(Nfp, Np, -0.5, T1, Mf, G2, B12);
+      AddFaceProduct(Nfp, Np, 0.5, G1, Mf, T2, B12);
+      AddFaceProduct(Nfp, Np, -tau, T1, Mf, T2, B12);
+      PetscCall(PetscSectionGetOffset(gsec, nb, &off));
+      if (off < 0) off = -(off + 1); /* halo cell: owned elsewhere */
+      for (PetscInt i = 0; i < Np; i++) cols[i] = off + i;
+      PetscCall(MatSetValues(B, Np, rows, Np, cols, B12, ADD_VALUES));
+    }
+    PetscCall(MatSetValues(B, Np, rows, Np, rows, B11, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree6(Dx, Dy, Dx2, Dy2, B11, B12));
+  PetscCall(PetscFree6(T1, T2, G1, G2, Mf, tmp));
+  PetscCall(PetscFree2(rows, cols));
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
+  *assembled = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,12 @@
+/* Every hoflow problem is registered here by name; adding a problem is one file and one line. */
+#include <hoflow/compat.h>
+#include <hoflow/problem.h>
+
+PetscErrorCode ProblemRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (ProblemList) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFunctionListAdd(&ProblemList, "poisson", ProblemCreate_Poisson));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

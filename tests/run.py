@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""hoflow test suite: unit tests, operator tests, convergence rates, parallel runs, bad input.
+
+Every test asserts numbers (rates, error norms, iteration counts, residuals) or an exact error
+message. Run from the repository root after `make`: `python3 tests/run.py [-k PATTERN] [-j JOBS]`.
+`--gpu` runs the GPU tests instead (they report SKIPPED on machines without a CUDA build and GPU).
+The last line is `N passed, N failed[, N skipped]`; the exit code is non-zero on any failure.
+"""
+import argparse
+import concurrent.futures
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOFLOW = os.path.join(ROOT, "hoflow")
+TEST_OPERATOR = os.path.join(ROOT, "build", "tests", "test_operator")
+TEST_REF = os.path.join(ROOT, "build", "tests", "test_ref")
+SQUARE = "examples/meshes/square.msh"
+MPIEXEC = ["mpiexec", "--oversubscribe", "-n"]
+os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+os.environ.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+
+
+class Failure(Exception):
+    pass
+
+
+class Skip(Exception):
+    pass
+
+
+def run(cmd, expect_ok=True, timeout=600):
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    out = p.stdout + p.stderr
+    if expect_ok and p.returncode != 0:
+        raise Failure("command failed (exit %d): %s\n%s" % (p.returncode, " ".join(cmd), out[-3000:]))
+    return p.returncode, out
+
+
+def summary(out):
+    """Parse hoflow's summary line into a dict."""
+    m = re.search(r"^hoflow: (.*)$", out, re.M)
+    if not m:
+        raise Failure("no summary line in output:\n" + out[-2000:])
+    toks = m.group(1).split()
+    d = dict(zip(toks[0::2], toks[1::2]))
+    for k in ("order", "cells", "dofs", "iterations"):
+        d[k] = int(d[k])
+    for k in ("h", "L2"):
+        d[k] = float(d[k])
+    return d
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+# ---------------------------------------------------------------- mesh options per shape
+def mesh_args(shape, level, base=None):
+    if shape == "triangle":
+        return ["-dm_plex_filename", SQUARE, "-dm_refine", str(level)]
+    n = (base or 2) * 2 ** level
+    return ["-dm_plex_box_faces", "%d,%d" % (n, n)]
+
+
+# ---------------------------------------------------------------- tests
+TESTS = []
+
+
+def test(name, gpu=False):
+    def deco(f):
+        TESTS.append((name, f, gpu))
+        return f
+    return deco
+
+
+@test("unit/ref")
+def _():
+    code, out = run([TEST_REF], expect_ok=False)
+    bad = [l for l in out.splitlines() if l.startswith("not ok")]
+    check(code == 0 and not bad, "reference-element checks failed:\n" + "\n".join(bad[:20]) + out[-500:])
+    m = re.search(r"(\d+) passed, (\d+) failed", out)
+    check(m and int(m.group(1)) > 100 and m.group(2) == "0", "unexpected unit summary: " + out[-300:])
+    return "%s checks" % m.group(1)
+
+
+def operator_test(shape, order, extra):
+    def f():
+        args = [TEST_OPERATOR, "-order", str(order)] + extra
+        args += mesh_args(shape, 0, base=3) if shape == "quadrilateral" else ["-dm_plex_filename", SQUARE]
+        _, out = run(args)
+        nums = dict(re.findall(r"(\w+) ([-+0-9.e]+)", " ".join(l for l in out.splitlines() if l.startswith("operator:"))))
+        nums = {k: float(v) for k, v in nums.items()}
+        check(nums["shell_vs_assembled"] < 1e-12, "MatShell differs from the assembled SIPDG matrix: %g" % nums["shell_vs_assembled"])
+        check(nums["symmetry_shell"] < 1e-12, "MatShell not symmetric: %g" % nums["symmetry_shell"])
+        check(nums["symmetry_assembled"] < 1e-12, "assembled matrix not symmetric: %g" % nums["symmetry_assembled"])
+        check(nums["diagonal"] < 1e-12, "MatGetDiagonal differs from the assembled diagonal: %g" % nums["diagonal"])
+        check(nums["min_eigenvalue"] > 1e-8 * nums["max_eigenvalue"], "not positive definite: min eigenvalue %g" % nums["min_eigenvalue"])
+        return "diff %.1e sym %.1e diag %.1e eig [%.2e, %.2e]" % (nums["shell_vs_assembled"], nums["symmetry_shell"], nums["diagonal"], nums["min_eigenvalue"], nums["max_eigenvalue"])
+    return f
+
+
+for shape in ("triangle", "quadrilateral"):
+    for order in (1, 2, 3, 5, 8):
+        test("operator/%s/N%d/poisson-mixed" % (shape, order))(operator_test(shape, order, ["-problem", "poisson"]))
+    test("operator/%s/N4/helmholtz-dirichlet" % shape)(operator_test(shape, 4, ["-problem", "helmholtz", "-bc_dirichlet", "left,right,top,bottom", "-bc_neumann", "none"]))
+    test("operator/%s/N3/poisson-neumann3" % shape)(operator_test(shape, 3, ["-problem", "poisson", "-bc_dirichlet", "left", "-bc_neumann", "right,top,bottom"]))
+
+
+# Convergence: three meshes, each halving h; the rate between the two finest must reach N + 0.7.
+# Base meshes are coarser at higher order so the finest error stays above round-off:
+# triangles refine a Gmsh mesh uniformly, quadrilateral boxes have base * 2^level cells a side.
+CONVERGENCE = {
+    "triangle": {1: SQUARE, 2: SQUARE, 3: SQUARE, 4: SQUARE, 5: "examples/meshes/square_coarse.msh", 6: "examples/meshes/square_coarse.msh"},
+    "quadrilateral": {1: 4, 2: 4, 3: 4, 4: 2, 5: 2, 6: 2},
+}
+
+
+def convergence_test(shape, order, problem, bcs):
+    def f():
+        errs, hs = [], []
+        base = CONVERGENCE[shape][order]
+        for lev in range(3):
+            args = [HOFLOW, "-problem", problem, "-order", str(order), "-ksp_rtol", "1e-13"] + bcs
+            if shape == "triangle":
+                args += ["-dm_plex_filename", base, "-dm_refine", str(lev)]
+            else:
+                args += mesh_args(shape, lev, base=base)
+            _, out = run(args)
+            s = summary(out)
+            errs.append(s["L2"])
+            hs.append(s["h"])
+        rates = [math.log(errs[i] / errs[i + 1]) / math.log(hs[i] / hs[i + 1]) for i in range(2)]
+        check(rates[-1] >= order + 0.7, "order %d %s: observed rates %s below N + 0.7 (errors %s)" % (order, shape, ["%.2f" % r for r in rates], errs))
+        return "errors %s rates %s" % (" ".join("%.2e" % e for e in errs), " ".join("%.2f" % r for r in rates))
+    return f
+
+
+for shape in ("triangle", "quadrilateral"):
+    for order in range(1, 7):
+        test("convergence/%s/N%d/poisson-mixed" % (shape, order))(convergence_test(shape, order, "poisson", []))
+    for order in (2, 5):
+        test("convergence/%s/N%d/helmholtz-dirichlet" % (shape, order))(convergence_test(shape, order, "helmholtz", ["-bc_dirichlet", "left,right,top,bottom", "-bc_neumann", "none"]))
+
+
+@test("parallel/2-ranks-equal-1-rank")
+def _():
+    args = ["-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-ksp_rtol", "1e-12"]
+    s1 = summary(run([HOFLOW] + args)[1])
+    s2 = summary(run(MPIEXEC + ["2", HOFLOW] + args)[1])
+    check(abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "L2 differs: 1 rank %g, 2 ranks %g" % (s1["L2"], s2["L2"]))
+    check(abs(s1["iterations"] - s2["iterations"]) <= 2, "iterations differ: %d vs %d" % (s1["iterations"], s2["iterations"]))
+    check(s1["dofs"] == s2["dofs"], "dof counts differ")
+    return "L2 %.6e / %.6e, iterations %d / %d" % (s1["L2"], s2["L2"], s1["iterations"], s2["iterations"])
+
+
+@test("parallel/operator-3-ranks")
+def _():
+    _, out = run(MPIEXEC + ["3", TEST_OPERATOR, "-order", "3", "-dm_plex_filename", SQUARE, "-dm_refine", "1"])
+    m = re.search(r"shell_vs_assembled (\S+) symmetry_shell (\S+)", out)
+    check(m and float(m.group(1)) < 1e-12 and float(m.group(2)) < 1e-12, "distributed operator mismatch: " + out[-500:])
+    return "diff %s sym %s" % (m.group(1), m.group(2))
+
+
+@test("mesh/gmsh-2.2-format")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        msh = os.path.join(tmp, "square22.msh")
+        run(["gmsh", "-2", "-format", "msh22", "-v", "0", "examples/meshes/square.geo", "-o", msh])
+        s22 = summary(run([HOFLOW, "-order", "3", "-dm_plex_filename", msh])[1])
+    s41 = summary(run([HOFLOW, "-order", "3", "-dm_plex_filename", SQUARE])[1])
+    check(abs(s22["L2"] - s41["L2"]) <= 1e-10 * s41["L2"] and s22["cells"] == s41["cells"], "MSH 2.2 and 4.1 meshes differ: %s vs %s" % (s22, s41))
+    return "cells %d L2 %.6e" % (s22["cells"], s22["L2"])
+
+
+@test("profile/log_view-events")
+def _():
+    _, out = run([HOFLOW, "-problem", "poisson", "-order", "6", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-log_view"])
+    rates = {}
+    for ev in ("IPDGGradient", "IPDGApply", "MatMult"):
+        m = re.search(r"^%s\s+(\d+)\s.*\s(\d+)\s*$" % ev, out, re.M)
+        check(m, "event %s missing from -log_view" % ev)
+        rates[ev] = int(m.group(2))
+        check(rates[ev] > 0, "event %s has zero flop rate" % ev)
+    return " ".join("%s %d MFlop/s" % kv for kv in rates.items())
+
+
+def error_test(args, pattern, mpi=None):
+    def f():
+        cmd = ([*MPIEXEC, str(mpi)] if mpi else []) + [HOFLOW] + args
+        code, out = run(cmd, expect_ok=False)
+        check(code != 0, "expected a non-zero exit for %s" % " ".join(args))
+        check(re.search(pattern, out), "expected message /%s/ in:\n%s" % (pattern, out[-1500:]))
+        check("Segmentation" not in out and "signal" not in out.lower(), "crashed instead of a clean error:\n" + out[-800:])
+        return re.search(pattern, out).group(0)[:100]
+    return f
+
+
+test("errors/unknown-problem")(error_test(["-problem", "nosuch"], r"Unknown -problem 'nosuch'; known: .*poisson.*helmholtz"))
+test("errors/order-zero")(error_test(["-order", "0"], r"-order 0 is out of range: hoflow supports polynomial orders 1\.\.10"))
+test("errors/order-eleven")(error_test(["-order", "11"], r"-order 11 is out of range"))
+test("errors/missing-mesh")(error_test(["-dm_plex_filename", "no/such/mesh.msh"], r"Mesh file 'no/such/mesh.msh' \(from -dm_plex_filename\) does not exist"))
+test("errors/inverted-element")(error_test(["-dm_plex_filename", "tests/meshes/inverted.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"cell \d+ with vertices .* is inverted or degenerate"))
+test("errors/missing-boundary-group")(error_test(["-bc_dirichlet", "left,right,inlet"], r"Boundary group 'inlet' \(from -bc_dirichlet\) is not in mesh examples/meshes/square.msh; its named groups are: .*bottom"))
+test("errors/uncovered-boundary")(error_test(["-bc_dirichlet", "left,right", "-bc_neumann", "top"], r"belongs to none of the groups in -bc_dirichlet \(left,right\)"))
+test("errors/nonconverging-solve")(error_test(["-order", "5", "-ksp_max_it", "5"], r"did not converge: KSP reason DIVERGED_ITS after 5 iterations"))
+test("errors/non-affine-quad")(error_test(["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"quadrilateral cell 0 .* is not a parallelogram"))
+
+
+# ---------------------------------------------------------------- GPU tests (issue: CUDA backend)
+@test("gpu/available", gpu=True)
+def _():
+    if not os.path.exists("/dev/nvidia0") and not os.path.exists("/proc/driver/nvidia"):
+        raise Skip("no NVIDIA GPU on this machine")
+    code, out = run([HOFLOW, "-help"], expect_ok=False)
+    if "-dm_vec_type" not in out and "cuda" not in out:
+        raise Skip("hoflow not built with CUDA=1")
+    return "GPU present"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("-k", default="", help="run only tests whose name contains this")
+    ap.add_argument("-j", type=int, default=2, help="parallel jobs")
+    ap.add_argument("--gpu", action="store_true", help="run the GPU tests")
+    opts = ap.parse_args()
+    tests = [t for t in TESTS if opts.k in t[0] and t[2] == opts.gpu]
+    for exe in (HOFLOW, TEST_OPERATOR, TEST_REF):
+        if not os.path.exists(exe):
+            print("missing %s: run `make` first" % exe)
+            return 2
+    results = {"passed": 0, "failed": 0, "skipped": 0}
+    t0 = time.time()
+
+    def one(t):
+        name, f, _ = t
+        s = time.time()
+        try:
+            msg = f()
+            return name, "passed", msg, time.time() - s
+        except Skip as e:
+            return name, "skipped", str(e), time.time() - s
+        except (Failure, subprocess.TimeoutExpired) as e:
+            return name, "failed", str(e), time.time() - s
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=opts.j) as ex:
+        for name, status, msg, dt in ex.map(one, tests):
+            results[status] += 1
+            tag = {"passed": "ok", "failed": "FAIL", "skipped": "SKIPPED"}[status]
+            print("%-7s %-50s %6.1fs  %s" % (tag, name, dt, (msg or "") if status != "failed" else ""), flush=True)
+            if status == "failed":
+                print("        " + msg.replace("\n", "\n        "), flush=True)
+    print("total time %.0fs" % (time.time() - t0))
+    line = "%d passed, %d failed" % (results["passed"], results["failed"])
+    if results["skipped"]:
+        line += ", %d skipped" % results["skipped"]
+    print(line)
+    return 1 if results["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

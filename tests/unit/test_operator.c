@@ -1,0 +1,89 @@
+static const char help[] = "Checks the SIPDG MatShell against an independent assembly of the bilinear form:\n"
+                           "equality, symmetry, positive definiteness and MatGetDiagonal. Takes hoflow's options.\n";
+
+#include <hoflow/app.h>
+#include <hoflow/compat.h>
+#include <petscblaslapack.h>
+
+/* ||A - B||_F / ||B||_F */
+static PetscErrorCode RelativeDifference(Mat A, Mat B, PetscReal *rel)
+{
+  Mat       D;
+  PetscReal nd, nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &D));
+  PetscCall(MatAXPY(D, -1.0, B, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &nb));
+  *rel = nd / nb;
+  PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Extreme eigenvalues of a symmetric matrix (serial, dense LAPACK). */
+static PetscErrorCode ExtremeEigenvalues(Mat A, PetscReal *emin, PetscReal *emax)
+{
+  Mat          D;
+  PetscInt     n;
+  PetscScalar *a, *work;
+  PetscReal   *w;
+  PetscBLASInt bn, lwork, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatGetSize(D, &n, NULL));
+  PetscCall(PetscBLASIntCast(n, &bn));
+  lwork = 8 * bn;
+  PetscCall(PetscMalloc2(n, &w, lwork, &work));
+  PetscCall(MatDenseGetArray(D, &a));
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, a, &bn, w, work, &lwork, &info));
+  PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed: info %d", (int)info);
+  PetscCall(MatDenseRestoreArray(D, &a));
+  *emin = w[0];
+  *emax = w[n - 1];
+  PetscCall(PetscFree2(w, work));
+  PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  App        *app;
+  Mat         Ashell, Aassembled, At;
+  Vec         d1, d2;
+  PetscReal   rel_op, rel_sym_shell, rel_sym_assembled, rel_diag, dn, emin = 0, emax = 0;
+  PetscMPIInt size;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  PetscCall(MatComputeOperator(app->A, MATAIJ, &Ashell));
+  PetscCall(IPDGOperatorAssemble(app->A, &Aassembled));
+  PetscCall(RelativeDifference(Ashell, Aassembled, &rel_op));
+  PetscCall(MatTranspose(Ashell, MAT_INITIAL_MATRIX, &At));
+  PetscCall(RelativeDifference(At, Ashell, &rel_sym_shell));
+  PetscCall(MatDestroy(&At));
+  PetscCall(MatTranspose(Aassembled, MAT_INITIAL_MATRIX, &At));
+  PetscCall(RelativeDifference(At, Aassembled, &rel_sym_assembled));
+  PetscCall(MatDestroy(&At));
+  PetscCall(MatCreateVecs(app->A, &d1, &d2));
+  PetscCall(MatGetDiagonal(app->A, d1));
+  PetscCall(MatGetDiagonal(Aassembled, d2));
+  PetscCall(VecAXPY(d1, -1.0, d2));
+  PetscCall(VecNorm(d1, NORM_2, &dn));
+  PetscCall(VecNorm(d2, NORM_2, &rel_diag));
+  rel_diag = dn / rel_diag;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: shell_vs_assembled %.3e symmetry_shell %.3e symmetry_assembled %.3e diagonal %.3e\n", (double)rel_op, (double)rel_sym_shell, (double)rel_sym_assembled, (double)rel_diag));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) {
+    PetscCall(ExtremeEigenvalues(Ashell, &emin, &emax));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: min_eigenvalue %.6e max_eigenvalue %.6e\n", (double)emin, (double)emax));
+  }
+  PetscCall(VecDestroy(&d1));
+  PetscCall(VecDestroy(&d2));
+  PetscCall(MatDestroy(&Ashell));
+  PetscCall(MatDestroy(&Aassembled));
+  PetscCall(AppDestroy(&app));
+  PetscCall(PetscFinalize());
+  return 0;
+}
