@@ -26,6 +26,8 @@ CU_SRC = $(wildcard cuda/*.cu)
 CU_OBJ = $(patsubst cuda/%.cu,build/cuda/%.o,$(CU_SRC))
 TEST_SRC = $(wildcard tests/unit/*.c)
 TEST_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(TEST_SRC))
+BENCH_SRC = $(wildcard bench/*.c)
+BENCH_BIN = $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
 GEO = $(wildcard examples/meshes/*.geo)
 MSH = $(GEO:.geo=.msh)
 
@@ -46,7 +48,7 @@ else
 endif
 
 .PHONY: all test test-gpu run format clean deps meshes cuda-check
-all: hoflow $(TEST_BIN) meshes
+all: hoflow $(TEST_BIN) $(BENCH_BIN) meshes
 
 build/libhoflow.a: $(LIB_OBJ) $(KERNEL_OBJ)
 	@rm -f $@
@@ -73,6 +75,11 @@ build/main.o: src/main.c $(wildcard src/include/hoflow/*.h)
 
 build/tests/%: tests/unit/%.c build/libhoflow.a
 	@mkdir -p build/tests
+	@echo LINK $@
+	$(Q)$(PCC) $(HOFLOW_CFLAGS) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
+
+build/bench/%: bench/%.c build/libhoflow.a
+	@mkdir -p build/bench
 	@echo LINK $@
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
 

@@ -214,15 +214,80 @@ test("errors/nonconverging-solve")(error_test(["-order", "5", "-ksp_max_it", "5"
 test("errors/non-affine-quad")(error_test(["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"quadrilateral cell 0 .* is not a parallelogram"))
 
 
-# ---------------------------------------------------------------- GPU tests (issue: CUDA backend)
-@test("gpu/available", gpu=True)
-def _():
-    if not os.path.exists("/dev/nvidia0") and not os.path.exists("/proc/driver/nvidia"):
+# ---------------------------------------------------------------- GPU tests (make test-gpu)
+TEST_GPU = os.path.join(ROOT, "build", "tests", "test_gpu")
+
+
+def gpu_or_skip():
+    if not any(os.path.exists(p) for p in ("/dev/nvidia0", "/dev/nvidiactl", "/proc/driver/nvidia")):
         raise Skip("no NVIDIA GPU on this machine")
-    code, out = run([HOFLOW, "-help"], expect_ok=False)
-    if "-dm_vec_type" not in out and "cuda" not in out:
-        raise Skip("hoflow not built with CUDA=1")
-    return "GPU present"
+    _, out = run([TEST_GPU, "-order", "1", "-dm_plex_box_faces", "2,2"])
+    if "SKIPPED" in out:
+        raise Skip("hoflow built without CUDA=1")
+
+
+def gpu_mesh(shape):
+    return ["-dm_plex_filename", SQUARE, "-dm_refine", "1"] if shape == "triangle" else ["-dm_plex_box_faces", "7,5"]
+
+
+def gpu_apply_test(shape, order):
+    def f():
+        gpu_or_skip()
+        _, out = run([TEST_GPU, "-order", str(order)] + gpu_mesh(shape))
+        m = re.search(r"apply_relative_difference (\S+) repeat_difference (\S+)", out)
+        check(m, "no result line:\n" + out[-1000:])
+        rel, rep = float(m.group(1)), float(m.group(2))
+        check(rel <= 1e-12, "CUDA apply differs from the host kernel: relative %g" % rel)
+        check(rep == 0.0, "two CUDA applications differ (race?): %g" % rep)
+        return "relative difference %.2e" % rel
+    return f
+
+
+for shape in ("triangle", "quadrilateral"):
+    for order in range(1, 11):
+        test("gpu/apply/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order))
+
+
+def gpu_solve_test(shape, order, extra=()):
+    def f():
+        gpu_or_skip()
+        args = ["-problem", "poisson", "-order", str(order), "-ksp_rtol", "1e-10"] + gpu_mesh(shape) + list(extra)
+        sh = summary(run([HOFLOW] + args)[1])
+        sd = summary(run([HOFLOW, "-dm_vec_type", "cuda"] + args)[1])
+        check(abs(sh["iterations"] - sd["iterations"]) <= 1, "iterations differ: host %d, CUDA %d" % (sh["iterations"], sd["iterations"]))
+        check(abs(sh["L2"] - sd["L2"]) <= 1e-6 * sh["L2"], "L2 differs: host %g, CUDA %g" % (sh["L2"], sd["L2"]))
+        return "iterations %d / %d, L2 %.6e / %.6e" % (sh["iterations"], sd["iterations"], sh["L2"], sd["L2"])
+    return f
+
+
+for shape in ("triangle", "quadrilateral"):
+    test("gpu/solve/%s/N5" % shape, gpu=True)(gpu_solve_test(shape, 5))
+
+
+@test("gpu/solve/2-ranks", gpu=True)
+def _():
+    gpu_or_skip()
+    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-ksp_rtol", "1e-10"]
+    s1 = summary(run([HOFLOW] + args)[1])
+    s2 = summary(run(MPIEXEC + ["2", HOFLOW] + args)[1])
+    check(abs(s1["iterations"] - s2["iterations"]) <= 1 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 vs 2 ranks differ: %s / %s" % (s1, s2))
+    return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
+
+
+@test("gpu/log_view-no-copies", gpu=True)
+def _():
+    gpu_or_skip()
+    _, out = run([HOFLOW, "-dm_vec_type", "cuda", "-problem", "poisson", "-order", "5", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-log_view"])
+    counts = {}
+    for ev in ("MatMult", "KSPSolve", "IPDGApply", "IPDGGradient"):
+        m = re.search(r"^%s\s.*$" % ev, out, re.M)
+        check(m, "event %s missing" % ev)
+        f = m.group(0).split()
+        counts[ev] = (float(f[-5]), float(f[-3]), float(f[-1]))
+    for ev in ("MatMult", "IPDGApply", "IPDGGradient"):
+        check(counts[ev][0] == 0 and counts[ev][1] == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (ev, counts[ev][0], counts[ev][1]))
+    check(counts["KSPSolve"][0] == 0, "KSPSolve copies host to device %g times" % counts["KSPSolve"][0])
+    return " ".join("%s CpuToGpu %d GpuToCpu %d GPU%%F %d" % (k, v[0], v[1], v[2]) for k, v in counts.items())
 
 
 def main():
@@ -232,7 +297,7 @@ def main():
     ap.add_argument("--gpu", action="store_true", help="run the GPU tests")
     opts = ap.parse_args()
     tests = [t for t in TESTS if opts.k in t[0] and t[2] == opts.gpu]
-    for exe in (HOFLOW, TEST_OPERATOR, TEST_REF):
+    for exe in (HOFLOW, TEST_OPERATOR, TEST_REF, TEST_GPU):
         if not os.path.exists(exe):
             print("missing %s: run `make` first" % exe)
             return 2

@@ -6,13 +6,26 @@
 #include <hoflow/kernels.h>
 #include <hoflow/log.h>
 #include <hoflow/op.h>
+#if defined(HOFLOW_HAVE_CUDA)
+  #include <petscdevice.h>
+#endif
 
 typedef struct {
   DGDisc        *disc;
   IPDGKernelData kd;
   Vec            xlocal;
-  PetscReal     *gx, *gy;  /* [Klocal*Np] local gradient */
-  Vec            diagonal; /* cached on first use */
+  PetscReal     *gx, *gy;                /* [Klocal*Np] local gradient */
+  Vec            diagonal;               /* cached on first use */
+  PetscReal     *DrT, *DsT, *LIFTT, *MT; /* transposed reference matrices (coalesced GPU reads) */
+#if defined(HOFLOW_HAVE_CUDA)
+  /* the CUDA twin: the same kernel data with device pointers, uploaded on first device use */
+  PetscBool      device_ready;
+  IPDGKernelData kd_device;
+  void          *device_arrays[12];
+  PetscInt       ndevice_arrays;
+  PetscReal     *d_gx, *d_gy;
+  Vec            xlocal_device;
+#endif
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(void *ptr)
@@ -23,6 +36,11 @@ static PetscErrorCode IPDGContextDestroy(void *ptr)
   PetscCall(VecDestroy(&ctx->xlocal));
   PetscCall(VecDestroy(&ctx->diagonal));
   PetscCall(PetscFree2(ctx->gx, ctx->gy));
+  PetscCall(PetscFree4(ctx->DrT, ctx->DsT, ctx->LIFTT, ctx->MT));
+#if defined(HOFLOW_HAVE_CUDA)
+  for (PetscInt k = 0; k < ctx->ndevice_arrays; k++) PetscCheck(!HoflowDeviceFree(ctx->device_arrays[k]), PETSC_COMM_SELF, PETSC_ERR_LIB, "cudaFree failed");
+  PetscCall(VecDestroy(&ctx->xlocal_device));
+#endif
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -54,6 +72,148 @@ static PetscErrorCode IPDGApplyLocal(IPDGContext *ctx, const PetscReal *u, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(HOFLOW_HAVE_CUDA)
+/* Copy one array to the device; remembered for freeing. */
+static PetscErrorCode IPDGUpload(IPDGContext *ctx, const void *host, size_t bytes, const void **device)
+{
+  void *ptr;
+  int   err;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ctx->ndevice_arrays < (PetscInt)(sizeof(ctx->device_arrays) / sizeof(ctx->device_arrays[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many device arrays");
+  err = HoflowDeviceUpload(&ptr, host, bytes);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "Uploading %zu bytes of SIPDG operator data to the GPU failed: %s", bytes, HoflowDeviceErrorString(err));
+  ctx->device_arrays[ctx->ndevice_arrays++] = ptr;
+  *device                                   = ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Upload geometry, trace maps and reference matrices once; allocate the device gradient. */
+static PetscErrorCode IPDGDeviceSetUp(IPDGContext *ctx)
+{
+  const IPDGKernelData *h = &ctx->kd;
+  IPDGKernelData       *d = &ctx->kd_device;
+  const size_t          nf = (size_t)h->K * h->Nfaces, np2 = (size_t)h->Np * h->Np, lift = (size_t)h->Np * h->Nfaces * h->Nfp;
+
+  PetscFunctionBeginUser;
+  if (ctx->device_ready) PetscFunctionReturn(PETSC_SUCCESS);
+  *d = *h;
+  PetscCall(IPDGUpload(ctx, h->elem_cell, sizeof(int) * h->K, (const void **)&d->elem_cell));
+  PetscCall(IPDGUpload(ctx, h->geo, sizeof(double) * h->Klocal * HOFLOW_GEO_SIZE, (const void **)&d->geo));
+  PetscCall(IPDGUpload(ctx, h->sgeo, sizeof(double) * nf * HOFLOW_SGEO_SIZE, (const void **)&d->sgeo));
+  PetscCall(IPDGUpload(ctx, h->face_type, sizeof(int) * nf, (const void **)&d->face_type));
+  PetscCall(IPDGUpload(ctx, h->vmapP, sizeof(int) * nf * h->Nfp, (const void **)&d->vmapP));
+  PetscCall(IPDGUpload(ctx, h->face_nodes, sizeof(int) * h->Nfaces * h->Nfp, (const void **)&d->face_nodes));
+  PetscCall(IPDGUpload(ctx, h->DrT, sizeof(double) * np2, (const void **)&d->DrT));
+  PetscCall(IPDGUpload(ctx, h->DsT, sizeof(double) * np2, (const void **)&d->DsT));
+  PetscCall(IPDGUpload(ctx, h->LIFTT, sizeof(double) * lift, (const void **)&d->LIFTT));
+  PetscCall(IPDGUpload(ctx, h->MT, sizeof(double) * np2, (const void **)&d->MT));
+  d->Dr = d->Ds = d->LIFT = d->M = NULL; /* the CUDA kernels read the transposes */
+  for (int k = 0; k < 2; k++) {
+    void *ptr;
+    int   err = HoflowDeviceMalloc(&ptr, sizeof(double) * h->Klocal * h->Np);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "Allocating the device gradient failed: %s", HoflowDeviceErrorString(err));
+    ctx->device_arrays[ctx->ndevice_arrays++] = ptr;
+    if (k == 0) ctx->d_gx = (PetscReal *)ptr;
+    else ctx->d_gy = (PetscReal *)ptr;
+  }
+  PetscCall(VecCreate(PETSC_COMM_SELF, &ctx->xlocal_device));
+  PetscCall(VecSetSizes(ctx->xlocal_device, (PetscInt)h->Klocal * h->Np, PETSC_DECIDE));
+  PetscCall(VecSetType(ctx->xlocal_device, VECSEQCUDA));
+  ctx->device_ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x with the CUDA kernels; x and y live on the device, so does everything in between. */
+static PetscErrorCode IPDGMultDevice(IPDGContext *ctx, Vec x, Vec y)
+{
+  const PetscScalar *xl;
+  PetscScalar       *ya;
+  PetscMemType       mx, my;
+  PetscDeviceContext dctx;
+  void              *handle;
+  int                err;
+
+  PetscFunctionBeginUser;
+  PetscCall(IPDGDeviceSetUp(ctx));
+  PetscCall(DMGlobalToLocal(ctx->disc->dm, x, INSERT_VALUES, ctx->xlocal_device));
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle));
+  ctx->kd_device.stream = *(void **)handle;
+  PetscCall(VecGetArrayReadAndMemType(ctx->xlocal_device, &xl, &mx));
+  PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+  PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my), PETSC_COMM_SELF, PETSC_ERR_PLIB, "SIPDG device apply needs device arrays");
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGGradient, 0, 0, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  err = IPDGGradientCUDA(&ctx->kd_device, xl, ctx->d_gx, ctx->d_gy);
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA gradient kernel failed: %s", HoflowDeviceErrorString(err));
+  PetscCall(PetscLogGpuFlops(ctx->kd.Klocal * IPDGGradientFlopsPerElement(ctx->kd.Np)));
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGGradient, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGApply, 0, 0, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  err = IPDGApplyCUDA(&ctx->kd_device, xl, ctx->d_gx, ctx->d_gy, NULL, ya);
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG apply kernel failed: %s", HoflowDeviceErrorString(err));
+  PetscCall(PetscLogGpuFlops(ctx->kd.K * IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp)));
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGApply, 0, 0, 0, 0));
+  PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(ctx->xlocal_device, &xl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+PetscErrorCode IPDGOperatorTimeKernels(Mat A, Vec x, PetscInt reps, PetscReal *t_gradient, PetscReal *t_apply)
+{
+  IPDGContext       *ctx;
+  const PetscScalar *xl;
+  PetscScalar       *ya;
+  PetscLogDouble     t0, t1, t2;
+  PetscBool          on_device = PETSC_FALSE;
+  Vec                y;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(MatMult(A, x, y)); /* warm up; halo exchange and device setup */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &on_device, VECSEQCUDA, VECMPICUDA, ""));
+  if (!on_device) {
+    PetscCall(VecGetArrayRead(ctx->xlocal, &xl));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < reps; k++) IPDGGradientHost(&ctx->kd, xl, ctx->gx, ctx->gy);
+    PetscCall(PetscTime(&t1));
+    for (PetscInt k = 0; k < reps; k++) IPDGApplyHost(&ctx->kd, xl, ctx->gx, ctx->gy, NULL, ya);
+    PetscCall(PetscTime(&t2));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(ctx->xlocal, &xl));
+  } else {
+#if defined(HOFLOW_HAVE_CUDA)
+    PetscMemType mx, my;
+    int          err = 0;
+    PetscCall(VecGetArrayReadAndMemType(ctx->xlocal_device, &xl, &mx));
+    PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+    PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < reps && !err; k++) err = IPDGGradientCUDA(&ctx->kd_device, xl, ctx->d_gx, ctx->d_gy);
+    if (!err) err = HoflowDeviceSynchronize();
+    PetscCall(PetscTime(&t1));
+    for (PetscInt k = 0; k < reps && !err; k++) err = IPDGApplyCUDA(&ctx->kd_device, xl, ctx->d_gx, ctx->d_gy, NULL, ya);
+    if (!err) err = HoflowDeviceSynchronize();
+    PetscCall(PetscTime(&t2));
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG kernels failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+    PetscCall(VecRestoreArrayReadAndMemType(ctx->xlocal_device, &xl));
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow was built without CUDA");
+#endif
+  }
+  *t_gradient = (t1 - t0) / reps;
+  *t_apply    = (t2 - t1) / reps;
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
 {
   IPDGContext       *ctx;
@@ -62,6 +222,17 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    PetscBool on_device;
+    /* the vector type chooses the backend: -dm_vec_type cuda keeps the whole solve on the GPU */
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &on_device, VECSEQCUDA, VECMPICUDA, ""));
+    if (on_device) {
+      PetscCall(IPDGMultDevice(ctx, x, y));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+#endif
   PetscCall(DMGlobalToLocal(ctx->disc->dm, x, INSERT_VALUES, ctx->xlocal));
   PetscCall(VecGetArrayRead(ctx->xlocal, &xl));
   PetscCall(VecGetArrayWrite(y, &ya));
@@ -135,7 +306,32 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
   kd->LIFT       = ref->LIFT;
   kd->M          = ref->M;
   kd->lambda     = lambda;
+  {
+    const PetscInt Np = ref->Np, nfn = ref->Nfaces * ref->Nfp;
+    PetscCall(PetscMalloc4(Np * Np, &ctx->DrT, Np * Np, &ctx->DsT, Np * nfn, &ctx->LIFTT, Np * Np, &ctx->MT));
+    for (PetscInt i = 0; i < Np; i++) {
+      for (PetscInt j = 0; j < Np; j++) {
+        ctx->DrT[j * Np + i] = ref->Dr[i * Np + j];
+        ctx->DsT[j * Np + i] = ref->Ds[i * Np + j];
+        ctx->MT[j * Np + i]  = ref->M[i * Np + j];
+      }
+      for (PetscInt n = 0; n < nfn; n++) ctx->LIFTT[n * Np + i] = ref->LIFT[i * nfn + n];
+    }
+    kd->DrT   = ctx->DrT;
+    kd->DsT   = ctx->DsT;
+    kd->LIFTT = ctx->LIFTT;
+    kd->MT    = ctx->MT;
+  }
 
+  kd->elements_per_block[0] = kd->elements_per_block[1] = 0;
+  {
+    PetscInt epb[2] = {0, 0}, nepb = 2;
+    PetscOptionsBegin(PetscObjectComm((PetscObject)disc->dm), NULL, "SIPDG operator", NULL);
+    PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Elements per CUDA thread block for the gradient and apply kernels (0: tuned table)", NULL, epb, &nepb, NULL));
+    PetscOptionsEnd();
+    kd->elements_per_block[0] = (int)epb[0];
+    kd->elements_per_block[1] = (int)epb[1];
+  }
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)disc->dm), n, n, PETSC_DETERMINE, PETSC_DETERMINE, ctx, A));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_IPDG));
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_IPDG));

@@ -184,3 +184,15 @@ double IPDGApplyFlopsPerElement(int Np, int Nfaces, int Nfp)
   const double nf = (double)Nfaces * Nfp;
   return 6.0 * Np * Np + 6.0 * Np * nf + 20.0 * nf + 10.0 * Np;
 }
+
+double IPDGGradientBytesPerElement(int Np)
+{
+  return 8.0 * (3.0 * Np + HOFLOW_GEO_SIZE - 1);
+}
+
+double IPDGApplyBytesPerElement(int Np, int Nfaces, int Nfp)
+{
+  const double nf = (double)Nfaces * Nfp;
+  /* u, gx, gy on the element and across its faces, Au; geometry, trace indices, face data */
+  return 8.0 * (4.0 * Np + 3.0 * nf + HOFLOW_SGEO_SIZE * Nfaces + HOFLOW_GEO_SIZE) + 4.0 * (nf + Nfaces + 1);
+}

@@ -129,6 +129,7 @@ PetscErrorCode AppSolve(App *app)
   PetscCall(IPDGOperatorAddBoundaryData(app->A, bc_data, app->b));
   PetscCall(PetscFree(bc_data));
   PetscCall(VecZeroEntries(app->u));
+  PetscCall(KSPSetUp(app->ksp)); /* preconditioner setup (and its one-time host-to-device copies) outside KSPSolve */
   PetscCall(KSPSolve(app->ksp, app->b, app->u));
   PetscCall(KSPGetConvergedReason(app->ksp, &reason));
   PetscCall(KSPGetIterationNumber(app->ksp, &app->iterations));

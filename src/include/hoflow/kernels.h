@@ -12,6 +12,12 @@
  */
 #pragma once
 
+#include <stddef.h>
+
+#ifndef HOFLOW_NMAX
+  #define HOFLOW_NMAX 10 /* highest polynomial order */
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -56,7 +62,12 @@ typedef struct {
   const double *Dr, *Ds;    /* [Np*Np] reference derivative matrices */
   const double *LIFT;       /* [Np*Nfaces*Nfp] reference lift M^{-1} E */
   const double *M;          /* [Np*Np] reference mass matrix */
+  /* Transposes of Dr, Ds, LIFT, M (column-major copies): a warp of threads, one per node,
+   * then reads consecutive addresses. Used by the CUDA kernels; may be NULL on the host. */
+  const double *DrT, *DsT, *LIFTT, *MT;
   double        lambda;     /* screening constant of -Laplace + lambda */
+  int           elements_per_block[2]; /* CUDA launch shape of gradient / apply; 0: the tuned table */
+  void         *stream;                /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
 } IPDGKernelData;
 
 /* Algorithm 1: grad u on all Klocal elements. u, gx, gy are local arrays [Klocal*Np]. */
@@ -71,6 +82,27 @@ void IPDGApplyHost(const IPDGKernelData *d, const double *u, const double *gx, c
 
 /* Diagonal block of element e alone (neighbours zero): block[Np*Np] row-major, column j = A e_j. */
 void IPDGElementBlockHost(const IPDGKernelData *d, int e, double *block);
+
+/* CUDA twins (cuda/ipdg.cu): same data, device pointers throughout. Return 0 or a cudaError_t. */
+int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy);
+int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
+/* The tuned elements per thread block (cuda/ipdg.cu) for kernel 0 (gradient) or 1 (apply). */
+int IPDGElementsPerBlock(int kernel, int Nfaces, int N);
+
+/* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
+int         HoflowDeviceMalloc(void **ptr, size_t bytes);
+int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes); /* allocate and copy */
+int         HoflowDeviceDownload(void *host, const void *device, size_t bytes);
+int         HoflowDeviceFree(void *ptr);
+int         HoflowDeviceSynchronize(void);
+const char *HoflowDeviceErrorString(int err);
+/* Name, multiprocessor count and SM clock of the current device (for the shared-memory bound). */
+int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz);
+
+/* Bytes a kernel must move through device memory per element (each input read once, each output
+ * written once): the denominator of the empirical roofline (seed 000 §5.1). */
+double IPDGGradientBytesPerElement(int Np);
+double IPDGApplyBytesPerElement(int Np, int Nfaces, int Nfp);
 
 /* Floating-point operations of one gradient / one apply, per element (for log events). */
 double IPDGGradientFlopsPerElement(int Np);

@@ -7,5 +7,8 @@
 PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A);
 /* b -= A_bc(0): the inhomogeneous boundary data bc_data (DGDiscBoundaryData) moved to the right-hand side. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b);
+/* Seconds per application of the gradient and apply kernels, averaged over reps, on the backend
+ * x lives on (host kernels for host vectors, CUDA kernels for CUDA vectors). For benchmarks. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorTimeKernels(Mat A, Vec x, PetscInt reps, PetscReal *t_gradient, PetscReal *t_apply);
 /* The same operator assembled independently from the SIPDG bilinear form into an AIJ matrix. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);

@@ -20,8 +20,7 @@
 #pragma once
 
 #include <petscsys.h>
-
-#define HOFLOW_NMAX 10
+#include <hoflow/kernels.h> /* HOFLOW_NMAX */
 
 typedef enum {
   REF_TRIANGLE      = 0,

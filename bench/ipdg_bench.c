@@ -1,0 +1,183 @@
+static const char help[] = "SIPDG kernel benchmark against the empirical roofline of seed 000 §5.1.\n"
+                           "Measures the device-to-device copy bandwidth and the shared-memory bound of the GPU, then\n"
+                           "times the local-gradient and SIPDG-apply kernels for each order on the mesh given by the\n"
+                           "usual options and reports GFLOP/s, GB/s and percent of the roofline (table and CSV).\n"
+                           "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core).\n"
+                           "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n\n";
+
+#include <hoflow/app.h>
+#include <hoflow/compat.h>
+#include <hoflow/kernels.h>
+
+/* Measured device-to-device (or host memcpy) bandwidth, bytes read plus bytes written per second. */
+static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscReal *bandwidth)
+{
+  Vec            a, b;
+  const PetscInt n = 1 << 26, reps = 20; /* 512 MiB per vector */
+  PetscLogDouble t0, t1;
+  VecType        vtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(VecCreate(PETSC_COMM_SELF, &a));
+  PetscCall(VecSetSizes(a, n, n));
+  PetscCall(VecSetType(a, vtype));
+  PetscCall(VecDuplicate(a, &b));
+  PetscCall(VecSet(a, 1.0));
+  PetscCall(VecCopy(a, b));
+#if defined(HOFLOW_HAVE_CUDA)
+  PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
+#endif
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k < reps; k++) PetscCall(VecCopy(k % 2 ? b : a, k % 2 ? a : b));
+#if defined(HOFLOW_HAVE_CUDA)
+  PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
+#endif
+  PetscCall(PetscTime(&t1));
+  *bandwidth = 2.0 * n * sizeof(PetscScalar) * reps / (t1 - t0);
+  PetscCall(VecDestroy(&a));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscReal t, flops, bytes, shared;
+} KernelTiming;
+
+/* Print one kernel's row: GFLOP/s, GB/s, the two bounds and the fraction of the roofline. */
+static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *shape, PetscInt N, PetscInt K, PetscInt epb, const char *kernel, KernelTiming k, PetscReal Bg, PetscReal Bsh)
+{
+  const PetscReal gflops = k.flops / k.t * 1e-9, gbs = k.bytes / k.t * 1e-9;
+  const PetscReal copy_bound = Bg * k.flops / k.bytes * 1e-9, shared_bound = Bsh > 0 ? Bsh * k.flops / k.shared * 1e-9 : PETSC_INFINITY;
+  const PetscReal roof = PetscMin(copy_bound, shared_bound);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-9s %3" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
+  if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.3f,%.3f,%.3f,%.3f,%.2f\n", device, shape, N, kernel, K, epb, k.t, gflops, gbs, copy_bound, shared_bound, 100 * gflops / roof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mesh     *mesh;
+  char     *sides[4] = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
+  PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100;
+  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE;
+  char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
+  FILE     *csv = NULL;
+  PetscReal Bg = 0, Bsh = 0;
+  VecType   vtype;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(HoflowLogRegister());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SIPDG benchmark", NULL);
+  PetscCall(PetscOptionsIntArray("-bench_orders", "Orders to benchmark", NULL, orders, &norders, NULL));
+  PetscCall(PetscOptionsInt("-bench_reps", "Applications timed per kernel", NULL, reps, &reps, NULL));
+  PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsBool("-bench_epb_sweep", "Sweep the elements per CUDA thread block", NULL, sweep, &sweep, NULL));
+  PetscCall(PetscOptionsInt("-bench_cg_order", "Also time CG + Jacobi iterations at this order (0: no)", NULL, cg_order, &cg_order, NULL));
+  PetscCall(PetscOptionsInt("-bench_cg_its", "CG iterations timed", NULL, cg_its, &cg_its, NULL));
+  PetscOptionsEnd();
+
+  PetscCall(MeshCreate(PETSC_COMM_WORLD, NULL, &mesh));
+  PetscCall(MeshSetBoundaryConditions(mesh, 4, sides, 0, NULL));
+  PetscCall(DMGetVecType(mesh->dm, &vtype));
+  PetscCall(PetscStrbeginswith(vtype, "cuda", &on_device));
+  if (!on_device) PetscCall(PetscStrcmp(vtype, VECCUDA, &on_device));
+#if defined(HOFLOW_HAVE_CUDA)
+  if (on_device) {
+    int    sms;
+    double ghz;
+    PetscCheck(!HoflowDeviceProperties(device, sizeof(device), &sms, &ghz), PETSC_COMM_SELF, PETSC_ERR_LIB, "cudaGetDeviceProperties failed");
+    Bsh = sms * 32.0 * 4.0 * ghz * 1e9; /* seed 000 §5.1: SMs x ALUs x word length x clock */
+  }
+#endif
+  PetscCall(MeasureCopyBandwidth(mesh->dm, &Bg));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\ncopy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", device, mesh->Kglobal, RefShapes[mesh->shape], Bg * 1e-9, Bsh * 1e-9));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-9s %3s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
+  if (csvname[0]) {
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,percent_roofline\n"));
+  }
+  for (PetscInt o = 0; o < norders; o++) {
+    const PetscInt N = orders[o];
+    DGDisc        *disc;
+    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, nepb = sweep && on_device ? 6 : 1;
+    PetscReal      best_dofs = 0;
+
+    PetscCall(DGDiscCreate(mesh, N, &disc));
+    for (PetscInt s = 0; s < nepb; s++) {
+      Mat          A;
+      Vec          x;
+      PetscRandom  rnd;
+      KernelTiming g, a;
+      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nfn = Nf * Nfp, epb_g = 0, epb_a = 0;
+      char         val[64];
+
+      if (sweep && on_device) {
+        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s], epbs[s]));
+        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
+      }
+      PetscCall(IPDGOperatorCreate(disc, 0.0, &A));
+      PetscCall(DMCreateGlobalVector(disc->dm, &x));
+      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+      PetscCall(VecSetRandom(x, rnd));
+      PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
+#if defined(HOFLOW_HAVE_CUDA)
+      epb_g = sweep ? epbs[s] : IPDGElementsPerBlock(0, (int)Nf, (int)N);
+      epb_a = sweep ? epbs[s] : IPDGElementsPerBlock(1, (int)Nf, (int)N);
+#endif
+      g.flops  = mesh->Klocal * IPDGGradientFlopsPerElement((int)Np);
+      g.bytes  = mesh->Klocal * IPDGGradientBytesPerElement((int)Np);
+      g.shared = mesh->Klocal * 8.0 * (Np * Np + Np);
+      a.flops  = mesh->K * IPDGApplyFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
+      a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)Np, (int)Nf, (int)Nfp);
+      a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_g, "gradient", g, Bg, Bsh));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_a, "apply", a, Bg, Bsh));
+      best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
+      PetscCall(PetscRandomDestroy(&rnd));
+      PetscCall(VecDestroy(&x));
+      PetscCall(MatDestroy(&A));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
+    if (sweep) PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+    if (N == cg_order) { /* CG + Jacobi iterations on this order: time per iteration */
+      Mat            A;
+      Vec            b, u;
+      KSP            ksp;
+      PC             pc;
+      PetscLogDouble t0, t1;
+      PetscInt       its;
+
+      PetscCall(IPDGOperatorCreate(disc, 0.0, &A));
+      PetscCall(DMCreateGlobalVector(disc->dm, &b));
+      PetscCall(VecDuplicate(b, &u));
+      PetscCall(VecSet(b, 1.0));
+      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPSetType(ksp, KSPCG));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCJACOBI));
+      PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-30, PETSC_DEFAULT, cg_its));
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(VecZeroEntries(u));
+      PetscCall(KSPSolve(ksp, b, u)); /* warm up */
+      PetscCall(VecZeroEntries(u));
+      PetscCall(PetscTime(&t0));
+      PetscCall(KSPSolve(ksp, b, u));
+      PetscCall(PetscTime(&t1));
+      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg: N=%" PetscInt_FMT " dofs %" PetscInt_FMT " iterations %" PetscInt_FMT " seconds %.4e per-iteration %.4e\n", N, mesh->Kglobal * disc->Np, its, t1 - t0, (t1 - t0) / its));
+      PetscCall(KSPDestroy(&ksp));
+      PetscCall(VecDestroy(&b));
+      PetscCall(VecDestroy(&u));
+      PetscCall(MatDestroy(&A));
+    }
+    PetscCall(DGDiscDestroy(&disc));
+  }
+  if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
+  PetscCall(MeshDestroy(&mesh));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,51 @@
+// Device memory and synchronization helpers for hoflow's C code (no CUDA headers needed there).
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <hoflow/kernels.h>
+
+extern "C" int HoflowDeviceMalloc(void **ptr, size_t bytes)
+{
+  return (int)cudaMalloc(ptr, bytes ? bytes : 1);
+}
+
+extern "C" int HoflowDeviceUpload(void **ptr, const void *host, size_t bytes)
+{
+  cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 1);
+  if (err != cudaSuccess) return (int)err;
+  return bytes ? (int)cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice) : 0;
+}
+
+extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes)
+{
+  return (int)cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost);
+}
+
+extern "C" int HoflowDeviceFree(void *ptr)
+{
+  return ptr ? (int)cudaFree(ptr) : 0;
+}
+
+extern "C" int HoflowDeviceSynchronize(void)
+{
+  return (int)cudaDeviceSynchronize();
+}
+
+extern "C" const char *HoflowDeviceErrorString(int err)
+{
+  return cudaGetErrorString((cudaError_t)err);
+}
+
+extern "C" int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz)
+{
+  int            dev;
+  cudaDeviceProp prop;
+  cudaError_t    err = cudaGetDevice(&dev);
+  if (err == cudaSuccess) err = cudaGetDeviceProperties(&prop, dev);
+  if (err != cudaSuccess) return (int)err;
+  snprintf(name, (size_t)len, "%s", prop.name);
+  *multiprocessors = prop.multiProcessorCount;
+  int khz          = 0;
+  err              = cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
+  *clock_ghz       = khz * 1e-6;
+  return (int)err;
+}
