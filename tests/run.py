@@ -251,10 +251,10 @@ for shape in ("triangle", "quadrilateral"):
 def gpu_solve_test(shape, order, extra=()):
     def f():
         gpu_or_skip()
-        args = ["-problem", "poisson", "-order", str(order), "-ksp_rtol", "1e-10"] + gpu_mesh(shape) + list(extra)
+        args = ["-problem", "poisson", "-order", str(order), "-ksp_rtol", "1e-13"] + gpu_mesh(shape) + list(extra)
         sh = summary(run([HOFLOW] + args)[1])
         sd = summary(run([HOFLOW, "-dm_vec_type", "cuda"] + args)[1])
-        check(abs(sh["iterations"] - sd["iterations"]) <= 1, "iterations differ: host %d, CUDA %d" % (sh["iterations"], sd["iterations"]))
+        check(abs(sh["iterations"] - sd["iterations"]) <= 2, "iterations differ: host %d, CUDA %d" % (sh["iterations"], sd["iterations"]))
         check(abs(sh["L2"] - sd["L2"]) <= 1e-6 * sh["L2"], "L2 differs: host %g, CUDA %g" % (sh["L2"], sd["L2"]))
         return "iterations %d / %d, L2 %.6e / %.6e" % (sh["iterations"], sd["iterations"], sh["L2"], sd["L2"])
     return f
@@ -267,10 +267,10 @@ for shape in ("triangle", "quadrilateral"):
 @test("gpu/solve/2-ranks", gpu=True)
 def _():
     gpu_or_skip()
-    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-ksp_rtol", "1e-10"]
+    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-ksp_rtol", "1e-13"]
     s1 = summary(run([HOFLOW] + args)[1])
     s2 = summary(run(MPIEXEC + ["2", HOFLOW] + args)[1])
-    check(abs(s1["iterations"] - s2["iterations"]) <= 1 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 vs 2 ranks differ: %s / %s" % (s1, s2))
+    check(abs(s1["iterations"] - s2["iterations"]) <= 2 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 vs 2 ranks differ: %s / %s" % (s1, s2))
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
 
 

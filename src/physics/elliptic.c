@@ -129,6 +129,9 @@ PetscErrorCode AppSolve(App *app)
   PetscCall(IPDGOperatorAddBoundaryData(app->A, bc_data, app->b));
   PetscCall(PetscFree(bc_data));
   PetscCall(VecZeroEntries(app->u));
+  /* b was assembled on the host: a norm moves it to the device now (with -dm_vec_type cuda), so
+   * KSPSolve itself copies nothing between host and device */
+  PetscCall(VecNorm(app->b, NORM_2, &rnorm));
   PetscCall(KSPSetUp(app->ksp)); /* preconditioner setup (and its one-time host-to-device copies) outside KSPSolve */
   PetscCall(KSPSolve(app->ksp, app->b, app->u));
   PetscCall(KSPGetConvergedReason(app->ksp, &reason));
