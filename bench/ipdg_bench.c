@@ -62,7 +62,7 @@ int main(int argc, char **argv)
   Mesh     *mesh;
   char     *sides[4] = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
   PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100;
-  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE;
+  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, set;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
   FILE     *csv = NULL;
   PetscReal Bg = 0, Bsh = 0;
@@ -71,7 +71,8 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(HoflowLogRegister());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SIPDG benchmark", NULL);
-  PetscCall(PetscOptionsIntArray("-bench_orders", "Orders to benchmark", NULL, orders, &norders, NULL));
+  PetscCall(PetscOptionsIntArray("-bench_orders", "Orders to benchmark", NULL, orders, &norders, &set));
+  if (!set) norders = HOFLOW_NMAX; /* PetscOptionsIntArray zeroes the count when the option is absent */
   PetscCall(PetscOptionsInt("-bench_reps", "Applications timed per kernel", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", NULL, csvname, csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsBool("-bench_epb_sweep", "Sweep the elements per CUDA thread block", NULL, sweep, &sweep, NULL));

@@ -267,6 +267,14 @@ static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
     PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
   }
   PetscCall(VecCopy(ctx->diagonal, d));
+  {
+    /* computed once on the host: for a device vector, move it there now (in PCSetUp), not in the
+     * first PCApply inside KSPSolve */
+    const PetscScalar *da;
+    PetscMemType       mtype;
+    PetscCall(VecGetArrayReadAndMemType(d, &da, &mtype));
+    PetscCall(VecRestoreArrayReadAndMemType(d, &da));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
