@@ -45,15 +45,15 @@ typedef struct {
 } KernelTiming;
 
 /* Print one kernel's row: GFLOP/s, GB/s, the two bounds and the fraction of the roofline. */
-static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *shape, PetscInt N, PetscInt K, PetscInt epb, const char *kernel, KernelTiming k, PetscReal Bg, PetscReal Bsh)
+static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *shape, PetscInt N, PetscInt K, PetscInt epb, PetscInt ept, const char *kernel, KernelTiming k, PetscReal Bg, PetscReal Bsh)
 {
   const PetscReal gflops = k.flops / k.t * 1e-9, gbs = k.bytes / k.t * 1e-9;
   const PetscReal copy_bound = Bg * k.flops / k.bytes * 1e-9, shared_bound = Bsh > 0 ? Bsh * k.flops / k.shared * 1e-9 : PETSC_INFINITY;
   const PetscReal roof = PetscMin(copy_bound, shared_bound);
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-9s %3" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
-  if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.3f,%.3f,%.3f,%.3f,%.2f\n", device, shape, N, kernel, K, epb, k.t, gflops, gbs, copy_bound, shared_bound, 100 * gflops / roof));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-9s %3" PetscInt_FMT " %2" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, ept, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
+  if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.3f,%.3f,%.3f,%.3f,%.2f\n", device, shape, N, kernel, K, epb, ept, k.t, gflops, gbs, copy_bound, shared_bound, 100 * gflops / roof));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -95,15 +95,15 @@ int main(int argc, char **argv)
 #endif
   PetscCall(MeasureCopyBandwidth(mesh->dm, &Bg));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\ncopy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", device, mesh->Kglobal, RefShapes[mesh->shape], Bg * 1e-9, Bsh * 1e-9));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-9s %3s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-9s %3s %2s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "P", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,percent_roofline\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,elements_per_thread,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,percent_roofline\n"));
   }
   for (PetscInt o = 0; o < norders; o++) {
     const PetscInt N = orders[o];
     DGDisc        *disc;
-    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, nepb = sweep && on_device ? 6 : 1;
+    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4}, nepb = sweep && on_device ? 18 : 1;
     PetscReal      best_dofs = 0;
 
     PetscCall(DGDiscCreate(mesh, N, &disc));
@@ -112,12 +112,14 @@ int main(int argc, char **argv)
       Vec          x;
       PetscRandom  rnd;
       KernelTiming g, a;
-      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nfn = Nf * Nfp, epb_g = 0, epb_a = 0;
+      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nfn = Nf * Nfp, epb_g = 0, epb_a = 0, ept_g = 1, ept_a = 1;
       char         val[64];
 
       if (sweep && on_device) {
-        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s], epbs[s]));
+        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
         PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
+        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
+        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
       }
       PetscCall(IPDGOperatorCreate(disc, 0.0, &A));
       PetscCall(DMCreateGlobalVector(disc->dm, &x));
@@ -125,8 +127,10 @@ int main(int argc, char **argv)
       PetscCall(VecSetRandom(x, rnd));
       PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
 #if defined(HOFLOW_HAVE_CUDA)
-      epb_g = sweep ? epbs[s] : IPDGElementsPerBlock(0, (int)Nf, (int)N);
-      epb_a = sweep ? epbs[s] : IPDGElementsPerBlock(1, (int)Nf, (int)N);
+      epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, (int)Nf, (int)N);
+      epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, (int)Nf, (int)N);
+      ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, (int)Nf, (int)N);
+      ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, (int)Nf, (int)N);
 #endif
       g.flops  = mesh->Klocal * IPDGGradientFlopsPerElement((int)Np);
       g.bytes  = mesh->Klocal * IPDGGradientBytesPerElement((int)Np);
@@ -134,15 +138,18 @@ int main(int argc, char **argv)
       a.flops  = mesh->K * IPDGApplyFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
       a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)Np, (int)Nf, (int)Nfp);
       a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_g, "gradient", g, Bg, Bsh));
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_a, "apply", a, Bg, Bsh));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_g, ept_g, "gradient", g, Bg, Bsh));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_a, ept_a, "apply", a, Bg, Bsh));
       best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
       PetscCall(PetscRandomDestroy(&rnd));
       PetscCall(VecDestroy(&x));
       PetscCall(MatDestroy(&A));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
-    if (sweep) PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+    if (sweep) {
+      PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+      PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));
+    }
     if (N == cg_order) { /* CG + Jacobi iterations on this order: time per iteration */
       Mat            A;
       Vec            b, u;

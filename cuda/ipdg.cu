@@ -9,159 +9,278 @@
 #include <cuda_runtime.h>
 #include <hoflow/kernels.h>
 
-// Elements per thread block, per [shape: 0 triangle, 1 quadrilateral][N], for the gradient and
-// apply kernels; 0 means "about 256 threads". Tuned with bench/ipdg_bench (see bench/README.md).
-static const int epb_table[2][2][HOFLOW_NMAX + 1] = {
-  {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
-  {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+// Launch shape per [kernel: 0 gradient, 1 apply][shape: 0 triangle, 1 quadrilateral][N]:
+// {thread rows per block, elements per thread}. A thread row holds one thread per node (per face
+// node where there are more) and works on P elements, so each matrix entry it fetches serves P
+// elements (seed 000's kernel 4). 0 entries fall back to about 256 threads and P = 1.
+// Tuned on an NVIDIA H100 80GB HBM3 with bench/run-gpu.sh (2026-11-22): see bench/README.md.
+typedef struct {
+  int rows, per_thread;
+} LaunchShape;
+static const LaunchShape tuned[2][2][HOFLOW_NMAX + 1] = {
+  {{{0, 0}}, {{0, 0}}},
+  {{{0, 0}}, {{0, 0}}},
 };
 
 static const size_t shared_limit = 48 * 1024; // static limit without cudaFuncSetAttribute
 
-template <int NP>
+template <int NP, int P>
 __global__ void GradientKernel(const IPDGKernelData d, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy)
 {
   extern __shared__ double smem[];
-  const int i = threadIdx.x, c = blockIdx.x * blockDim.y + threadIdx.y;
-  double   *su = smem + threadIdx.y * NP;
+  const int i = threadIdx.x, c0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double   *su = smem + threadIdx.y * P * NP;
 
-  if (c < d.Klocal) su[i] = u[c * NP + i];
+#pragma unroll
+  for (int p = 0; p < P; p++)
+    if (c0 + p < d.Klocal) su[p * NP + i] = u[(c0 + p) * NP + i];
   __syncthreads();
-  if (c >= d.Klocal) return;
-  double ur = 0, us = 0;
+  if (c0 >= d.Klocal) return;
+  double ur[P], us[P];
+#pragma unroll
+  for (int p = 0; p < P; p++) ur[p] = us[p] = 0;
 #pragma unroll
   for (int j = 0; j < NP; j++) {
-    const double uj = su[j];
-    ur += __ldg(d.DrT + j * NP + i) * uj;
-    us += __ldg(d.DsT + j * NP + i) * uj;
+    const double dr = __ldg(d.DrT + j * NP + i), ds = __ldg(d.DsT + j * NP + i);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const double uj = su[p * NP + j];
+      ur[p] += dr * uj;
+      us[p] += ds * uj;
+    }
   }
-  const double *g = d.geo + c * HOFLOW_GEO_SIZE;
-  gx[c * NP + i]  = __ldg(g + HOFLOW_GEO_RX) * ur + __ldg(g + HOFLOW_GEO_SX) * us;
-  gy[c * NP + i]  = __ldg(g + HOFLOW_GEO_RY) * ur + __ldg(g + HOFLOW_GEO_SY) * us;
+#pragma unroll
+  for (int p = 0; p < P; p++) {
+    const int c = c0 + p;
+    if (c < d.Klocal) {
+      const double *g = d.geo + c * HOFLOW_GEO_SIZE;
+      gx[c * NP + i]  = __ldg(g + HOFLOW_GEO_RX) * ur[p] + __ldg(g + HOFLOW_GEO_SX) * us[p];
+      gy[c * NP + i]  = __ldg(g + HOFLOW_GEO_RY) * ur[p] + __ldg(g + HOFLOW_GEO_SY) * us[p];
+    }
+  }
 }
 
-// Per element shared memory (doubles): du, dgn, wx, wy on face nodes; Lx, Ly, qr, qs, r on nodes.
+// Per element shared memory (doubles): du, dgn, w (x and y) on face nodes; Lx, Ly, qr, qs, r on nodes.
 __host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN)
 {
   return 4 * NFN + 5 * NP;
 }
 
-template <int NP, int NFP, int NF>
+template <int NP, int NFP, int NF, int P>
 __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ bc, double *__restrict__ Au)
 {
-  constexpr int NFN = NF * NFP;
+  constexpr int NFN = NF * NFP, S = ApplySharedPerElement(NP, NFN);
   extern __shared__ double smem[];
-  const int  t = threadIdx.x, e = blockIdx.x * blockDim.y + threadIdx.y;
-  const bool active = e < d.K;
-  double    *s_du = smem + threadIdx.y * ApplySharedPerElement(NP, NFN);
-  double    *s_dgn = s_du + NFN, *s_wx = s_dgn + NFN, *s_wy = s_wx + NFN;
-  double    *s_Lx = s_wy + NFN, *s_Ly = s_Lx + NP, *s_qr = s_Ly + NP, *s_qs = s_qr + NP, *s_r = s_qs + NP;
-  const int  cell = active ? d.elem_cell[e] : 0, base = cell * NP;
-  const double *g = d.geo + cell * HOFLOW_GEO_SIZE;
+  const int t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double   *sh = smem + threadIdx.y * P * S;
+#define S_DU(p)  (sh + (p) * S)
+#define S_DGN(p) (sh + (p) * S + NFN)
+#define S_WX(p)  (sh + (p) * S + 2 * NFN)
+#define S_WY(p)  (sh + (p) * S + 3 * NFN)
+#define S_LX(p)  (sh + (p) * S + 4 * NFN)
+#define S_LY(p)  (sh + (p) * S + 4 * NFN + NP)
+#define S_QR(p)  (sh + (p) * S + 4 * NFN + 2 * NP)
+#define S_QS(p)  (sh + (p) * S + 4 * NFN + 3 * NP)
+#define S_R(p)   (sh + (p) * S + 4 * NFN + 4 * NP)
 
   // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
-  if (active && t < NFN) {
-    const int     f = t / NFP;
-    const double *sg = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
-    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
-    const int     type = d.face_type[e * NF + f], idM = base + __ldg(d.face_nodes + t);
-    const double  uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
-    const double  bcv = bc ? bc[e * NFN + t] : 0.0;
-    double        ju, jg;
-    if (type == HOFLOW_FACE_INTERIOR) {
-      const int idP = d.vmapP[e * NFN + t];
-      ju            = u[idP] - uM;
-      jg            = nx * gx[idP] + ny * gy[idP] - gnM;
-    } else if (type == HOFLOW_FACE_DIRICHLET) {
-      ju = 2.0 * (bcv - uM);
-      jg = 0.0;
-    } else {
-      ju = 0.0;
-      jg = 2.0 * (bcv - gnM);
+  if (t < NFN) {
+    const int f = t / NFP, fn = __ldg(d.face_nodes + t);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const int e = e0 + p;
+      if (e >= d.K) break;
+      const int     base = d.elem_cell[e] * NP;
+      const double *sg   = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
+      const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+      const int     type = d.face_type[e * NF + f], idM = base + fn;
+      const double  uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
+      const double  bcv = bc ? bc[e * NFN + t] : 0.0;
+      double        ju, jg;
+      if (type == HOFLOW_FACE_INTERIOR) {
+        const int idP = d.vmapP[e * NFN + t];
+        ju            = u[idP] - uM;
+        jg            = nx * gx[idP] + ny * gy[idP] - gnM;
+      } else if (type == HOFLOW_FACE_DIRICHLET) {
+        ju = 2.0 * (bcv - uM);
+        jg = 0.0;
+      } else {
+        ju = 0.0;
+        jg = 2.0 * (bcv - gnM);
+      }
+      S_DU(p)[t]  = ju;
+      S_DGN(p)[t] = jg;
+      S_WX(p)[t]  = 0.5 * nx * sj * ju;
+      S_WY(p)[t]  = 0.5 * ny * sj * ju;
     }
-    s_du[t]  = ju;
-    s_dgn[t] = jg;
-    s_wx[t]  = 0.5 * nx * sj * ju;
-    s_wy[t]  = 0.5 * ny * sj * ju;
   }
   __syncthreads();
   // lifted jumps Lvec and the volume flux q = grad u + Lvec in reference directions
-  if (active && t < NP) {
-    double lx = 0, ly = 0;
+  if (t < NP) {
+    double lx[P], ly[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) lx[p] = ly[p] = 0;
 #pragma unroll
     for (int n = 0; n < NFN; n++) {
       const double L = __ldg(d.LIFTT + n * NP + t);
-      lx += L * s_wx[n];
-      ly += L * s_wy[n];
+#pragma unroll
+      for (int p = 0; p < P; p++) {
+        lx[p] += L * S_WX(p)[n];
+        ly[p] += L * S_WY(p)[n];
+      }
     }
-    s_Lx[t]         = lx;
-    s_Ly[t]         = ly;
-    const double qx = gx[base + t] + lx, qy = gy[base + t] + ly;
-    s_qr[t]         = __ldg(g + HOFLOW_GEO_RX) * qx + __ldg(g + HOFLOW_GEO_RY) * qy;
-    s_qs[t]         = __ldg(g + HOFLOW_GEO_SX) * qx + __ldg(g + HOFLOW_GEO_SY) * qy;
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const int e = e0 + p;
+      if (e >= d.K) break;
+      const int     base = d.elem_cell[e] * NP;
+      const double *g    = d.geo + d.elem_cell[e] * HOFLOW_GEO_SIZE;
+      const double  qx = gx[base + t] + lx[p], qy = gy[base + t] + ly[p];
+      S_LX(p)[t]       = lx[p];
+      S_LY(p)[t]       = ly[p];
+      S_QR(p)[t]       = __ldg(g + HOFLOW_GEO_RX) * qx + __ldg(g + HOFLOW_GEO_RY) * qy;
+      S_QS(p)[t]       = __ldg(g + HOFLOW_GEO_SX) * qx + __ldg(g + HOFLOW_GEO_SY) * qy;
+    }
   }
   __syncthreads();
-  // volume term -div q + lambda u; surface fluxes s (overwrite wx)
-  double r = 0;
-  if (active && t < NP) {
-    double a = 0;
+  // volume term -div q + lambda u; surface fluxes s (overwrite w_x)
+  double r[P];
+  if (t < NP) {
+    double a[P];
 #pragma unroll
-    for (int j = 0; j < NP; j++) a += __ldg(d.DrT + j * NP + t) * s_qr[j] + __ldg(d.DsT + j * NP + t) * s_qs[j];
-    r = -a + d.lambda * u[base + t];
+    for (int p = 0; p < P; p++) a[p] = 0;
+#pragma unroll
+    for (int j = 0; j < NP; j++) {
+      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
+#pragma unroll
+      for (int p = 0; p < P; p++) a[p] += dr * S_QR(p)[j] + ds * S_QS(p)[j];
+    }
+#pragma unroll
+    for (int p = 0; p < P; p++) r[p] = e0 + p < d.K ? -a[p] + d.lambda * u[d.elem_cell[e0 + p] * NP + t] : 0.0;
   }
-  if (active && t < NFN) {
-    const int     f = t / NFP, m = __ldg(d.face_nodes + t);
-    const double *sg = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
-    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J], tau = sg[HOFLOW_SGEO_TAU];
-    s_wx[t]          = sj * (0.5 * s_dgn[t] + tau * s_du[t] - (nx * s_Lx[m] + ny * s_Ly[m]));
+  if (t < NFN) {
+    const int f = t / NFP, m = __ldg(d.face_nodes + t);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const int e = e0 + p;
+      if (e >= d.K) break;
+      const double *sg = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
+      const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J], tau = sg[HOFLOW_SGEO_TAU];
+      S_WX(p)[t]       = sj * (0.5 * S_DGN(p)[t] + tau * S_DU(p)[t] - (nx * S_LX(p)[m] + ny * S_LY(p)[m]));
+    }
   }
   __syncthreads();
-  if (active && t < NP) {
-    double a = 0;
+  if (t < NP) {
+    double a[P];
 #pragma unroll
-    for (int n = 0; n < NFN; n++) a += __ldg(d.LIFTT + n * NP + t) * s_wx[n];
-    s_r[t] = r - a;
+    for (int p = 0; p < P; p++) a[p] = 0;
+#pragma unroll
+    for (int n = 0; n < NFN; n++) {
+      const double L = __ldg(d.LIFTT + n * NP + t);
+#pragma unroll
+      for (int p = 0; p < P; p++) a[p] += L * S_WX(p)[n];
+    }
+#pragma unroll
+    for (int p = 0; p < P; p++) S_R(p)[t] = r[p] - a[p];
   }
   __syncthreads();
   // multiply by the element mass matrix J M
-  if (active && t < NP) {
-    double a = 0;
+  if (t < NP) {
+    double a[P];
 #pragma unroll
-    for (int j = 0; j < NP; j++) a += __ldg(d.MT + j * NP + t) * s_r[j];
-    Au[e * NP + t] = __ldg(g + HOFLOW_GEO_J) * a;
+    for (int p = 0; p < P; p++) a[p] = 0;
+#pragma unroll
+    for (int j = 0; j < NP; j++) {
+      const double m = __ldg(d.MT + j * NP + t);
+#pragma unroll
+      for (int p = 0; p < P; p++) a[p] += m * S_R(p)[j];
+    }
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const int e = e0 + p;
+      if (e < d.K) Au[e * NP + t] = __ldg(d.geo + d.elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J) * a[p];
+    }
   }
+#undef S_DU
+#undef S_DGN
+#undef S_WX
+#undef S_WY
+#undef S_LX
+#undef S_LY
+#undef S_QR
+#undef S_QS
+#undef S_R
+}
+
+static int ThreadsPerRow(int kernel, int Nfaces, int N)
+{
+  const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1);
+  return kernel == 0 ? Np : (Np > nfn ? Np : nfn);
 }
 
 extern "C" int IPDGElementsPerBlock(int kernel, int Nfaces, int N)
 {
-  const int shape = Nfaces == 3 ? 0 : 1;
-  const int Np = shape ? (N + 1) * (N + 1) : (N + 1) * (N + 2) / 2, nfn = Nfaces * (N + 1);
-  const int threads = kernel == 0 ? Np : (Np > nfn ? Np : nfn);
-  int       epb     = epb_table[kernel][shape][N];
-  if (!epb) epb = 256 / threads > 1 ? 256 / threads : 1;
-  return epb;
+  const int rows = tuned[kernel][Nfaces == 3 ? 0 : 1][N].rows, threads = ThreadsPerRow(kernel, Nfaces, N);
+  return rows ? rows : (256 / threads > 1 ? 256 / threads : 1);
+}
+
+extern "C" int IPDGElementsPerThread(int kernel, int Nfaces, int N)
+{
+  const int p = tuned[kernel][Nfaces == 3 ? 0 : 1][N].per_thread;
+  return p ? p : 1;
+}
+
+template <int NP, int NFP, int NF, int P>
+static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
+{
+  int rows = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
+  while (rows > 1 && rows * P * NP * sizeof(double) > shared_limit) rows--;
+  const int grid = (d->Klocal + rows * P - 1) / (rows * P);
+  if (grid) GradientKernel<NP, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
+  return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF>
 static int LaunchGradient(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {
-  int epb = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
-  while (epb > 1 && epb * NP * sizeof(double) > shared_limit) epb--;
-  const int grid = (d->Klocal + epb - 1) / epb;
-  if (grid) GradientKernel<NP><<<grid, dim3(NP, epb), epb * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
+  switch (d->elements_per_thread[0] ? d->elements_per_thread[0] : IPDGElementsPerThread(0, NF, NFP - 1)) {
+  case 1:
+    return LaunchGradientP<NP, NFP, NF, 1>(d, u, gx, gy);
+  case 2:
+    return LaunchGradientP<NP, NFP, NF, 2>(d, u, gx, gy);
+  case 4:
+    return LaunchGradientP<NP, NFP, NF, 4>(d, u, gx, gy);
+  default:
+    return (int)cudaErrorInvalidValue;
+  }
+}
+
+template <int NP, int NFP, int NF, int P>
+static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc, double *Au)
+{
+  constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
+  constexpr size_t per_row = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
+  int              rows    = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
+  while (rows > 1 && rows * per_row > shared_limit) rows--;
+  if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
+  const int grid = (d->K + rows * P - 1) / (rows * P);
+  if (grid) ApplyKernel<NP, NFP, NF, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, u, gx, gy, bc, Au);
   return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF>
 static int LaunchApply(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc, double *Au)
 {
-  constexpr int NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
-  constexpr size_t per_element = ApplySharedPerElement(NP, NFN) * sizeof(double);
-  int epb = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
-  while (epb > 1 && epb * per_element > shared_limit) epb--;
-  const int grid = (d->K + epb - 1) / epb;
-  if (grid) ApplyKernel<NP, NFP, NF><<<grid, dim3(threads, epb), epb * per_element, (cudaStream_t)d->stream>>>(*d, u, gx, gy, bc, Au);
-  return (int)cudaGetLastError();
+  switch (d->elements_per_thread[1] ? d->elements_per_thread[1] : IPDGElementsPerThread(1, NF, NFP - 1)) {
+  case 1:
+    return LaunchApplyP<NP, NFP, NF, 1>(d, u, gx, gy, bc, Au);
+  case 2:
+    return LaunchApplyP<NP, NFP, NF, 2>(d, u, gx, gy, bc, Au);
+  case 4:
+    return LaunchApplyP<NP, NFP, NF, 4>(d, u, gx, gy, bc, Au);
+  default:
+    return (int)cudaErrorInvalidValue;
+  }
 }
 
 // Instantiate for triangles (3 faces, Np = (N+1)(N+2)/2) and quadrilaterals (4 faces, Np = (N+1)^2).

@@ -230,10 +230,10 @@ def gpu_mesh(shape):
     return ["-dm_plex_filename", SQUARE, "-dm_refine", "1"] if shape == "triangle" else ["-dm_plex_box_faces", "7,5"]
 
 
-def gpu_apply_test(shape, order):
+def gpu_apply_test(shape, order, launch=()):
     def f():
         gpu_or_skip()
-        _, out = run([TEST_GPU, "-order", str(order)] + gpu_mesh(shape))
+        _, out = run([TEST_GPU, "-order", str(order)] + gpu_mesh(shape) + list(launch))
         m = re.search(r"apply_relative_difference (\S+) repeat_difference (\S+)", out)
         check(m, "no result line:\n" + out[-1000:])
         rel, rep = float(m.group(1)), float(m.group(2))
@@ -246,6 +246,11 @@ def gpu_apply_test(shape, order):
 for shape in ("triangle", "quadrilateral"):
     for order in range(1, 11):
         test("gpu/apply/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order))
+    # every launch variant (elements per thread 1, 2, 4; partial blocks) against the host
+    for order in (2, 7):
+        for p in (1, 2, 4):
+            launch = ["-ipdg_cuda_elements_per_thread", "%d,%d" % (p, p), "-ipdg_cuda_elements_per_block", "3,5"]
+            test("gpu/apply-launch/%s/N%d/P%d" % (shape, order, p), gpu=True)(gpu_apply_test(shape, order, launch))
 
 
 def gpu_solve_test(shape, order, extra=()):

@@ -331,14 +331,19 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
     kd->MT    = ctx->MT;
   }
 
-  kd->elements_per_block[0] = kd->elements_per_block[1] = 0;
   {
-    PetscInt epb[2] = {0, 0}, nepb = 2;
+    PetscInt rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2;
     PetscOptionsBegin(PetscObjectComm((PetscObject)disc->dm), NULL, "SIPDG operator", NULL);
-    PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Elements per CUDA thread block for the gradient and apply kernels (0: tuned table)", NULL, epb, &nepb, NULL));
+    PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
+    n = 2;
+    PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
     PetscOptionsEnd();
-    kd->elements_per_block[0] = (int)epb[0];
-    kd->elements_per_block[1] = (int)epb[1];
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCheck(rows[k] >= 0 && rows[k] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_block %" PetscInt_FMT " must be in 0..1024", rows[k]);
+      PetscCheck(per_thread[k] == 0 || per_thread[k] == 1 || per_thread[k] == 2 || per_thread[k] == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT " must be 1, 2 or 4 (0: tuned)", per_thread[k]);
+      kd->elements_per_block[k]  = (int)rows[k];
+      kd->elements_per_thread[k] = (int)per_thread[k];
+    }
   }
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)disc->dm), n, n, PETSC_DETERMINE, PETSC_DETERMINE, ctx, A));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_IPDG));

@@ -66,7 +66,8 @@ typedef struct {
    * then reads consecutive addresses. Used by the CUDA kernels; may be NULL on the host. */
   const double *DrT, *DsT, *LIFTT, *MT;
   double        lambda;     /* screening constant of -Laplace + lambda */
-  int           elements_per_block[2]; /* CUDA launch shape of gradient / apply; 0: the tuned table */
+  int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
+  int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2 or 4); 0: the tuned table */
   void         *stream;                /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
 } IPDGKernelData;
 
@@ -86,8 +87,10 @@ void IPDGElementBlockHost(const IPDGKernelData *d, int e, double *block);
 /* CUDA twins (cuda/ipdg.cu): same data, device pointers throughout. Return 0 or a cudaError_t. */
 int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy);
 int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
-/* The tuned elements per thread block (cuda/ipdg.cu) for kernel 0 (gradient) or 1 (apply). */
+/* The tuned launch shape (cuda/ipdg.cu) of kernel 0 (gradient) or 1 (apply): thread rows per block
+ * (each a group of element nodes) and elements per thread. */
 int IPDGElementsPerBlock(int kernel, int Nfaces, int N);
+int IPDGElementsPerThread(int kernel, int Nfaces, int N);
 
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);
