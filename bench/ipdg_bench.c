@@ -103,7 +103,7 @@ int main(int argc, char **argv)
   for (PetscInt o = 0; o < norders; o++) {
     const PetscInt N = orders[o];
     DGDisc        *disc;
-    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4}, nepb = sweep && on_device ? 18 : 1;
+    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? 24 : 1;
     PetscReal      best_dofs = 0;
 
     PetscCall(DGDiscCreate(mesh, N, &disc));

@@ -234,7 +234,7 @@ template <int NP, int NFP, int NF, int P>
 static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {
   int rows = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
-  while (rows > 1 && rows * P * NP * sizeof(double) > shared_limit) rows--;
+  while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > 1024)) rows--;
   const int grid = (d->Klocal + rows * P - 1) / (rows * P);
   if (grid) GradientKernel<NP, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
   return (int)cudaGetLastError();
@@ -250,6 +250,8 @@ static int LaunchGradient(const IPDGKernelData *d, const double *u, double *gx, 
     return LaunchGradientP<NP, NFP, NF, 2>(d, u, gx, gy);
   case 4:
     return LaunchGradientP<NP, NFP, NF, 4>(d, u, gx, gy);
+  case 8:
+    return LaunchGradientP<NP, NFP, NF, 8>(d, u, gx, gy);
   default:
     return (int)cudaErrorInvalidValue;
   }
@@ -261,7 +263,7 @@ static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *
   constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
   constexpr size_t per_row = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
   int              rows    = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
-  while (rows > 1 && rows * per_row > shared_limit) rows--;
+  while (rows > 1 && (rows * per_row > shared_limit || rows * threads > 1024)) rows--;
   if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
   const int grid = (d->K + rows * P - 1) / (rows * P);
   if (grid) ApplyKernel<NP, NFP, NF, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, u, gx, gy, bc, Au);
@@ -278,6 +280,8 @@ static int LaunchApply(const IPDGKernelData *d, const double *u, const double *g
     return LaunchApplyP<NP, NFP, NF, 2>(d, u, gx, gy, bc, Au);
   case 4:
     return LaunchApplyP<NP, NFP, NF, 4>(d, u, gx, gy, bc, Au);
+  case 8:
+    return LaunchApplyP<NP, NFP, NF, 8>(d, u, gx, gy, bc, Au);
   default:
     return (int)cudaErrorInvalidValue;
   }

@@ -67,7 +67,7 @@ typedef struct {
   const double *DrT, *DsT, *LIFTT, *MT;
   double        lambda;     /* screening constant of -Laplace + lambda */
   int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
-  int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2 or 4); 0: the tuned table */
+  int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2, 4, 8); 0: the tuned table */
   void         *stream;                /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
 } IPDGKernelData;
 
