@@ -212,6 +212,18 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
 #undef S_R
 }
 
+// Most threads a block of this kernel may have, given its registers (queried once per kernel).
+template <typename Kernel>
+static int MaxThreadsPerBlock(Kernel kernel)
+{
+  static int max_threads = 0;
+  if (!max_threads) {
+    cudaFuncAttributes attr;
+    max_threads = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
+  }
+  return max_threads;
+}
+
 static int ThreadsPerRow(int kernel, int Nfaces, int N)
 {
   const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1);
@@ -234,7 +246,8 @@ template <int NP, int NFP, int NF, int P>
 static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {
   int rows = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
-  while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > 1024)) rows--;
+  const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, P>);
+  while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > max_threads)) rows--;
   const int grid = (d->Klocal + rows * P - 1) / (rows * P);
   if (grid) GradientKernel<NP, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
   return (int)cudaGetLastError();
@@ -263,7 +276,8 @@ static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *
   constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
   constexpr size_t per_row = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
   int              rows    = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
-  while (rows > 1 && (rows * per_row > shared_limit || rows * threads > 1024)) rows--;
+  const int        max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFP, NF, P>);
+  while (rows > 1 && (rows * per_row > shared_limit || rows * threads > max_threads)) rows--;
   if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
   const int grid = (d->K + rows * P - 1) / (rows * P);
   if (grid) ApplyKernel<NP, NFP, NF, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, u, gx, gy, bc, Au);
