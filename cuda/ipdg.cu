@@ -212,16 +212,12 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
 #undef S_R
 }
 
-// Most threads a block of this kernel may have, given its registers (queried once per kernel).
+// Most threads a block of this kernel may have, given its registers.
 template <typename Kernel>
 static int MaxThreadsPerBlock(Kernel kernel)
 {
-  static int max_threads = 0;
-  if (!max_threads) {
-    cudaFuncAttributes attr;
-    max_threads = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
-  }
-  return max_threads;
+  cudaFuncAttributes attr;
+  return cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
 }
 
 static int ThreadsPerRow(int kernel, int Nfaces, int N)
@@ -246,7 +242,7 @@ template <int NP, int NFP, int NF, int P>
 static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {
   int rows = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
-  const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, P>);
+  static const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, P>); /* once per instantiation */
   while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > max_threads)) rows--;
   const int grid = (d->Klocal + rows * P - 1) / (rows * P);
   if (grid) GradientKernel<NP, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
@@ -276,7 +272,7 @@ static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *
   constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
   constexpr size_t per_row = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
   int              rows    = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
-  const int        max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFP, NF, P>);
+  static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFP, NF, P>); /* once per instantiation */
   while (rows > 1 && (rows * per_row > shared_limit || rows * threads > max_threads)) rows--;
   if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
   const int grid = (d->K + rows * P - 1) / (rows * P);
