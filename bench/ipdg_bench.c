@@ -116,6 +116,8 @@ int main(int argc, char **argv)
       char         val[64];
 
       if (sweep && on_device) {
+        /* one thread row of P elements must fit the 48 KB of static shared memory */
+        if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
         PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
         PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
         PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
