@@ -96,13 +96,15 @@ def operator_test(shape, order, extra):
         args = [TEST_OPERATOR, "-order", str(order)] + extra
         args += mesh_args(shape, 0, base=3) if shape == "quadrilateral" else ["-dm_plex_filename", SQUARE]
         _, out = run(args)
-        nums = dict(re.findall(r"(\w+) ([-+0-9.e]+)", " ".join(l for l in out.splitlines() if l.startswith("operator:"))))
+        nums = dict(re.findall(r"(\w+) ([-+0-9.e]+)", " ".join(l for l in out.splitlines() if l.startswith(("operator:", "mass:")))))
         nums = {k: float(v) for k, v in nums.items()}
         check(nums["shell_vs_assembled"] < 1e-12, "MatShell differs from the assembled SIPDG matrix: %g" % nums["shell_vs_assembled"])
         check(nums["symmetry_shell"] < 1e-12, "MatShell not symmetric: %g" % nums["symmetry_shell"])
         check(nums["symmetry_assembled"] < 1e-12, "assembled matrix not symmetric: %g" % nums["symmetry_assembled"])
         check(nums["diagonal"] < 1e-12, "MatGetDiagonal differs from the assembled diagonal: %g" % nums["diagonal"])
         check(nums["min_eigenvalue"] > 1e-8 * nums["max_eigenvalue"], "not positive definite: min eigenvalue %g" % nums["min_eigenvalue"])
+        check(nums["inverse_roundtrip"] < 1e-12, "inverse mass does not invert the mass matrix: %g" % nums["inverse_roundtrip"])
+        check(nums["xMx_vs_cubature"] < 1e-12, "mass matrix disagrees with the cubature L2 norm: %g" % nums["xMx_vs_cubature"])
         return "diff %.1e sym %.1e diag %.1e eig [%.2e, %.2e]" % (nums["shell_vs_assembled"], nums["symmetry_shell"], nums["diagonal"], nums["min_eigenvalue"], nums["max_eigenvalue"])
     return f
 
@@ -239,7 +241,11 @@ def gpu_apply_test(shape, order, launch=()):
         rel, rep = float(m.group(1)), float(m.group(2))
         check(rel <= 1e-12, "CUDA apply differs from the host kernel: relative %g" % rel)
         check(rep == 0.0, "two CUDA applications differ (race?): %g" % rep)
-        return "relative difference %.2e" % rel
+        others = dict(re.findall(r"(\w+) ([-+0-9.einf]+)", re.search(r"gpu: diagonal .*", out).group(0)))
+        for k, v in others.items():
+            limit = 0.0 if k == "mass_repeat" else 1e-12
+            check(float(v) <= limit, "CUDA %s differs from the host kernel: %s" % (k, v))
+        return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 
 

@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -21,5 +21,6 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("IPDGAssemble", HOFLOW_CLASSID, &HOFLOW_IPDGAssemble));
   PetscCall(PetscLogEventRegister("DGProject", HOFLOW_CLASSID, &HOFLOW_DGProject));
   PetscCall(PetscLogEventRegister("DGL2Error", HOFLOW_CLASSID, &HOFLOW_DGError));
+  PetscCall(PetscLogEventRegister("DGMass", HOFLOW_CLASSID, &HOFLOW_DGMass));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

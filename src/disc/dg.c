@@ -1,6 +1,7 @@
 /* hoflow nodal DG discretization: node coordinates, trace maps, face factors with the SIPDG
  * penalty (seed 000 eq. 14), projections and errors by cubature. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/disc.h>
 #include <hoflow/kernels.h>
 #include <hoflow/log.h>
@@ -117,6 +118,17 @@ PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc_out)
       sg[HOFLOW_SGEO_TAU]       = disc->penalty_scale * cN * hinv;
     }
   }
+  disc->kd.N         = (int)N;
+  disc->kd.Np        = (int)Np;
+  disc->kd.Nq        = (int)disc->ref->Nq;
+  disc->kd.Nfaces    = (int)Nf;
+  disc->kd.K         = (int)mesh->K;
+  disc->kd.elem_cell = (const int *)mesh->elem_cell;
+  disc->kd.geo       = mesh->geo;
+  disc->kd.M         = disc->ref->M;
+  disc->kd.Minv      = disc->ref->Minv;
+  disc->kd.Iq        = disc->ref->Iq;
+  disc->kd.wq        = disc->ref->wq;
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   *disc_out = disc;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -126,6 +138,8 @@ PetscErrorCode DGDiscDestroy(DGDisc **disc)
 {
   PetscFunctionBeginUser;
   if (!*disc) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < 6; k++)
+    if ((*disc)->device_arrays[k]) PetscCall(HoflowDeviceFreeChecked((*disc)->device_arrays[k]));
   PetscCall(RefElementDestroy(&(*disc)->ref));
   PetscCall(DMDestroy(&(*disc)->dm));
   PetscCall(PetscFree2((*disc)->x, (*disc)->y));
@@ -135,27 +149,80 @@ PetscErrorCode DGDiscDestroy(DGDisc **disc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b)
+PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc)
+{
+  const DGKernelData *h = &disc->kd;
+  DGKernelData       *d = &disc->kd_device;
+  const size_t        np2 = (size_t)h->Np * h->Np;
+
+  PetscFunctionBeginUser;
+  if (disc->device_ready) PetscFunctionReturn(PETSC_SUCCESS);
+  *d = *h;
+  PetscCall(HoflowDeviceUploadChecked(h->elem_cell, sizeof(int) * h->K, &disc->device_arrays[0]));
+  PetscCall(HoflowDeviceUploadChecked(h->geo, sizeof(double) * disc->mesh->Klocal * HOFLOW_GEO_SIZE, &disc->device_arrays[1]));
+  PetscCall(HoflowDeviceUploadChecked(h->M, sizeof(double) * np2, &disc->device_arrays[2]));
+  PetscCall(HoflowDeviceUploadChecked(h->Minv, sizeof(double) * np2, &disc->device_arrays[3]));
+  PetscCall(HoflowDeviceUploadChecked(h->Iq, sizeof(double) * h->Nq * h->Np, &disc->device_arrays[4]));
+  PetscCall(HoflowDeviceUploadChecked(h->wq, sizeof(double) * h->Nq, &disc->device_arrays[5]));
+  d->elem_cell       = (const int *)disc->device_arrays[0];
+  d->geo             = (const double *)disc->device_arrays[1];
+  d->M               = (const double *)disc->device_arrays[2];
+  d->Minv            = (const double *)disc->device_arrays[3];
+  d->Iq              = (const double *)disc->device_arrays[4];
+  d->wq              = (const double *)disc->device_arrays[5];
+  disc->device_ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f at the cubature points of every owned element: [K*Nq]. */
+static PetscErrorCode DGDiscEvaluateAtCubature(DGDisc *disc, PointFunction f, void *ctx, PetscReal **fq)
 {
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
-  PetscScalar      *ba;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(mesh->K * ref->Nq, fq));
+  for (PetscInt e = 0; e < mesh->K; e++)
+    for (PetscInt q = 0; q < ref->Nq; q++) {
+      PetscReal x[2];
+      DGMapPoint(mesh, mesh->elem_cell[e], ref->rq[q], ref->sq[q], x);
+      PetscCall(f(x, &(*fq)[e * ref->Nq + q], NULL, ctx));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b)
+{
+  PetscReal   *fq;
+  PetscScalar *ba;
+  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_DGProject, 0, 0, 0, 0));
-  PetscCall(VecGetArray(b, &ba));
-  for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt  cell = mesh->elem_cell[e];
-    const PetscReal J    = mesh->geo[cell * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
-    for (PetscInt q = 0; q < ref->Nq; q++) {
-      PetscReal x[2], fq;
-      DGMapPoint(mesh, cell, ref->rq[q], ref->sq[q], x);
-      PetscCall(f(x, &fq, NULL, ctx));
-      for (PetscInt i = 0; i < ref->Np; i++) ba[e * ref->Np + i] += J * ref->wq[q] * ref->Iq[q * ref->Np + i] * fq;
-    }
+  PetscCall(DGDiscEvaluateAtCubature(disc, f, ctx, &fq));
+  PetscCall(HoflowVecIsCUDA(b, &on_device));
+  if (!on_device) {
+    PetscCall(VecGetArray(b, &ba));
+    DGWeightedIntegralHost(&disc->kd, fq, ba);
+    PetscCall(VecRestoreArray(b, &ba));
+  } else {
+#if defined(HOFLOW_HAVE_CUDA)
+    void        *d_fq;
+    PetscMemType mtype;
+    int          err;
+    PetscCall(DGDiscDeviceSetUp(disc));
+    PetscCall(HoflowDeviceUploadChecked(fq, sizeof(double) * disc->kd.K * disc->kd.Nq, &d_fq));
+    PetscCall(HoflowGetCUDAStream(&disc->kd_device.stream));
+    PetscCall(VecGetArrayAndMemType(b, &ba, &mtype));
+    err = DGWeightedIntegralCUDA(&disc->kd_device, (const double *)d_fq, ba);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA right-hand-side kernel failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(VecRestoreArrayAndMemType(b, &ba));
+    PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
+    PetscCall(HoflowDeviceFreeChecked(d_fq));
+#endif
   }
-  PetscCall(VecRestoreArray(b, &ba));
-  PetscCall(PetscLogFlops(4.0 * mesh->K * ref->Nq * ref->Np));
+  PetscCall(PetscFree(fq));
+  PetscCall(PetscLogFlops(3.0 * disc->kd.K * disc->kd.Nq * disc->kd.Np));
   PetscCall(PetscLogEventEnd(HOFLOW_DGProject, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -179,29 +246,44 @@ PetscErrorCode DGDiscInterpolate(DGDisc *disc, PointFunction f, void *ctx, Vec u
 
 PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error)
 {
-  const Mesh        *mesh = disc->mesh;
-  const RefElement  *ref  = disc->ref;
+  PetscReal         *eq, *err2, sum = 0;
   const PetscScalar *ua;
-  PetscReal          sum = 0;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_DGError, 0, 0, 0, 0));
-  PetscCall(VecGetArrayRead(u, &ua));
-  for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt  cell = mesh->elem_cell[e];
-    const PetscReal J    = mesh->geo[cell * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
-    for (PetscInt q = 0; q < ref->Nq; q++) {
-      PetscReal x[2], uq = 0, ue;
-      DGMapPoint(mesh, cell, ref->rq[q], ref->sq[q], x);
-      PetscCall(exact(x, &ue, NULL, ctx));
-      for (PetscInt i = 0; i < ref->Np; i++) uq += ref->Iq[q * ref->Np + i] * ua[e * ref->Np + i];
-      sum += J * ref->wq[q] * PetscSqr(uq - ue);
-    }
+  PetscCall(DGDiscEvaluateAtCubature(disc, exact, ctx, &eq));
+  PetscCall(PetscMalloc1(disc->kd.K, &err2));
+  PetscCall(HoflowVecIsCUDA(u, &on_device));
+  if (!on_device) {
+    PetscCall(VecGetArrayRead(u, &ua));
+    DGErrorHost(&disc->kd, ua, eq, err2);
+    PetscCall(VecRestoreArrayRead(u, &ua));
+  } else {
+#if defined(HOFLOW_HAVE_CUDA)
+    void        *d_eq, *d_err2;
+    PetscMemType mtype;
+    int          err;
+    PetscCall(DGDiscDeviceSetUp(disc));
+    PetscCall(HoflowDeviceUploadChecked(eq, sizeof(double) * disc->kd.K * disc->kd.Nq, &d_eq));
+    PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * disc->kd.K, &d_err2));
+    PetscCall(HoflowGetCUDAStream(&disc->kd_device.stream));
+    PetscCall(VecGetArrayReadAndMemType(u, &ua, &mtype));
+    err = DGErrorCUDA(&disc->kd_device, ua, (const double *)d_eq, (double *)d_err2);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA error kernel failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(VecRestoreArrayReadAndMemType(u, &ua));
+    err = HoflowDeviceDownload(err2, d_err2, sizeof(double) * disc->kd.K); /* K numbers, after the solve */
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Copying element errors from the GPU failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(HoflowDeviceFreeChecked(d_eq));
+    PetscCall(HoflowDeviceFreeChecked(d_err2));
+#endif
   }
-  PetscCall(VecRestoreArrayRead(u, &ua));
+  for (PetscInt e = 0; e < disc->kd.K; e++) sum += err2[e];
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)disc->dm)));
   *error = PetscSqrtReal(sum);
-  PetscCall(PetscLogFlops((2.0 * ref->Np + 4.0) * mesh->K * ref->Nq));
+  PetscCall(PetscFree(eq));
+  PetscCall(PetscFree(err2));
+  PetscCall(PetscLogFlops((2.0 * disc->kd.Np + 4.0) * disc->kd.K * disc->kd.Nq));
   PetscCall(PetscLogEventEnd(HOFLOW_DGError, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

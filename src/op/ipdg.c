@@ -6,22 +6,19 @@
 #include <hoflow/kernels.h>
 #include <hoflow/log.h>
 #include <hoflow/op.h>
-#if defined(HOFLOW_HAVE_CUDA)
-  #include <petscdevice.h>
-#endif
+#include <hoflow/device.h>
 
 typedef struct {
   DGDisc        *disc;
   IPDGKernelData kd;
   Vec            xlocal;
   PetscReal     *gx, *gy;                /* [Klocal*Np] local gradient */
-  Vec            diagonal;               /* cached on first use */
   PetscReal     *DrT, *DsT, *LIFTT, *MT; /* transposed reference matrices (coalesced GPU reads) */
 #if defined(HOFLOW_HAVE_CUDA)
   /* the CUDA twin: the same kernel data with device pointers, uploaded on first device use */
   PetscBool      device_ready;
   IPDGKernelData kd_device;
-  void          *device_arrays[12];
+  void          *device_arrays[16];
   PetscInt       ndevice_arrays;
   PetscReal     *d_gx, *d_gy;
   Vec            xlocal_device;
@@ -34,11 +31,10 @@ static PetscErrorCode IPDGContextDestroy(void *ptr)
 
   PetscFunctionBeginUser;
   PetscCall(VecDestroy(&ctx->xlocal));
-  PetscCall(VecDestroy(&ctx->diagonal));
   PetscCall(PetscFree2(ctx->gx, ctx->gy));
   PetscCall(PetscFree4(ctx->DrT, ctx->DsT, ctx->LIFTT, ctx->MT));
 #if defined(HOFLOW_HAVE_CUDA)
-  for (PetscInt k = 0; k < ctx->ndevice_arrays; k++) PetscCheck(!HoflowDeviceFree(ctx->device_arrays[k]), PETSC_COMM_SELF, PETSC_ERR_LIB, "cudaFree failed");
+  for (PetscInt k = 0; k < ctx->ndevice_arrays; k++) PetscCall(HoflowDeviceFreeChecked(ctx->device_arrays[k]));
   PetscCall(VecDestroy(&ctx->xlocal_device));
 #endif
   PetscCall(PetscFree(ctx));
@@ -77,12 +73,10 @@ static PetscErrorCode IPDGApplyLocal(IPDGContext *ctx, const PetscReal *u, const
 static PetscErrorCode IPDGUpload(IPDGContext *ctx, const void *host, size_t bytes, const void **device)
 {
   void *ptr;
-  int   err;
 
   PetscFunctionBeginUser;
   PetscCheck(ctx->ndevice_arrays < (PetscInt)(sizeof(ctx->device_arrays) / sizeof(ctx->device_arrays[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many device arrays");
-  err = HoflowDeviceUpload(&ptr, host, bytes);
-  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "Uploading %zu bytes of SIPDG operator data to the GPU failed: %s", bytes, HoflowDeviceErrorString(err));
+  PetscCall(HoflowDeviceUploadChecked(host, bytes, &ptr));
   ctx->device_arrays[ctx->ndevice_arrays++] = ptr;
   *device                                   = ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -108,15 +102,13 @@ static PetscErrorCode IPDGDeviceSetUp(IPDGContext *ctx)
   PetscCall(IPDGUpload(ctx, h->DsT, sizeof(double) * np2, (const void **)&d->DsT));
   PetscCall(IPDGUpload(ctx, h->LIFTT, sizeof(double) * lift, (const void **)&d->LIFTT));
   PetscCall(IPDGUpload(ctx, h->MT, sizeof(double) * np2, (const void **)&d->MT));
-  d->Dr = d->Ds = d->LIFT = d->M = NULL; /* the CUDA kernels read the transposes */
-  for (int k = 0; k < 2; k++) {
-    void *ptr;
-    int   err = HoflowDeviceMalloc(&ptr, sizeof(double) * h->Klocal * h->Np);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "Allocating the device gradient failed: %s", HoflowDeviceErrorString(err));
-    ctx->device_arrays[ctx->ndevice_arrays++] = ptr;
-    if (k == 0) ctx->d_gx = (PetscReal *)ptr;
-    else ctx->d_gy = (PetscReal *)ptr;
-  }
+  /* row-major copies for the element routines shared with the host (diagonal) */
+  PetscCall(IPDGUpload(ctx, h->Dr, sizeof(double) * np2, (const void **)&d->Dr));
+  PetscCall(IPDGUpload(ctx, h->Ds, sizeof(double) * np2, (const void **)&d->Ds));
+  PetscCall(IPDGUpload(ctx, h->LIFT, sizeof(double) * lift, (const void **)&d->LIFT));
+  PetscCall(IPDGUpload(ctx, h->M, sizeof(double) * np2, (const void **)&d->M));
+  PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gx));
+  PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gy));
   PetscCall(VecCreate(PETSC_COMM_SELF, &ctx->xlocal_device));
   PetscCall(VecSetSizes(ctx->xlocal_device, (PetscInt)h->Klocal * h->Np, PETSC_DECIDE));
   PetscCall(VecSetType(ctx->xlocal_device, VECSEQCUDA));
@@ -130,16 +122,12 @@ static PetscErrorCode IPDGMultDevice(IPDGContext *ctx, Vec x, Vec y)
   const PetscScalar *xl;
   PetscScalar       *ya;
   PetscMemType       mx, my;
-  PetscDeviceContext dctx;
-  void              *handle;
   int                err;
 
   PetscFunctionBeginUser;
   PetscCall(IPDGDeviceSetUp(ctx));
   PetscCall(DMGlobalToLocal(ctx->disc->dm, x, INSERT_VALUES, ctx->xlocal_device));
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle));
-  ctx->kd_device.stream = *(void **)handle;
+  PetscCall(HoflowGetCUDAStream(&ctx->kd_device.stream));
   PetscCall(VecGetArrayReadAndMemType(ctx->xlocal_device, &xl, &mx));
   PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
   PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my), PETSC_COMM_SELF, PETSC_ERR_PLIB, "SIPDG device apply needs device arrays");
@@ -176,7 +164,7 @@ PetscErrorCode IPDGOperatorTimeKernels(Mat A, Vec x, PetscInt reps, PetscReal *t
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(VecDuplicate(x, &y));
   PetscCall(MatMult(A, x, y)); /* warm up; halo exchange and device setup */
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &on_device, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCall(HoflowVecIsCUDA(x, &on_device));
   if (!on_device) {
     PetscCall(VecGetArrayRead(ctx->xlocal, &xl));
     PetscCall(VecGetArrayWrite(y, &ya));
@@ -226,7 +214,7 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
   {
     PetscBool on_device;
     /* the vector type chooses the backend: -dm_vec_type cuda keeps the whole solve on the GPU */
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &on_device, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(HoflowVecIsCUDA(x, &on_device));
     if (on_device) {
       PetscCall(IPDGMultDevice(ctx, x, y));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -245,36 +233,34 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
 static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
 {
   IPDGContext *ctx;
+  PetscScalar *da;
+  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
-  if (!ctx->diagonal) {
-    const PetscInt Np = ctx->kd.Np;
-    PetscReal     *block;
-    PetscScalar   *da;
-
-    PetscCall(PetscLogEventBegin(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
-    PetscCall(VecDuplicate(d, &ctx->diagonal));
-    PetscCall(PetscMalloc1(Np * Np, &block));
-    PetscCall(VecGetArrayWrite(ctx->diagonal, &da));
-    for (PetscInt e = 0; e < ctx->kd.K; e++) {
-      IPDGElementBlockHost(&ctx->kd, (int)e, block);
-      for (PetscInt i = 0; i < Np; i++) da[e * Np + i] = block[i * Np + i];
-    }
-    PetscCall(VecRestoreArrayWrite(ctx->diagonal, &da));
-    PetscCall(PetscFree(block));
-    PetscCall(PetscLogFlops(ctx->kd.K * Np * (IPDGGradientFlopsPerElement(Np) + IPDGApplyFlopsPerElement(Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
-    PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
+  PetscCall(HoflowVecIsCUDA(d, &on_device));
+  if (!on_device) {
+    PetscCall(VecGetArrayWrite(d, &da));
+    IPDGDiagonalHost(&ctx->kd, da);
+    PetscCall(VecRestoreArrayWrite(d, &da));
+    PetscCall(PetscLogFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
+  } else {
+#if defined(HOFLOW_HAVE_CUDA)
+    PetscMemType mtype;
+    int          err;
+    PetscCall(IPDGDeviceSetUp(ctx));
+    PetscCall(HoflowGetCUDAStream(&ctx->kd_device.stream));
+    PetscCall(VecGetArrayWriteAndMemType(d, &da, &mtype));
+    PetscCall(PetscLogGpuTimeBegin());
+    err = IPDGDiagonalCUDA(&ctx->kd_device, da);
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG diagonal kernel failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(VecRestoreArrayWriteAndMemType(d, &da));
+    PetscCall(PetscLogGpuFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
+#endif
   }
-  PetscCall(VecCopy(ctx->diagonal, d));
-  {
-    /* computed once on the host: for a device vector, move it there now (in PCSetUp), not in the
-     * first PCApply inside KSPSolve */
-    const PetscScalar *da;
-    PetscMemType       mtype;
-    PetscCall(VecGetArrayReadAndMemType(d, &da, &mtype));
-    PetscCall(VecRestoreArrayReadAndMemType(d, &da));
-  }
+  PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,8 +1,73 @@
-static const char help[] = "Compares the CUDA SIPDG kernels with their host twins on the same operator and input.\n"
+static const char help[] = "Compares every CUDA kernel with its host twin on the same operator and input:\n"
+                           "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side and L2 error.\n"
                            "Takes hoflow's options. Prints SKIPPED when hoflow is built without CUDA.\n";
 
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
+
+#if defined(HOFLOW_HAVE_CUDA)
+/* A CUDA vector with x's layout and values. */
+static PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
+{
+  PetscInt n, N;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetSize(x, &N));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)x), xd));
+  PetscCall(VecSetSizes(*xd, n, N));
+  PetscCall(VecSetType(*xd, VECCUDA));
+  PetscCall(VecCopy(x, *xd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||yd - yh|| / ||yh||, infinite if yd holds a NaN (an unwritten entry of the poisoned output). */
+static PetscErrorCode RelativeDifference(Vec yh, Vec yd, PetscReal *rel)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  PetscReal          s[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(yh, &n));
+  PetscCall(VecGetArrayRead(yh, &a));
+  PetscCall(VecGetArrayRead(yd, &b));
+  for (PetscInt i = 0; i < n; i++) {
+    s[0] += PetscSqr(PetscRealPart(b[i] - a[i]));
+    s[1] += PetscSqr(PetscRealPart(a[i]));
+    if (PetscIsNanReal(PetscRealPart(b[i]))) s[0] = PETSC_INFINITY;
+  }
+  PetscCall(VecRestoreArrayRead(yh, &a));
+  PetscCall(VecRestoreArrayRead(yd, &b));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, s, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)yh)));
+  *rel = PetscSqrtReal(s[0] / s[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x on the host and on the device (twice, to catch races); relative difference and repeat difference. */
+static PetscErrorCode CompareMult(Mat A, Vec x, PetscReal *rel, PetscReal *repeat)
+{
+  Vec yh, xd, yd, yd2;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(x, &yh));
+  PetscCall(MatMult(A, x, yh));
+  PetscCall(DuplicateOnDevice(x, &xd));
+  PetscCall(VecDuplicate(xd, &yd));
+  PetscCall(VecDuplicate(xd, &yd2));
+  PetscCall(VecSet(yd, NAN));
+  PetscCall(MatMult(A, xd, yd));
+  PetscCall(MatMult(A, xd, yd2));
+  PetscCall(RelativeDifference(yh, yd, rel));
+  PetscCall(VecAXPY(yd2, -1.0, yd));
+  PetscCall(VecNorm(yd2, NORM_INFINITY, repeat));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&xd));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(VecDestroy(&yd2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -14,52 +79,51 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: SKIPPED (hoflow built without CUDA=1)\n"));
 #else
   {
-    Vec                x, y, xd, yd, yd2;
-    PetscRandom        rnd;
-    PetscInt           n, N;
-    const PetscScalar *ya, *yda, *yd2a;
-    PetscReal          diff = 0, norm = 0, repeat = 0, all[3];
+    Vec         x, xd, dh, dd, bh, bd;
+    Mat         M, Minv;
+    PetscRandom rnd;
+    PetscReal   apply, repeat, diag, mass, mass_repeat, inv, inv_repeat, rhs, eh, ed;
 
-    PetscCall(MatCreateVecs(app->A, &x, &y));
+    PetscCall(MatCreateVecs(app->A, &x, NULL));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-    PetscCall(PetscRandomSetFromOptions(rnd));
     PetscCall(VecSetRandom(x, rnd));
-    PetscCall(MatMult(app->A, x, y)); /* host kernels */
-    PetscCall(VecGetLocalSize(x, &n));
-    PetscCall(VecGetSize(x, &N));
-    PetscCall(VecCreate(PETSC_COMM_WORLD, &xd));
-    PetscCall(VecSetSizes(xd, n, N));
-    PetscCall(VecSetType(xd, VECCUDA));
-    PetscCall(VecCopy(x, xd));
-    PetscCall(VecDuplicate(xd, &yd));
-    PetscCall(VecDuplicate(xd, &yd2));
-    PetscCall(VecSet(yd, NAN)); /* poison: every entry must be written */
-    PetscCall(VecSet(yd2, NAN));
-    PetscCall(MatMult(app->A, xd, yd)); /* CUDA kernels */
-    PetscCall(MatMult(app->A, xd, yd2));
-    PetscCall(VecGetArrayRead(y, &ya));
-    PetscCall(VecGetArrayRead(yd, &yda));
-    PetscCall(VecGetArrayRead(yd2, &yd2a));
-    for (PetscInt i = 0; i < n; i++) {
-      diff += PetscSqr(PetscRealPart(yda[i] - ya[i]));
-      norm += PetscSqr(PetscRealPart(ya[i]));
-      repeat += PetscSqr(PetscRealPart(yd2a[i] - yda[i]));
-      if (PetscIsNanReal(PetscRealPart(yda[i]))) diff = PETSC_INFINITY;
-    }
-    PetscCall(VecRestoreArrayRead(y, &ya));
-    PetscCall(VecRestoreArrayRead(yd, &yda));
-    PetscCall(VecRestoreArrayRead(yd2, &yd2a));
-    all[0] = diff;
-    all[1] = norm;
-    all[2] = repeat;
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, all, 3, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e dofs %" PetscInt_FMT "\n", (double)PetscSqrtReal(all[0] / all[1]), (double)PetscSqrtReal(all[2]), N));
+    /* SIPDG operator: gradient and apply kernels */
+    PetscCall(CompareMult(app->A, x, &apply, &repeat));
+    /* diagonal */
+    PetscCall(VecDuplicate(x, &dh));
+    PetscCall(MatGetDiagonal(app->A, dh));
+    PetscCall(DuplicateOnDevice(x, &dd));
+    PetscCall(VecSet(dd, NAN));
+    PetscCall(MatGetDiagonal(app->A, dd));
+    PetscCall(RelativeDifference(dh, dd, &diag));
+    /* mass and inverse mass */
+    PetscCall(DGMassOperatorCreate(app->disc, PETSC_FALSE, &M));
+    PetscCall(DGMassOperatorCreate(app->disc, PETSC_TRUE, &Minv));
+    PetscCall(CompareMult(M, x, &mass, &mass_repeat));
+    PetscCall(CompareMult(Minv, x, &inv, &inv_repeat));
+    /* right-hand side (l_i, f) */
+    PetscCall(VecDuplicate(x, &bh));
+    PetscCall(VecZeroEntries(bh));
+    PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, bh));
+    PetscCall(DuplicateOnDevice(x, &bd));
+    PetscCall(VecZeroEntries(bd));
+    PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, bd));
+    PetscCall(RelativeDifference(bh, bd, &rhs));
+    /* L2 error of the random field against the exact solution */
+    PetscCall(DGDiscL2Error(app->disc, x, app->problem.exact, app->problem.ctx, &eh));
+    PetscCall(DuplicateOnDevice(x, &xd));
+    PetscCall(DGDiscL2Error(app->disc, xd, app->problem.exact, app->problem.ctx, &ed));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
     PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(MatDestroy(&M));
+    PetscCall(MatDestroy(&Minv));
     PetscCall(VecDestroy(&x));
-    PetscCall(VecDestroy(&y));
     PetscCall(VecDestroy(&xd));
-    PetscCall(VecDestroy(&yd));
-    PetscCall(VecDestroy(&yd2));
+    PetscCall(VecDestroy(&dh));
+    PetscCall(VecDestroy(&dd));
+    PetscCall(VecDestroy(&bh));
+    PetscCall(VecDestroy(&bd));
   }
 #endif
   PetscCall(AppDestroy(&app));

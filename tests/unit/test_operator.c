@@ -47,6 +47,47 @@ static PetscErrorCode ExtremeEigenvalues(Mat A, PetscReal *emin, PetscReal *emax
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode Zero(const PetscReal x[], PetscReal *u, PetscReal grad[], void *ctx)
+{
+  *u = 0;
+  if (grad) grad[0] = grad[1] = 0;
+  return PETSC_SUCCESS;
+}
+
+/* Mass operators: M^{-1} (M x) = x, and x^T M x equals the cubature L2 norm squared of x. */
+static PetscErrorCode CheckMass(App *app, PetscReal *roundtrip, PetscReal *norm)
+{
+  Mat         M, Minv;
+  Vec         x, Mx, y;
+  PetscRandom rnd;
+  PetscReal   nx, l2;
+  PetscScalar xMx;
+
+  PetscFunctionBeginUser;
+  PetscCall(DGMassOperatorCreate(app->disc, PETSC_FALSE, &M));
+  PetscCall(DGMassOperatorCreate(app->disc, PETSC_TRUE, &Minv));
+  PetscCall(MatCreateVecs(M, &x, &Mx));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(M, x, Mx));
+  PetscCall(MatMult(Minv, Mx, y));
+  PetscCall(VecAXPY(y, -1.0, x));
+  PetscCall(VecNorm(y, NORM_2, roundtrip));
+  PetscCall(VecNorm(x, NORM_2, &nx));
+  *roundtrip /= nx;
+  PetscCall(VecDot(x, Mx, &xMx));
+  PetscCall(DGDiscL2Error(app->disc, x, Zero, NULL, &l2));
+  *norm = PetscAbsReal(PetscRealPart(xMx) - l2 * l2) / (l2 * l2);
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&Mx));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&Minv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App        *app;
@@ -74,6 +115,11 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(d2, NORM_2, &rel_diag));
   rel_diag = dn / rel_diag;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: shell_vs_assembled %.3e symmetry_shell %.3e symmetry_assembled %.3e diagonal %.3e\n", (double)rel_op, (double)rel_sym_shell, (double)rel_sym_assembled, (double)rel_diag));
+  {
+    PetscReal roundtrip = 0, norm = 0;
+    PetscCall(CheckMass(app, &roundtrip, &norm));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mass: inverse_roundtrip %.3e xMx_vs_cubature %.3e\n", (double)roundtrip, (double)norm));
+  }
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size == 1) {
     PetscCall(ExtremeEigenvalues(Ashell, &emin, &emax));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <hoflow/mesh.h>
+#include <hoflow/kernels.h>
 
 typedef struct {
   Mesh       *mesh;
@@ -14,6 +15,10 @@ typedef struct {
   PetscInt   *vmapP; /* [K*Nfaces*Nfp] local node index of the exterior trace (self on the boundary) */
   PetscReal  *sgeo;  /* [K*Nfaces*HOFLOW_SGEO_SIZE] nx ny sJ/J tau */
   PetscReal   penalty_scale;
+  DGKernelData kd;        /* element-wise kernels (mass, cubature) on the host ... */
+  DGKernelData kd_device; /* ... and on the device, uploaded on first use (CUDA builds) */
+  PetscBool    device_ready;
+  void        *device_arrays[6];
 } DGDisc;
 
 /* A pointwise function of position: value and (when grad is not NULL) gradient. */
@@ -28,4 +33,6 @@ PETSC_EXTERN PetscErrorCode DGDiscInterpolate(DGDisc *disc, PointFunction f, voi
 /* ||u - exact||_L2 by the element cubature. */
 PETSC_EXTERN PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error);
 /* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on Neumann faces. */
+/* Upload the element-wise kernel data to the device (once); error without CUDA. */
+PETSC_EXTERN PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc);
 PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *disc, PointFunction exact, void *ctx, PetscReal **bc_data);

@@ -81,16 +81,35 @@ void IPDGGradientHost(const IPDGKernelData *d, const double *u, double *gx, doub
  * enter as exterior states u+ = 2g - u-, n.grad u+ = 2h - n.grad u-. */
 void IPDGApplyHost(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
 
-/* Diagonal block of element e alone (neighbours zero): block[Np*Np] row-major, column j = A e_j. */
-void IPDGElementBlockHost(const IPDGKernelData *d, int e, double *block);
+/* Diagonal of A on the owned elements: diag[K*Np]. */
+void IPDGDiagonalHost(const IPDGKernelData *d, double *diag);
 
 /* CUDA twins (cuda/ipdg.cu): same data, device pointers throughout. Return 0 or a cudaError_t. */
 int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy);
 int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
+int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag);
 /* The tuned launch shape (cuda/ipdg.cu) of kernel 0 (gradient) or 1 (apply): thread rows per block
  * (each a group of element nodes) and elements per thread. */
 int IPDGElementsPerBlock(int kernel, int Nfaces, int N);
 int IPDGElementsPerThread(int kernel, int Nfaces, int N);
+
+/* Element-wise DG kernels: mass and inverse mass, cubature integrals against the basis
+ * (right-hand sides) and squared L2 errors. Arrays are over owned elements: [K*Np] or [K*Nq]. */
+typedef struct {
+  int           N, Np, Nq, Nfaces, K;
+  const int    *elem_cell; /* [K] */
+  const double *geo;       /* [Klocal*HOFLOW_GEO_SIZE], J used */
+  const double *M, *Minv;  /* [Np*Np] reference mass matrix and inverse */
+  const double *Iq, *wq;   /* [Nq*Np] interpolation to cubature points, [Nq] weights */
+  void         *stream;    /* CUDA stream; NULL: default */
+} DGKernelData;
+
+void DGMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu);
+void DGWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b); /* b += (l_i, f) */
+void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2); /* err2[K] */
+int  DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
+int  DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
+int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
 
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);

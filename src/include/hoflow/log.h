@@ -5,6 +5,6 @@
 #include <petsclog.h>
 
 PETSC_EXTERN PetscClassId  HOFLOW_CLASSID;
-PETSC_EXTERN PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError;
+PETSC_EXTERN PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass;
 
 PETSC_EXTERN PetscErrorCode HoflowLogRegister(void);

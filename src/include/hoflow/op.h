@@ -3,6 +3,8 @@
 
 #include <hoflow/disc.h>
 
+/* The DG mass matrix (block diagonal, J M per element) or its inverse as a MatShell. */
+PETSC_EXTERN PetscErrorCode DGMassOperatorCreate(DGDisc *disc, PetscBool inverse, Mat *M);
 /* The SIPDG operator A = -Laplace + lambda of seed 000, eqs. (23), (28), homogeneous boundary conditions. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A);
 /* b -= A_bc(0): the inhomogeneous boundary data bc_data (DGDiscBoundaryData) moved to the right-hand side. */

@@ -1,0 +1,47 @@
+// CUDA twins of the element-wise DG kernels (src/op/dg_kernels.c): the same element routines,
+// one element per thread. These run once per solve (right-hand side, error) or inside the
+// inverse-mass preconditioner; they are not tuned like the SIPDG kernels.
+#include <cuda_runtime.h>
+#include <hoflow/kernels.h>
+#include <hoflow/kernels/ipdg_element.h>
+
+__global__ void MassKernel(const DGKernelData d, int inverse, const double *u, double *Mu)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) MassElement(&d, d.Np, e, inverse, u + e * d.Np, Mu + e * d.Np);
+}
+
+__global__ void WeightedIntegralKernel(const DGKernelData d, const double *fq, double *b)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) WeightedIntegralElement(&d, d.Np, d.Nq, e, fq + e * d.Nq, b + e * d.Np);
+}
+
+__global__ void ErrorKernel(const DGKernelData d, const double *u, const double *exact_q, double *err2)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) err2[e] = ErrorElement(&d, d.Np, d.Nq, e, u + e * d.Np, exact_q + e * d.Nq);
+}
+
+static int Blocks(int n)
+{
+  return (n + 127) / 128;
+}
+
+extern "C" int DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu)
+{
+  if (d->K) MassKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, inverse, u, Mu);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b)
+{
+  if (d->K) WeightedIntegralKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, fq, b);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
+{
+  if (d->K) ErrorKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, exact_q, err2);
+  return (int)cudaGetLastError();
+}

@@ -1,0 +1,13 @@
+/* hoflow's side of the CUDA backend: which backend a vector selects, PETSc's current stream, and
+ * checked device uploads. Compiles in every build; without CUDA the device calls error out. */
+#pragma once
+
+#include <petscvec.h>
+
+/* PETSC_TRUE when v is a CUDA vector: operators then run their CUDA kernels. */
+PETSC_EXTERN PetscErrorCode HoflowVecIsCUDA(Vec v, PetscBool *is_cuda);
+/* The cudaStream_t of PETSc's current device context, so hoflow's kernels order with PETSc's. */
+PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
+/* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */
+PETSC_EXTERN PetscErrorCode HoflowDeviceUploadChecked(const void *host, size_t bytes, void **device);
+PETSC_EXTERN PetscErrorCode HoflowDeviceFreeChecked(void *device);

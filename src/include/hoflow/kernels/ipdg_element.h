@@ -1,0 +1,165 @@
+/* Element-level SIPDG routines shared by the host kernels (src/op/ipdg_kernels.c) and the CUDA
+ * kernels (cuda/ipdg.cu): one definition of eq. (28) for both backends. PETSc-free. */
+#pragma once
+
+#include <hoflow/kernels.h>
+
+#if defined(__CUDACC__)
+  #define HOFLOW_HD       static __host__ __device__ __forceinline__
+  #define HOFLOW_RESTRICT __restrict__
+#else
+  #define HOFLOW_HD       static inline __attribute__((always_inline))
+  #define HOFLOW_RESTRICT restrict
+#endif
+#define HOFLOW_NP_MAX         ((HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1))
+#define HOFLOW_NFACE_NODE_MAX (4 * (HOFLOW_NMAX + 1))
+
+/* Algorithm 1: u_r = Dr u, u_s = Ds u, then grad u = (rx u_r + sx u_s, ry u_r + sy u_s). */
+HOFLOW_HD void GradientElement(const int Np, const double *HOFLOW_RESTRICT Dr, const double *HOFLOW_RESTRICT Ds, const double *HOFLOW_RESTRICT g, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
+{
+  const double rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY];
+  for (int i = 0; i < Np; i++) {
+    double ur = 0, us = 0;
+    for (int j = 0; j < Np; j++) {
+      ur += Dr[i * Np + j] * u[j];
+      us += Ds[i * Np + j] * u[j];
+    }
+    gx[i] = rx * ur + sx * us;
+    gy[i] = ry * ur + sy * us;
+  }
+}
+
+/* Eq. (28) on owned element e:
+ *   Au = J M ( -div[grad u + Lvec] - sum_f (sJ/J) LIFT_f [ n.[[grad u]]/2 + tau [[u]] - n.Lvec^- ] + lambda u ),
+ *   Lvec = (1/2) sum_f n_f (sJ/J)_f LIFT_f [[u]]_f,   [[w]] = w^+ - w^-.
+ * Boundary faces use mirror states: Dirichlet u+ = 2g - u-, grad u+ = grad u-; Neumann u+ = u-,
+ * n.grad u+ = 2h - n.grad u-. `base` is the offset of the element's nodes in u, gx, gy;
+ * with `isolated` the exterior of interior faces is zero (diagonal blocks). */
+HOFLOW_HD void ApplyElement(const IPDGKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, int base, int isolated, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT gx, const double *HOFLOW_RESTRICT gy, const double *HOFLOW_RESTRICT bc_data, double *HOFLOW_RESTRICT Au)
+{
+  const int     NfNfp = Nfaces * Nfp;
+  const double *g     = d->geo + d->elem_cell[e] * HOFLOW_GEO_SIZE;
+  const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY], J = g[HOFLOW_GEO_J];
+  const int    *vP   = d->vmapP + e * NfNfp;
+  const double *LIFT = d->LIFT;
+  double        du[HOFLOW_NFACE_NODE_MAX], dgn[HOFLOW_NFACE_NODE_MAX], wx[HOFLOW_NFACE_NODE_MAX], wy[HOFLOW_NFACE_NODE_MAX];
+  double        Lx[HOFLOW_NP_MAX], Ly[HOFLOW_NP_MAX], qr[HOFLOW_NP_MAX], qs[HOFLOW_NP_MAX], r[HOFLOW_NP_MAX];
+
+  /* jumps of u and of the normal derivative at every face node */
+  for (int f = 0; f < Nfaces; f++) {
+    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+    const int     type = d->face_type[e * Nfaces + f];
+    for (int i = 0; i < Nfp; i++) {
+      const int    n = f * Nfp + i, idM = base + d->face_nodes[n];
+      const double uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
+      const double bcv = bc_data ? bc_data[e * NfNfp + n] : 0.0;
+      double       ju, jg;
+      if (type == HOFLOW_FACE_INTERIOR) {
+        const double uP  = isolated ? 0.0 : u[vP[n]];
+        const double gnP = isolated ? 0.0 : nx * gx[vP[n]] + ny * gy[vP[n]];
+        ju               = uP - uM;
+        jg               = gnP - gnM;
+      } else if (type == HOFLOW_FACE_DIRICHLET) {
+        ju = 2.0 * (bcv - uM);
+        jg = 0.0;
+      } else {
+        ju = 0.0;
+        jg = 2.0 * (bcv - gnM);
+      }
+      du[n]  = ju;
+      dgn[n] = jg;
+      wx[n]  = 0.5 * nx * sj * ju;
+      wy[n]  = 0.5 * ny * sj * ju;
+    }
+  }
+  /* Lvec: lifted jumps */
+  for (int i = 0; i < Np; i++) {
+    double lx = 0, ly = 0;
+    for (int n = 0; n < NfNfp; n++) {
+      lx += LIFT[i * NfNfp + n] * wx[n];
+      ly += LIFT[i * NfNfp + n] * wy[n];
+    }
+    Lx[i] = lx;
+    Ly[i] = ly;
+  }
+  /* volume: -div(grad u + Lvec) = -(Dr (rx qx + ry qy) + Ds (sx qx + sy qy)) */
+  for (int j = 0; j < Np; j++) {
+    const double qx = gx[base + j] + Lx[j], qy = gy[base + j] + Ly[j];
+    qr[j] = rx * qx + ry * qy;
+    qs[j] = sx * qx + sy * qy;
+  }
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int j = 0; j < Np; j++) a += d->Dr[i * Np + j] * qr[j] + d->Ds[i * Np + j] * qs[j];
+    r[i] = -a + d->lambda * u[base + i];
+  }
+  /* surface: s = (sJ/J) (n.[[grad u]]/2 + tau [[u]] - n.Lvec^-), lifted and subtracted */
+  for (int f = 0; f < Nfaces; f++) {
+    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J], tau = sg[HOFLOW_SGEO_TAU];
+    for (int i = 0; i < Nfp; i++) {
+      const int n = f * Nfp + i, m = d->face_nodes[n];
+      wx[n] = sj * (0.5 * dgn[n] + tau * du[n] - (nx * Lx[m] + ny * Ly[m]));
+    }
+  }
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int n = 0; n < NfNfp; n++) a += LIFT[i * NfNfp + n] * wx[n];
+    r[i] -= a;
+  }
+  /* multiply by the element mass matrix J M */
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int j = 0; j < Np; j++) a += d->M[i * Np + j] * r[j];
+    Au[i] = J * a;
+  }
+}
+
+/* Diagonal entry A_ii of owned element e (neighbours zero): column i of the element block. */
+HOFLOW_HD double DiagonalEntry(const IPDGKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, int i)
+{
+  double u[HOFLOW_NP_MAX], gx[HOFLOW_NP_MAX], gy[HOFLOW_NP_MAX], col[HOFLOW_NP_MAX];
+  for (int k = 0; k < Np; k++) u[k] = (k == i);
+  GradientElement(Np, d->Dr, d->Ds, d->geo + d->elem_cell[e] * HOFLOW_GEO_SIZE, u, gx, gy);
+  ApplyElement(d, Np, Nfp, Nfaces, e, 0, 1, u, gx, gy, NULL, col);
+  return col[i];
+}
+
+/* ---- element-wise DG kernels (mass, inverse mass, cubature integrals), see DGKernelData ---- */
+
+/* out = J M u (inverse: out = M^{-1} u / J) on one element. */
+HOFLOW_HD void MassElement(const DGKernelData *d, const int Np, int e, int inverse, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT out)
+{
+  const double  J = d->geo[d->elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
+  const double *A = inverse ? d->Minv : d->M, s = inverse ? 1.0 / J : J;
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int j = 0; j < Np; j++) a += A[i * Np + j] * u[j];
+    out[i] = s * a;
+  }
+}
+
+/* b_i += J sum_q w_q l_i(x_q) f_q: the right-hand side (l_i, f) by cubature. */
+HOFLOW_HD void WeightedIntegralElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT fq, double *HOFLOW_RESTRICT b)
+{
+  const double J = d->geo[d->elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int q = 0; q < Nq; q++) a += d->wq[q] * d->Iq[q * Np + i] * fq[q];
+    b[i] += J * a;
+  }
+}
+
+/* J sum_q w_q (u(x_q) - exact_q)^2: the element's squared L2 error by cubature. */
+HOFLOW_HD double ErrorElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT exact_q)
+{
+  const double J = d->geo[d->elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
+  double       s = 0;
+  for (int q = 0; q < Nq; q++) {
+    double uq = 0;
+    for (int i = 0; i < Np; i++) uq += d->Iq[q * Np + i] * u[i];
+    s += d->wq[q] * (uq - exact_q[q]) * (uq - exact_q[q]);
+  }
+  return J * s;
+}

@@ -1,0 +1,20 @@
+/* Host reference kernels of the element-wise DG operations (mass, inverse mass, cubature
+ * integrals, errors); the CUDA twins in cuda/dg.cu run the same element routines
+ * (hoflow/kernels/ipdg_element.h) one element per thread. */
+#include <hoflow/kernels.h>
+#include <hoflow/kernels/ipdg_element.h>
+
+void DGMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu)
+{
+  for (int e = 0; e < d->K; e++) MassElement(d, d->Np, e, inverse, u + e * d->Np, Mu + e * d->Np);
+}
+
+void DGWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b)
+{
+  for (int e = 0; e < d->K; e++) WeightedIntegralElement(d, d->Np, d->Nq, e, fq + e * d->Nq, b + e * d->Np);
+}
+
+void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
+{
+  for (int e = 0; e < d->K; e++) err2[e] = ErrorElement(d, d->Np, d->Nq, e, u + e * d->Np, exact_q + e * d->Nq);
+}
