@@ -8,7 +8,6 @@
 // many as the table below says for each order (tuned on an H100, see bench/). No PETSc here.
 #include <cuda_runtime.h>
 #include <hoflow/kernels.h>
-#include <hoflow/kernels/ipdg_element.h>
 
 // Launch shape per [kernel: 0 gradient, 1 apply][shape: 0 triangle, 1 quadrilateral][N]:
 // {thread rows per block, elements per thread}. A thread row holds one thread per node (per face
@@ -321,26 +320,6 @@ static int LaunchApply(const IPDGKernelData *d, const double *u, const double *g
   default: \
     return (int)cudaErrorInvalidValue; \
   }
-
-template <int NP, int NFP, int NF>
-__global__ void DiagonalKernel(const IPDGKernelData d, double *diag)
-{
-  const int idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < d.K * NP) diag[idx] = DiagonalEntry(&d, NP, NFP, NF, idx / NP, idx % NP);
-}
-
-template <int NP, int NFP, int NF>
-static int LaunchDiagonal(const IPDGKernelData *d, double *diag)
-{
-  const int n = d->K * NP;
-  if (n) DiagonalKernel<NP, NFP, NF><<<(n + 63) / 64, 64, 0, (cudaStream_t)d->stream>>>(*d, diag);
-  return (int)cudaGetLastError();
-}
-
-extern "C" int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag)
-{
-  HOFLOW_CUDA_DISPATCH(d, LaunchDiagonal, d, diag)
-}
 
 extern "C" int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {

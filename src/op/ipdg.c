@@ -18,7 +18,7 @@ typedef struct {
   /* the CUDA twin: the same kernel data with device pointers, uploaded on first device use */
   PetscBool      device_ready;
   IPDGKernelData kd_device;
-  void          *device_arrays[16];
+  void          *device_arrays[12];
   PetscInt       ndevice_arrays;
   PetscReal     *d_gx, *d_gy;
   Vec            xlocal_device;
@@ -102,11 +102,7 @@ static PetscErrorCode IPDGDeviceSetUp(IPDGContext *ctx)
   PetscCall(IPDGUpload(ctx, h->DsT, sizeof(double) * np2, (const void **)&d->DsT));
   PetscCall(IPDGUpload(ctx, h->LIFTT, sizeof(double) * lift, (const void **)&d->LIFTT));
   PetscCall(IPDGUpload(ctx, h->MT, sizeof(double) * np2, (const void **)&d->MT));
-  /* row-major copies for the element routines shared with the host (diagonal) */
-  PetscCall(IPDGUpload(ctx, h->Dr, sizeof(double) * np2, (const void **)&d->Dr));
-  PetscCall(IPDGUpload(ctx, h->Ds, sizeof(double) * np2, (const void **)&d->Ds));
-  PetscCall(IPDGUpload(ctx, h->LIFT, sizeof(double) * lift, (const void **)&d->LIFT));
-  PetscCall(IPDGUpload(ctx, h->M, sizeof(double) * np2, (const void **)&d->M));
+  d->Dr = d->Ds = d->LIFT = d->M = NULL; /* the CUDA kernels read the transposes */
   PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gx));
   PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gy));
   PetscCall(VecCreate(PETSC_COMM_SELF, &ctx->xlocal_device));
@@ -230,36 +226,26 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The diagonal runs once per operator (Jacobi setup), by the element routine shared with the
+ * CUDA code, on the host; for a device vector it then moves there once, inside PCSetUp. */
 static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
 {
   IPDGContext *ctx;
   PetscScalar *da;
-  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(PetscLogEventBegin(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
-  PetscCall(HoflowVecIsCUDA(d, &on_device));
-  if (!on_device) {
-    PetscCall(VecGetArrayWrite(d, &da));
-    IPDGDiagonalHost(&ctx->kd, da);
-    PetscCall(VecRestoreArrayWrite(d, &da));
-    PetscCall(PetscLogFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
-  } else {
-#if defined(HOFLOW_HAVE_CUDA)
-    PetscMemType mtype;
-    int          err;
-    PetscCall(IPDGDeviceSetUp(ctx));
-    PetscCall(HoflowGetCUDAStream(&ctx->kd_device.stream));
-    PetscCall(VecGetArrayWriteAndMemType(d, &da, &mtype));
-    PetscCall(PetscLogGpuTimeBegin());
-    err = IPDGDiagonalCUDA(&ctx->kd_device, da);
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG diagonal kernel failed: %s", HoflowDeviceErrorString(err));
-    PetscCall(VecRestoreArrayWriteAndMemType(d, &da));
-    PetscCall(PetscLogGpuFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
-#endif
+  PetscCall(VecGetArrayWrite(d, &da));
+  IPDGDiagonalHost(&ctx->kd, da);
+  PetscCall(VecRestoreArrayWrite(d, &da));
+  {
+    const PetscScalar *dd;
+    PetscMemType       mtype;
+    PetscCall(VecGetArrayReadAndMemType(d, &dd, &mtype)); /* for a CUDA vector: copy to the device now */
+    PetscCall(VecRestoreArrayReadAndMemType(d, &dd));
   }
+  PetscCall(PetscLogFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
   PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -87,7 +87,6 @@ void IPDGDiagonalHost(const IPDGKernelData *d, double *diag);
 /* CUDA twins (cuda/ipdg.cu): same data, device pointers throughout. Return 0 or a cudaError_t. */
 int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy);
 int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
-int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag);
 /* The tuned launch shape (cuda/ipdg.cu) of kernel 0 (gradient) or 1 (apply): thread rows per block
  * (each a group of element nodes) and elements per thread. */
 int IPDGElementsPerBlock(int kernel, int Nfaces, int N);
