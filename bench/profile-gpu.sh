@@ -1,7 +1,7 @@
 #!/bin/bash
 # Tune the SIPDG kernels' launch shapes (sweep of thread rows x elements per thread, every order,
 # both shapes) and profile chosen kernels with Nsight Compute (hardware counters, clocks left
-# alone). Results go to $OUT. Usage: bench/profile-gpu.sh "ORDER SHAPE ..."   (e.g. "8 tri 5 quad")
+# alone). Results go to $OUT. Usage: [SWEEP=0] bench/profile-gpu.sh "ORDER SHAPE ..."   (e.g. "8 tri 5 quad")
 set -uo pipefail
 OUT=${OUT:-output/gpu}
 mkdir -p "$OUT"
@@ -12,6 +12,7 @@ rm -f "$OUT/build.log"
 TRI="-dm_plex_filename examples/meshes/square_bench.msh -dm_refine 6"
 QUAD="-dm_plex_box_faces 448,448"
 for shape in tri quad; do
+  [ "${SWEEP:-1}" = 1 ] || break
   mesh=$TRI; [ $shape = quad ] && mesh=$QUAD
   ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_epb_sweep -bench_reps 20 -bench_csv "$OUT/sweep_$shape.csv" > "$OUT/s.txt" 2>&1 || tail -20 "$OUT/s.txt"
 done
