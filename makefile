@@ -28,6 +28,7 @@ TEST_SRC = $(wildcard tests/unit/*.c)
 TEST_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(TEST_SRC))
 BENCH_SRC = $(wildcard bench/*.c)
 BENCH_BIN = $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
+HEADERS = $(wildcard src/include/hoflow/*.h src/include/hoflow/*/*.h)
 GEO = $(wildcard examples/meshes/*.geo)
 MSH = $(GEO:.geo=.msh)
 
@@ -54,12 +55,12 @@ build/libhoflow.a: $(LIB_OBJ) $(KERNEL_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-build/%.o: src/%.c $(wildcard src/include/hoflow/*.h)
+build/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo CC $<
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -c $< -o $@
 
-build/cuda/%.o: cuda/%.cu $(wildcard cuda/*.h) $(wildcard src/include/hoflow/*.h)
+build/cuda/%.o: cuda/%.cu $(wildcard cuda/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo NVCC $<
 	$(Q)$(NVCC) -std=c++17 -O3 -arch=$(CUDA_ARCH) -Isrc/include -Xcompiler -fPIC,-Wall,-Werror -c $< -o $@
@@ -68,17 +69,17 @@ hoflow: build/main.o build/libhoflow.a
 	@echo LINK $@
 	$(Q)$(PCC_LINKER) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
 
-build/main.o: src/main.c $(wildcard src/include/hoflow/*.h)
+build/main.o: src/main.c $(HEADERS)
 	@mkdir -p build
 	@echo CC $<
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -c $< -o $@
 
-build/tests/%: tests/unit/%.c build/libhoflow.a
+build/tests/%: tests/unit/%.c build/libhoflow.a $(HEADERS)
 	@mkdir -p build/tests
 	@echo LINK $@
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
 
-build/bench/%: bench/%.c build/libhoflow.a
+build/bench/%: bench/%.c build/libhoflow.a $(HEADERS)
 	@mkdir -p build/bench
 	@echo LINK $@
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
@@ -101,7 +102,7 @@ test-gpu:
 	$(PYTHON) tests/run.py --gpu
 
 format:
-	clang-format -i src/*.c src/*/*.c src/include/hoflow/*.h tests/unit/*.c $(CU_SRC)
+	clang-format -i src/*.c src/*/*.c $(HEADERS) tests/unit/*.c bench/*.c $(CU_SRC)
 
 deps:
 	@sh scripts/install-deps.sh

@@ -8,6 +8,7 @@
 // many as the table below says for each order (tuned on an H100, see bench/). No PETSc here.
 #include <cuda_runtime.h>
 #include <hoflow/kernels.h>
+#include <hoflow/kernels/ipdg_element.h>
 
 // Launch shape per [kernel: 0 gradient, 1 apply][shape: 0 triangle, 1 quadrilateral][N]:
 // {thread rows per block, elements per thread}. A thread row holds one thread per node (per face
@@ -62,6 +63,19 @@ __global__ void GradientKernel(const IPDGKernelData d, const double *__restrict_
   }
 }
 
+// acc[p] += sum_n A[t][n] x_p[n] for the P elements of a thread, A given transposed (AT[n*NP+t]),
+// x_p = x + p*stride in shared memory: each matrix entry is fetched once for all P elements.
+template <int NP, int NCOLS, int P>
+__device__ __forceinline__ void RowTimesBatch(const double *__restrict__ AT, int t, const double *x, int stride, double acc[P])
+{
+#pragma unroll
+  for (int n = 0; n < NCOLS; n++) {
+    const double a = __ldg(AT + n * NP + t);
+#pragma unroll
+    for (int p = 0; p < P; p++) acc[p] += a * x[p * stride + n];
+  }
+}
+
 // Per element shared memory (doubles): du, dgn, w (x and y) on face nodes; Lx, Ly, qr, qs, r on nodes.
 __host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN)
 {
@@ -98,18 +112,9 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
       const int     type = d.face_type[e * NF + f], idM = base + fn;
       const double  uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
       const double  bcv = bc ? bc[e * NFN + t] : 0.0;
+      const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + t] : idM;
       double        ju, jg;
-      if (type == HOFLOW_FACE_INTERIOR) {
-        const int idP = d.vmapP[e * NFN + t];
-        ju            = u[idP] - uM;
-        jg            = nx * gx[idP] + ny * gy[idP] - gnM;
-      } else if (type == HOFLOW_FACE_DIRICHLET) {
-        ju = 2.0 * (bcv - uM);
-        jg = 0.0;
-      } else {
-        ju = 0.0;
-        jg = 2.0 * (bcv - gnM);
-      }
+      FaceJumps(type, uM, gnM, u[idP], nx * gx[idP] + ny * gy[idP], bcv, &ju, &jg);
       S_DU(p)[t]  = ju;
       S_DGN(p)[t] = jg;
       S_WX(p)[t]  = 0.5 * nx * sj * ju;
@@ -176,12 +181,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
-#pragma unroll
-    for (int n = 0; n < NFN; n++) {
-      const double L = __ldg(d.LIFTT + n * NP + t);
-#pragma unroll
-      for (int p = 0; p < P; p++) a[p] += L * S_WX(p)[n];
-    }
+    RowTimesBatch<NP, NFN, P>(d.LIFTT, t, S_WX(0), S, a);
 #pragma unroll
     for (int p = 0; p < P; p++) S_R(p)[t] = r[p] - a[p];
   }
@@ -191,12 +191,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
-#pragma unroll
-    for (int j = 0; j < NP; j++) {
-      const double m = __ldg(d.MT + j * NP + t);
-#pragma unroll
-      for (int p = 0; p < P; p++) a[p] += m * S_R(p)[j];
-    }
+    RowTimesBatch<NP, NP, P>(d.MT, t, S_R(0), S, a);
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = e0 + p;

@@ -14,6 +14,23 @@
 #define HOFLOW_NP_MAX         ((HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1))
 #define HOFLOW_NFACE_NODE_MAX (4 * (HOFLOW_NMAX + 1))
 
+/* Jumps [[u]] = u+ - u- and n.[[grad u]] at a face node. Interior faces take the neighbour's
+ * traces (uP, gnP); boundary faces the mirror states of seed 000 §2.1: Dirichlet u+ = 2g - u-,
+ * grad u+ = grad u-; Neumann u+ = u-, n.grad u+ = 2h - n.grad u- (bcv holds g or h). */
+HOFLOW_HD void FaceJumps(int type, double uM, double gnM, double uP, double gnP, double bcv, double *ju, double *jg)
+{
+  if (type == HOFLOW_FACE_INTERIOR) {
+    *ju = uP - uM;
+    *jg = gnP - gnM;
+  } else if (type == HOFLOW_FACE_DIRICHLET) {
+    *ju = 2.0 * (bcv - uM);
+    *jg = 0.0;
+  } else {
+    *ju = 0.0;
+    *jg = 2.0 * (bcv - gnM);
+  }
+}
+
 /* Algorithm 1: u_r = Dr u, u_s = Ds u, then grad u = (rx u_r + sx u_s, ry u_r + sy u_s). */
 HOFLOW_HD void GradientElement(const int Np, const double *HOFLOW_RESTRICT Dr, const double *HOFLOW_RESTRICT Ds, const double *HOFLOW_RESTRICT g, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
 {
@@ -54,19 +71,9 @@ HOFLOW_HD void ApplyElement(const IPDGKernelData *d, const int Np, const int Nfp
       const int    n = f * Nfp + i, idM = base + d->face_nodes[n];
       const double uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
       const double bcv = bc_data ? bc_data[e * NfNfp + n] : 0.0;
+      const int    interior = type == HOFLOW_FACE_INTERIOR && !isolated;
       double       ju, jg;
-      if (type == HOFLOW_FACE_INTERIOR) {
-        const double uP  = isolated ? 0.0 : u[vP[n]];
-        const double gnP = isolated ? 0.0 : nx * gx[vP[n]] + ny * gy[vP[n]];
-        ju               = uP - uM;
-        jg               = gnP - gnM;
-      } else if (type == HOFLOW_FACE_DIRICHLET) {
-        ju = 2.0 * (bcv - uM);
-        jg = 0.0;
-      } else {
-        ju = 0.0;
-        jg = 2.0 * (bcv - gnM);
-      }
+      FaceJumps(type, uM, gnM, interior ? u[vP[n]] : 0.0, interior ? nx * gx[vP[n]] + ny * gy[vP[n]] : 0.0, bcv, &ju, &jg);
       du[n]  = ju;
       dgn[n] = jg;
       wx[n]  = 0.5 * nx * sj * ju;
