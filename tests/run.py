@@ -152,6 +152,20 @@ for shape in ("triangle", "quadrilateral"):
         test("convergence/%s/N%d/helmholtz-dirichlet" % (shape, order))(convergence_test(shape, order, "helmholtz", ["-bc_dirichlet", "left,right,top,bottom", "-bc_neumann", "none"]))
 
 
+@test("solver/inverse-mass/mass-dominated")
+def _():
+    # lambda = 1e6 (1/(nu dt) with nu = 0.01, dt = 1e-4): M^{-1} is nearly A^{-1}/lambda
+    args = [HOFLOW, "-problem", "helmholtz", "-helmholtz_lambda", "1e6", "-order", "5", "-dm_refine", "1"]
+    sm = summary(run(args + ["-pc_type", "inverse_mass", "-ksp_rtol", "1e-8"])[1])
+    sj = summary(run(args + ["-ksp_rtol", "1e-8"])[1])
+    check(sm["iterations"] <= 12, "inverse mass took %d CG iterations (bound 12)" % sm["iterations"])
+    # the same solution: compare with the algebraic error well below the discretization error
+    tm = summary(run(args + ["-pc_type", "inverse_mass", "-ksp_rtol", "1e-13"])[1])
+    tj = summary(run(args + ["-ksp_rtol", "1e-13"])[1])
+    check(abs(tm["L2"] - tj["L2"]) <= 1e-6 * tj["L2"], "inverse mass and Jacobi solutions differ: %g vs %g" % (tm["L2"], tj["L2"]))
+    return "iterations to 1e-8: inverse mass %d, Jacobi %d" % (sm["iterations"], sj["iterations"])
+
+
 @test("parallel/2-ranks-equal-1-rank")
 def _():
     args = ["-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-ksp_rtol", "1e-12"]

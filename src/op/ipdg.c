@@ -329,6 +329,23 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
+{
+  void (*mult)(void) = NULL;
+  PetscBool   shell;
+  IPDGContext *ctx;
+  const char  *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &shell));
+  if (shell) PetscCall(MatShellGetOperation(A, MATOP_MULT, &mult));
+  PetscCall(PetscObjectGetName((PetscObject)A, &name));
+  PetscCheck(mult == (void (*)(void))MatMult_IPDG, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix '%s' is not a hoflow SIPDG operator; hoflow's preconditioners (e.g. -pc_type inverse_mass) need one as the preconditioning matrix", name);
+  PetscCall(MatShellGetContext(A, &ctx));
+  *disc = ctx->disc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b)
 {
   IPDGContext *ctx;

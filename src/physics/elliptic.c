@@ -3,6 +3,7 @@
  * into a linear system; PETSc's KSP/PC options choose the solver (default CG + Jacobi). */
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
+#include <hoflow/solver.h>
 
 PetscFunctionList DiscretizationList = NULL;
 
@@ -69,6 +70,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(HoflowLogRegister());
   PetscCall(ProblemRegisterAll());
   PetscCall(DiscretizationRegisterAll());
+  PetscCall(HoflowSolverRegisterAll());
   PetscCall(PetscNew(&app));
   app->comm  = comm;
   app->order = 4;

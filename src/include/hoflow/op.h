@@ -7,6 +7,8 @@
 PETSC_EXTERN PetscErrorCode DGMassOperatorCreate(DGDisc *disc, PetscBool inverse, Mat *M);
 /* The SIPDG operator A = -Laplace + lambda of seed 000, eqs. (23), (28), homogeneous boundary conditions. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A);
+/* The discretization behind a SIPDG operator; error if A is not one (names what it is). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc);
 /* b -= A_bc(0): the inhomogeneous boundary data bc_data (DGDiscBoundaryData) moved to the right-hand side. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b);
 /* Seconds per application of the gradient and apply kernels, averaged over reps, on the backend
