@@ -15,9 +15,10 @@ extern "C" int HoflowDeviceUpload(void **ptr, const void *host, size_t bytes)
   return bytes ? (int)cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice) : 0;
 }
 
-extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes)
+extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream)
 {
-  return (int)cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost);
+  cudaError_t err = cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, (cudaStream_t)stream);
+  return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
 }
 
 extern "C" int HoflowDeviceFree(void *ptr)

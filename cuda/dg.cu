@@ -3,7 +3,7 @@
 // inverse-mass preconditioner; they are not tuned like the SIPDG kernels.
 #include <cuda_runtime.h>
 #include <hoflow/kernels.h>
-#include <hoflow/kernels/ipdg_element.h>
+#include <hoflow/kernels/element.h>
 
 __global__ void MassKernel(const DGKernelData d, int inverse, const double *u, double *Mu)
 {

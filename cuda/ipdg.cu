@@ -8,7 +8,7 @@
 // many as the table below says for each order (tuned on an H100, see bench/). No PETSc here.
 #include <cuda_runtime.h>
 #include <hoflow/kernels.h>
-#include <hoflow/kernels/ipdg_element.h>
+#include <hoflow/kernels/element.h>
 
 // Launch shape per [kernel: 0 gradient, 1 apply][shape: 0 triangle, 1 quadrilateral][N]:
 // {thread rows per block, elements per thread}. A thread row holds one thread per node (per face

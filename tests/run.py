@@ -234,12 +234,19 @@ test("errors/non-affine-quad")(error_test(["-dm_plex_filename", "tests/meshes/tr
 TEST_GPU = os.path.join(ROOT, "build", "tests", "test_gpu")
 
 
+_GPU_STATE = []
+
+
 def gpu_or_skip():
-    if not any(os.path.exists(p) for p in ("/dev/nvidia0", "/dev/nvidiactl", "/proc/driver/nvidia")):
-        raise Skip("no NVIDIA GPU on this machine")
-    _, out = run([TEST_GPU, "-order", "1", "-dm_plex_box_faces", "2,2"])
-    if "SKIPPED" in out:
-        raise Skip("hoflow built without CUDA=1")
+    """Skip unless there is an NVIDIA GPU and hoflow is built with CUDA (probed once)."""
+    if not _GPU_STATE:
+        if not any(os.path.exists(p) for p in ("/dev/nvidia0", "/dev/nvidiactl", "/proc/driver/nvidia")):
+            _GPU_STATE.append("no NVIDIA GPU on this machine")
+        else:
+            _, out = run([TEST_GPU, "-order", "1", "-dm_plex_box_faces", "2,2"])
+            _GPU_STATE.append("hoflow built without CUDA=1" if "SKIPPED" in out else "")
+    if _GPU_STATE[0]:
+        raise Skip(_GPU_STATE[0])
 
 
 def gpu_mesh(shape):

@@ -217,30 +217,12 @@ PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ct
     err = DGWeightedIntegralCUDA(&disc->kd_device, (const double *)d_fq, ba);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA right-hand-side kernel failed: %s", HoflowDeviceErrorString(err));
     PetscCall(VecRestoreArrayAndMemType(b, &ba));
-    PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
-    PetscCall(HoflowDeviceFreeChecked(d_fq));
+    PetscCall(HoflowDeviceFreeChecked(d_fq)); /* cudaFree waits for the kernel */
 #endif
   }
   PetscCall(PetscFree(fq));
   PetscCall(PetscLogFlops(3.0 * disc->kd.K * disc->kd.Nq * disc->kd.Np));
   PetscCall(PetscLogEventEnd(HOFLOW_DGProject, 0, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DGDiscInterpolate(DGDisc *disc, PointFunction f, void *ctx, Vec u)
-{
-  PetscScalar *ua;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(u, &ua));
-  for (PetscInt e = 0; e < disc->mesh->K; e++) {
-    const PetscInt cell = disc->mesh->elem_cell[e];
-    for (PetscInt i = 0; i < disc->Np; i++) {
-      const PetscReal x[2] = {disc->x[cell * disc->Np + i], disc->y[cell * disc->Np + i]};
-      PetscCall(f(x, &ua[e * disc->Np + i], NULL, ctx));
-    }
-  }
-  PetscCall(VecRestoreArray(u, &ua));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -272,7 +254,7 @@ PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx
     err = DGErrorCUDA(&disc->kd_device, ua, (const double *)d_eq, (double *)d_err2);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA error kernel failed: %s", HoflowDeviceErrorString(err));
     PetscCall(VecRestoreArrayReadAndMemType(u, &ua));
-    err = HoflowDeviceDownload(err2, d_err2, sizeof(double) * disc->kd.K); /* K numbers, after the solve */
+    err = HoflowDeviceDownload(err2, d_err2, sizeof(double) * disc->kd.K, disc->kd_device.stream); /* K numbers, after the solve */
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Copying element errors from the GPU failed: %s", HoflowDeviceErrorString(err));
     PetscCall(HoflowDeviceFreeChecked(d_eq));
     PetscCall(HoflowDeviceFreeChecked(d_err2));

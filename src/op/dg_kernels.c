@@ -1,8 +1,8 @@
 /* Host reference kernels of the element-wise DG operations (mass, inverse mass, cubature
  * integrals, errors); the CUDA twins in cuda/dg.cu run the same element routines
- * (hoflow/kernels/ipdg_element.h) one element per thread. */
+ * (hoflow/kernels/element.h) one element per thread. */
 #include <hoflow/kernels.h>
-#include <hoflow/kernels/ipdg_element.h>
+#include <hoflow/kernels/element.h>
 
 void DGMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu)
 {

@@ -6,7 +6,7 @@
  * instantiated for every order and element shape, so loop bounds are compile-time constants
  * (the specialization seed 000 §5.2 found essential); a switch picks the instance. */
 #include <hoflow/kernels.h>
-#include <hoflow/kernels/ipdg_element.h>
+#include <hoflow/kernels/element.h>
 
 #define HOFLOW_INLINE static inline __attribute__((always_inline))
 

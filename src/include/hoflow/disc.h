@@ -28,8 +28,6 @@ PETSC_EXTERN PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc);
 PETSC_EXTERN PetscErrorCode DGDiscDestroy(DGDisc **disc);
 /* b_{e,i} += (l_i, f)_E by the element cubature (exact to degree 2N+1). */
 PETSC_EXTERN PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b);
-/* u = nodal interpolant of f. */
-PETSC_EXTERN PetscErrorCode DGDiscInterpolate(DGDisc *disc, PointFunction f, void *ctx, Vec u);
 /* ||u - exact||_L2 by the element cubature. */
 PETSC_EXTERN PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error);
 /* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on Neumann faces. */

@@ -113,7 +113,7 @@ int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, 
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);
 int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes); /* allocate and copy */
-int         HoflowDeviceDownload(void *host, const void *device, size_t bytes);
+int         HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream); /* ordered after the stream's work */
 int         HoflowDeviceFree(void *ptr);
 int         HoflowDeviceSynchronize(void);
 const char *HoflowDeviceErrorString(int err);

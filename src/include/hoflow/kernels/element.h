@@ -1,4 +1,4 @@
-/* Element-level SIPDG routines shared by the host kernels (src/op/ipdg_kernels.c) and the CUDA
+/* Element-level routines (SIPDG, face jumps, mass, cubature) shared by the host kernels and the CUDA
  * kernels (cuda/ipdg.cu): one definition of eq. (28) for both backends. PETSc-free. */
 #pragma once
 
