@@ -339,6 +339,11 @@ def _():
     return " ".join("%s CpuToGpu %d GpuToCpu %d GPU%%F %d" % (k, v[0], v[1], v[2]) for k, v in counts.items())
 
 
+# More suites, one file per capability (tests/suite_*.py), sharing this file's helpers.
+for _path in sorted(__import__("glob").glob(os.path.join(ROOT, "tests", "suite_*.py"))):
+    exec(compile(open(_path).read(), _path, "exec"), globals())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("-k", default="", help="run only tests whose name contains this")

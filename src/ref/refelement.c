@@ -111,6 +111,43 @@ PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells)
+{
+  const PetscInt N = ref->N, nv = ref->Nverts;
+  PetscInt      *c, n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(N * N * nv, &c));
+  if (ref->shape == REF_TRIANGLE) {
+    /* lattice node (i,j), i + j <= N, is node j(N+1) - j(j-1)/2 + i (NodesTriangleWarpBlend order) */
+#define TRI_NODE(i, j) ((j) * (N + 1) - (j) * ((j) - 1) / 2 + (i))
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = 0; i < N - j; i++) {
+        c[n++] = TRI_NODE(i, j);
+        c[n++] = TRI_NODE(i + 1, j);
+        c[n++] = TRI_NODE(i, j + 1);
+        if (i + j < N - 1) {
+          c[n++] = TRI_NODE(i + 1, j);
+          c[n++] = TRI_NODE(i + 1, j + 1);
+          c[n++] = TRI_NODE(i, j + 1);
+        }
+      }
+#undef TRI_NODE
+  } else {
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = 0; i < N; i++) {
+        c[n++] = j * (N + 1) + i;
+        c[n++] = j * (N + 1) + i + 1;
+        c[n++] = (j + 1) * (N + 1) + i + 1;
+        c[n++] = (j + 1) * (N + 1) + i;
+      }
+  }
+  PetscCheck(n == N * N * nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sub-cell count %" PetscInt_FMT " != N^2", n / nv);
+  *nsub  = N * N;
+  *cells = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Face f of the element: whether (r,s) lies on it (within tol) and the 1D coordinate
  * xi in [-1,1] that runs along the face from its first vertex (xi = -1) to its second
  * (xi = 1), faces being numbered by their first vertex (counterclockwise).

@@ -343,6 +343,38 @@ static PetscBool HasNode(const RefElement *ref, PetscReal r, PetscReal s, PetscR
   return PETSC_FALSE;
 }
 
+/* Sub-cells: N^2 of them, every one counterclockwise (positive area), tiling the reference element
+ * (areas sum to 2 or 4), every node used. */
+static PetscErrorCode TestSubCells(const RefElement *ref, const char *tag)
+{
+  PetscInt  nsub, *cells, nv = ref->Nverts, *used;
+  PetscReal area = 0, minarea = PETSC_MAX_REAL;
+  PetscBool allused = PETSC_TRUE;
+  char      name[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementSubCells(ref, &nsub, &cells));
+  PetscCall(PetscCalloc1(ref->Np, &used));
+  for (PetscInt c = 0; c < nsub; c++) {
+    PetscReal a = 0; /* shoelace */
+    for (PetscInt v = 0; v < nv; v++) {
+      const PetscInt p = cells[c * nv + v], q = cells[c * nv + (v + 1) % nv];
+      a += 0.5 * (ref->r[p] * ref->s[q] - ref->r[q] * ref->s[p]);
+      used[p] = 1;
+    }
+    area += a;
+    minarea = PetscMin(minarea, a);
+  }
+  for (PetscInt i = 0; i < ref->Np; i++) allused = (PetscBool)(allused && used[i]);
+  PetscCall(PetscSNPrintf(name, sizeof(name), "sub-cells tile the element %s", tag));
+  PetscCall(Check(name, PetscAbsReal(area - (nv == 3 ? 2.0 : 4.0)) + (nsub == ref->N * ref->N ? 0.0 : 1.0), 1e-13));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "sub-cells counterclockwise, all nodes used %s", tag));
+  PetscCall(CheckBool(name, (PetscBool)(minarea > 0 && allused), "a sub-cell is inverted or a node is unused"));
+  PetscCall(PetscFree(used));
+  PetscCall(PetscFree(cells));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
 {
   const PetscInt  N = ref->N, Np = ref->Np, Nfp = ref->Nfp, Nv = ref->Nverts;
@@ -695,6 +727,7 @@ int main(int argc, char **argv)
       PetscCall(TestMass(ref, tag));
       PetscCall(TestLift(ref, rnd, tag));
       PetscCall(TestNodes(ref, tag));
+      PetscCall(TestSubCells(ref, tag));
       PetscCall(TestLebesgue(ref, tag)); /* last: may overwrite the nodes */
       PetscCall(RefElementDestroy(&ref));
     }

@@ -49,6 +49,11 @@ PETSC_EXTERN PetscErrorCode RefElementCreate(RefShape shape, PetscInt N, RefElem
 PETSC_EXTERN PetscErrorCode RefElementDestroy(RefElement **ref);
 /* interp[i*Np+j] = l_j(rp_i, sp_i): interpolation from the element's nodes to n arbitrary points. */
 PETSC_EXTERN PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal interp[]);
+/* The sub-cells through the element's nodes: N^2 sub-triangles (the node lattice of the
+ * triangle) or N^2 sub-quadrilaterals (the GLL tensor grid), each listed by its node indices
+ * counterclockwise: cells[c*Nverts + v]. For output on sub-cells and low-order-refined operators.
+ * Returns nsub and a PetscMalloc'd array the caller frees. */
+PETSC_EXTERN PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells);
 /* Evaluate the orthonormal modal basis (and its r,s derivatives; any output may be NULL) at n points: [n*Np]. */
 PETSC_EXTERN PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal P[], PetscReal Pr[], PetscReal Ps[]);
 
