@@ -325,3 +325,17 @@ extern "C" int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const dou
 {
   HOFLOW_CUDA_DISPATCH(d, LaunchApply, d, u, gx, gy, bc_data, Au)
 }
+
+// The diagonal: one element per thread from the reference tables (DiagonalElement, shared with the
+// host kernel). It runs once per operator setup (Jacobi, Chebyshev), so it is not tuned.
+__global__ void DiagonalKernel(const IPDGKernelData d, double *__restrict__ diag)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) DiagonalElement(&d, d.Np, d.Nfp, d.Nfaces, e, diag + e * d.Np);
+}
+
+extern "C" int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag)
+{
+  if (d->K) DiagonalKernel<<<(d->K + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d, diag);
+  return (int)cudaGetLastError();
+}

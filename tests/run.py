@@ -262,7 +262,8 @@ def gpu_apply_test(shape, order, launch=()):
         rel, rep = float(m.group(1)), float(m.group(2))
         check(rel <= 1e-12, "CUDA apply differs from the host kernel: relative %g" % rel)
         check(rep == 0.0, "two CUDA applications differ (race?): %g" % rep)
-        others = dict(re.findall(r"(\w+) ([-+0-9.einf]+)", re.search(r"gpu: diagonal_into_device_vector .*", out).group(0)))
+        others = dict(re.findall(r"(\w+) (\S+)", re.search(r"gpu: diagonal .*", out).group(0)))
+        check(set(others) == {"diagonal", "mass", "inverse_mass", "rhs", "error", "mass_repeat"}, "unexpected result line: %s" % others)
         for k, v in others.items():
             limit = 0.0 if k == "mass_repeat" else 1e-12
             check(float(v) <= limit, "CUDA %s differs from the host kernel: %s" % (k, v))

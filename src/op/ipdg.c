@@ -14,11 +14,12 @@ typedef struct {
   Vec            xlocal;
   PetscReal     *gx, *gy;                /* [Klocal*Np] local gradient */
   PetscReal     *DrT, *DsT, *LIFTT, *MT; /* transposed reference matrices (coalesced GPU reads) */
+  PetscReal     *diag_tables;            /* reference tables of the diagonal (kernels.h) */
 #if defined(HOFLOW_HAVE_CUDA)
   /* the CUDA twin: the same kernel data with device pointers, uploaded on first device use */
   PetscBool      device_ready;
   IPDGKernelData kd_device;
-  void          *device_arrays[12];
+  void          *device_arrays[16];
   PetscInt       ndevice_arrays;
   PetscReal     *d_gx, *d_gy;
   Vec            xlocal_device;
@@ -33,6 +34,7 @@ static PetscErrorCode IPDGContextDestroy(void *ptr)
   PetscCall(VecDestroy(&ctx->xlocal));
   PetscCall(PetscFree2(ctx->gx, ctx->gy));
   PetscCall(PetscFree4(ctx->DrT, ctx->DsT, ctx->LIFTT, ctx->MT));
+  PetscCall(PetscFree(ctx->diag_tables));
 #if defined(HOFLOW_HAVE_CUDA)
   for (PetscInt k = 0; k < ctx->ndevice_arrays; k++) PetscCall(HoflowDeviceFreeChecked(ctx->device_arrays[k]));
   PetscCall(VecDestroy(&ctx->xlocal_device));
@@ -102,6 +104,7 @@ static PetscErrorCode IPDGDeviceSetUp(IPDGContext *ctx)
   PetscCall(IPDGUpload(ctx, h->DsT, sizeof(double) * np2, (const void **)&d->DsT));
   PetscCall(IPDGUpload(ctx, h->LIFTT, sizeof(double) * lift, (const void **)&d->LIFTT));
   PetscCall(IPDGUpload(ctx, h->MT, sizeof(double) * np2, (const void **)&d->MT));
+  PetscCall(IPDGUpload(ctx, h->diag_tables, sizeof(double) * IPDGDiagonalTablesSize(h->Np, h->Nfaces, h->Nfp), (const void **)&d->diag_tables));
   d->Dr = d->Ds = d->LIFT = d->M = NULL; /* the CUDA kernels read the transposes */
   PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gx));
   PetscCall(IPDGUpload(ctx, NULL, sizeof(double) * h->Klocal * h->Np, (const void **)&ctx->d_gy));
@@ -226,27 +229,75 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal runs once per operator (Jacobi setup), by the element routine shared with the
- * CUDA code, on the host; for a device vector it then moves there once, inside PCSetUp. */
+/* The diagonal (Jacobi and Chebyshev setup) from the reference tables: the host kernel for a host
+ * vector, its CUDA twin for a device vector. */
 static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
 {
   IPDGContext *ctx;
   PetscScalar *da;
+  PetscBool    on_device = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(PetscLogEventBegin(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
-  PetscCall(VecGetArrayWrite(d, &da));
-  IPDGDiagonalHost(&ctx->kd, da);
-  PetscCall(VecRestoreArrayWrite(d, &da));
-  {
-    const PetscScalar *dd;
-    PetscMemType       mtype;
-    PetscCall(VecGetArrayReadAndMemType(d, &dd, &mtype)); /* for a CUDA vector: copy to the device now */
-    PetscCall(VecRestoreArrayReadAndMemType(d, &dd));
+  PetscCall(HoflowVecIsCUDA(d, &on_device));
+  if (on_device) {
+#if defined(HOFLOW_HAVE_CUDA)
+    PetscMemType mtype;
+    int          err;
+    PetscCall(IPDGDeviceSetUp(ctx));
+    PetscCall(HoflowGetCUDAStream(&ctx->kd_device.stream));
+    PetscCall(VecGetArrayWriteAndMemType(d, &da, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "SIPDG device diagonal needs a device array");
+    PetscCall(PetscLogGpuTimeBegin());
+    err = IPDGDiagonalCUDA(&ctx->kd_device, da);
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG diagonal kernel failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(VecRestoreArrayWriteAndMemType(d, &da));
+    PetscCall(PetscLogGpuFlops(ctx->kd.K * IPDGDiagonalFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp)));
+#endif
+  } else {
+    PetscCall(VecGetArrayWrite(d, &da));
+    IPDGDiagonalHost(&ctx->kd, da);
+    PetscCall(VecRestoreArrayWrite(d, &da));
+    PetscCall(PetscLogFlops(ctx->kd.K * IPDGDiagonalFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp)));
   }
-  PetscCall(PetscLogFlops(ctx->kd.K * ctx->kd.Np * (IPDGGradientFlopsPerElement(ctx->kd.Np) + IPDGApplyFlopsPerElement(ctx->kd.Np, ctx->kd.Nfaces, ctx->kd.Nfp))));
   PetscCall(PetscLogEventEnd(HOFLOW_IPDGDiagonal, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reference tables of the diagonal (kernels.h): volume stiffness diagonals and face terms. */
+static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tables)
+{
+  const PetscInt Np = ref->Np, Nfp = ref->Nfp, Nf = ref->Nfaces;
+  PetscReal     *T, *FDr, *FDs, *Mfd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(IPDGDiagonalTablesSize((int)Np, (int)Nf, (int)Nfp), &T));
+  FDr = T + 4 * Np;
+  FDs = FDr + Nf * Nfp;
+  Mfd = FDs + Nf * Nfp;
+  for (PetscInt i = 0; i < Np; i++) {
+    for (PetscInt k = 0; k < Np; k++)
+      for (PetscInt l = 0; l < Np; l++) {
+        const PetscReal m = ref->M[k * Np + l];
+        T[i] += ref->Dr[k * Np + i] * m * ref->Dr[l * Np + i];
+        T[Np + i] += ref->Dr[k * Np + i] * m * ref->Ds[l * Np + i];
+        T[2 * Np + i] += ref->Ds[k * Np + i] * m * ref->Ds[l * Np + i];
+      }
+    T[3 * Np + i] = ref->M[i * Np + i];
+  }
+  for (PetscInt f = 0; f < Nf; f++)
+    for (PetscInt a = 0; a < Nfp; a++) {
+      const PetscInt m = ref->face_nodes[f * Nfp + a];
+      for (PetscInt b = 0; b < Nfp; b++) {
+        const PetscInt mb = ref->face_nodes[f * Nfp + b];
+        FDr[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->Dr[mb * Np + m];
+        FDs[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->Ds[mb * Np + m];
+      }
+    }
+  for (PetscInt a = 0; a < Nfp; a++) Mfd[a] = ref->Mface[a * Nfp + a];
+  *tables = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,6 +337,8 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
   kd->LIFT       = ref->LIFT;
   kd->M          = ref->M;
   kd->lambda     = lambda;
+  PetscCall(IPDGDiagonalTables(ref, &ctx->diag_tables));
+  kd->diag_tables = ctx->diag_tables;
   {
     const PetscInt Np = ref->Np, nfn = ref->Nfaces * ref->Nfp;
     PetscCall(PetscMalloc4(Np * Np, &ctx->DrT, Np * Np, &ctx->DsT, Np * nfn, &ctx->LIFTT, Np * Np, &ctx->MT));

@@ -54,10 +54,14 @@ void IPDGApplyHost(const IPDGKernelData *d, const double *u, const double *gx, c
 void IPDGDiagonalHost(const IPDGKernelData *d, double *diag)
 {
 #define CALL_DIAGONAL(NP, NFP, NF) \
-  for (int e = 0; e < d->K; e++) \
-    for (int i = 0; i < NP; i++) diag[e * NP + i] = DiagonalEntry(d, NP, NFP, NF, e, i)
+  for (int e = 0; e < d->K; e++) DiagonalElement(d, NP, NFP, NF, e, diag + e * NP)
   HOFLOW_DISPATCH(d, CALL_DIAGONAL);
 #undef CALL_DIAGONAL
+}
+
+int IPDGDiagonalTablesSize(int Np, int Nfaces, int Nfp)
+{
+  return 4 * Np + 2 * Nfaces * Nfp + Nfp;
 }
 
 double IPDGGradientFlopsPerElement(int Np)
@@ -69,6 +73,11 @@ double IPDGApplyFlopsPerElement(int Np, int Nfaces, int Nfp)
 {
   const double nf = (double)Nfaces * Nfp;
   return 6.0 * Np * Np + 6.0 * Np * nf + 20.0 * nf + 10.0 * Np;
+}
+
+double IPDGDiagonalFlopsPerElement(int Np, int Nfaces, int Nfp)
+{
+  return 8.0 * Np + 12.0 * Nfaces * Nfp + 20.0 * Nfaces;
 }
 
 double IPDGGradientBytesPerElement(int Np)

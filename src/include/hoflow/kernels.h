@@ -65,6 +65,10 @@ typedef struct {
   /* Transposes of Dr, Ds, LIFT, M (column-major copies): a warp of threads, one per node,
    * then reads consecutive addresses. Used by the CUDA kernels; may be NULL on the host. */
   const double *DrT, *DsT, *LIFTT, *MT;
+  /* Reference tables for the diagonal (IPDGDiagonalTablesSize doubles): (Dr^T M Dr)_ii,
+   * (Dr^T M Ds)_ii, (Ds^T M Ds)_ii, M_ii [4*Np]; per face slot a of face f (node m = face_nodes)
+   * sum_b Mface_ab Dr[m_b][m] and the same with Ds [2*Nfaces*Nfp]; Mface_aa [Nfp]. */
+  const double *diag_tables;
   double        lambda;     /* screening constant of -Laplace + lambda */
   int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
   int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2, 4, 8); 0: the tuned table */
@@ -81,12 +85,14 @@ void IPDGGradientHost(const IPDGKernelData *d, const double *u, double *gx, doub
  * enter as exterior states u+ = 2g - u-, n.grad u+ = 2h - n.grad u-. */
 void IPDGApplyHost(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
 
-/* Diagonal of A on the owned elements: diag[K*Np]. */
+/* Diagonal of A on the owned elements: diag[K*Np], from the reference tables d->diag_tables. */
 void IPDGDiagonalHost(const IPDGKernelData *d, double *diag);
+int  IPDGDiagonalTablesSize(int Np, int Nfaces, int Nfp);
 
 /* CUDA twins (cuda/ipdg.cu): same data, device pointers throughout. Return 0 or a cudaError_t. */
 int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy);
 int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au);
+int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag);
 /* The tuned launch shape (cuda/ipdg.cu) of kernel 0 (gradient) or 1 (apply): thread rows per block
  * (each a group of element nodes) and elements per thread. */
 int IPDGElementsPerBlock(int kernel, int Nfaces, int N);
@@ -128,6 +134,7 @@ double IPDGApplyBytesPerElement(int Np, int Nfaces, int Nfp);
 /* Floating-point operations of one gradient / one apply, per element (for log events). */
 double IPDGGradientFlopsPerElement(int Np);
 double IPDGApplyFlopsPerElement(int Np, int Nfaces, int Nfp);
+double IPDGDiagonalFlopsPerElement(int Np, int Nfaces, int Nfp);
 
 #ifdef __cplusplus
 }

@@ -123,14 +123,30 @@ HOFLOW_HD void ApplyElement(const IPDGKernelData *d, const int Np, const int Nfp
   }
 }
 
-/* Diagonal entry A_ii of owned element e (neighbours zero): column i of the element block. */
-HOFLOW_HD double DiagonalEntry(const IPDGKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, int i)
+/* Diagonal of the element block of owned element e, diag[Np], from the reference tables (kernels.h):
+ *   J [ (rx^2+ry^2) Srr + 2 (rx sx + ry sy) Srs + (sx^2+sy^2) Sss + lambda M_ii ]
+ *   + sum over the element's non-Neumann faces and their nodes m:
+ *     sJ ( -2 c n.grad_m(l_m) weighted by the face mass row + c' tau Mface_aa ),
+ * c = 1/2, c' = 1 on interior faces (average and jump) and c = 1, c' = 2 on Dirichlet faces (mirror state). */
+HOFLOW_HD void DiagonalElement(const IPDGKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, double *HOFLOW_RESTRICT diag)
 {
-  double u[HOFLOW_NP_MAX], gx[HOFLOW_NP_MAX], gy[HOFLOW_NP_MAX], col[HOFLOW_NP_MAX];
-  for (int k = 0; k < Np; k++) u[k] = (k == i);
-  GradientElement(Np, d->Dr, d->Ds, d->geo + d->elem_cell[e] * HOFLOW_GEO_SIZE, u, gx, gy);
-  ApplyElement(d, Np, Nfp, Nfaces, e, 0, 1, u, gx, gy, NULL, col);
-  return col[i];
+  const double *g = d->geo + d->elem_cell[e] * HOFLOW_GEO_SIZE, *T = d->diag_tables;
+  const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY], J = g[HOFLOW_GEO_J];
+  const double  crr = rx * rx + ry * ry, crs = 2.0 * (rx * sx + ry * sy), css = sx * sx + sy * sy;
+  const double *FDr = T + 4 * Np, *FDs = FDr + Nfaces * Nfp, *Mfd = FDs + Nfaces * Nfp;
+  for (int i = 0; i < Np; i++) diag[i] = J * (crr * T[i] + crs * T[Np + i] + css * T[2 * Np + i] + d->lambda * T[3 * Np + i]);
+  for (int f = 0; f < Nfaces; f++) {
+    const double *sg   = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const int     type = d->face_type[e * Nfaces + f];
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J, tau = sg[HOFLOW_SGEO_TAU];
+    const double  c = type == HOFLOW_FACE_DIRICHLET ? 1.0 : 0.5, cp = 2.0 * c;
+    if (type == HOFLOW_FACE_NEUMANN) continue;
+    for (int a = 0; a < Nfp; a++) {
+      const int    n  = f * Nfp + a;
+      const double gn = nx * (rx * FDr[n] + sx * FDs[n]) + ny * (ry * FDr[n] + sy * FDs[n]);
+      diag[d->face_nodes[n]] += sJ * (-2.0 * c * gn + cp * tau * Mfd[a]);
+    }
+  }
 }
 
 /* ---- element-wise DG kernels (mass, inverse mass, cubature integrals), see DGKernelData ---- */
