@@ -1,10 +1,12 @@
 static const char help[] = "hoflow: high-order matrix-free flow solver (PETSc, CUDA).\n"
                            "Solves the problem chosen with -problem on the mesh from -dm_plex_filename or\n"
                            "-dm_plex_box_faces with the discretization -disc of order -order, and reports\n"
-                           "the error against the exact solution. Solvers are PETSc options (-ksp_type, -pc_type).\n\n";
+                           "the error against the exact solution. Solvers are PETSc options (-ksp_type, -pc_type);\n"
+                           "time-dependent problems (-problem heat) step with a PETSc TS (-ts_type, -ts_dt, ...).\n\n";
 
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
+#include <hoflow/unsteady.h>
 
 int main(int argc, char **argv)
 {
@@ -12,8 +14,22 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
-  PetscCall(AppSolve(app));
-  PetscCall(AppReport(app));
+  if (app->problem.physics[0]) { /* time-dependent: the TS driver over the App's discretization */
+    Unsteady *unsteady;
+    PetscCall(UnsteadyCreate(app, &unsteady));
+    PetscCall(UnsteadySolve(unsteady));
+    PetscCall(UnsteadyReport(unsteady));
+    PetscCall(UnsteadyDestroy(&unsteady));
+  } else {
+    const char *unsteady_options[] = {"-restart", "-checkpoint_interval"};
+    for (size_t k = 0; k < sizeof(unsteady_options) / sizeof(unsteady_options[0]); k++) {
+      PetscBool set;
+      PetscCall(PetscOptionsHasName(NULL, NULL, unsteady_options[k], &set));
+      PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s: problem %s is steady (one elliptic solve); only time-dependent problems (heat) checkpoint and restart", unsteady_options[k], app->problem_name);
+    }
+    PetscCall(AppSolve(app));
+    PetscCall(AppReport(app));
+  }
   PetscCall(AppDestroy(&app));
   PetscCall(PetscFinalize());
   return 0;

@@ -8,5 +8,6 @@ PetscErrorCode ProblemRegisterAll(void)
   if (ProblemList) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListAdd(&ProblemList, "poisson", ProblemCreate_Poisson));
   PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,118 @@
+/* hoflow input/output: HDF5 files, sub-cell field output with an XDMF time series for ParaView,
+ * exact checkpoint/restart, CSV monitors and a progress line.
+ *
+ * The io layer sees plain data: distributed rows (each rank's rows concatenated in rank order),
+ * PETSc Vecs, names and numbers. The one adapter to the DG discretization is
+ * OutputMeshCreateDG, which lays the N^2 sub-cells of every element over its nodes.
+ *
+ * Parallel runs write one file set. With parallel HDF5 (Debian's PETSc) every rank writes its
+ * rows collectively through MPI-IO; without it (or with -io_hdf5_collective 0) rank 0 gathers
+ * the rows in rank order and writes alone. */
+#pragma once
+
+#include <petscts.h>
+#include <hoflow/disc.h>
+
+#define HOFLOW_VERSION "0.2.0"
+#define HOFLOW_CHECKPOINT_FORMAT 1
+
+/* ---- HDF5 files (io/hdf5.c) ---- */
+typedef struct _n_IOFile *IOFile;
+typedef enum {
+  IO_DOUBLE,
+  IO_INT
+} IODataType;
+
+/* Create (truncate) or open (read-only) an HDF5 file; collective. Opening names the file and the
+ * option it came from when it is missing or not a readable HDF5 file. */
+PETSC_EXTERN PetscErrorCode IOFileCreate(MPI_Comm comm, const char path[], IOFile *file);
+PETSC_EXTERN PetscErrorCode IOFileOpen(MPI_Comm comm, const char path[], const char option[], IOFile *file);
+/* Flush and close; collective. */
+PETSC_EXTERN PetscErrorCode IOFileClose(IOFile *file);
+/* Dataset `name` (groups created as needed) of global_rows x ncols, this rank's nrows rows
+ * following those of lower ranks: a 1D dataset when ncols is 1. Collective. */
+PETSC_EXTERN PetscErrorCode IOFileWriteRows(IOFile file, const char name[], IODataType type, PetscInt ncols, PetscInt nrows, const void *data);
+/* Read rows [row_start, row_start+nrows) of dataset `name` (each rank its own range); collective.
+ * Errors name the file and dataset when it is missing, of another shape, or unreadable. */
+PETSC_EXTERN PetscErrorCode IOFileReadRows(IOFile file, const char name[], IODataType type, PetscInt ncols, PetscInt row_start, PetscInt nrows, void *data);
+/* Rows and columns of dataset `name` (-1, -1 when it does not exist); collective. */
+PETSC_EXTERN PetscErrorCode IOFileGetDatasetShape(IOFile file, const char name[], PetscInt *nrows, PetscInt *ncols);
+/* Attributes of the root group, the same value on every rank; collective. Reading a missing
+ * attribute sets *found = PETSC_FALSE (found may be NULL: then a missing attribute is an error). */
+PETSC_EXTERN PetscErrorCode IOFileWriteAttributeString(IOFile file, const char name[], const char value[]);
+PETSC_EXTERN PetscErrorCode IOFileWriteAttributeReal(IOFile file, const char name[], PetscReal value);
+PETSC_EXTERN PetscErrorCode IOFileWriteAttributeInt(IOFile file, const char name[], PetscInt value);
+PETSC_EXTERN PetscErrorCode IOFileReadAttributeString(IOFile file, const char name[], char value[], size_t len, PetscBool *found);
+PETSC_EXTERN PetscErrorCode IOFileReadAttributeReal(IOFile file, const char name[], PetscReal *value, PetscBool *found);
+PETSC_EXTERN PetscErrorCode IOFileReadAttributeInt(IOFile file, const char name[], PetscInt *value, PetscBool *found);
+PETSC_EXTERN PetscErrorCode IOFileGetPath(IOFile file, const char **path);
+
+/* ---- sub-cell fields and their XDMF series (io/fields.c) ---- */
+/* A piecewise-linear (or bilinear) mesh of sub-cells over the nodes of this rank's elements. */
+typedef struct {
+  MPI_Comm   comm;
+  PetscInt   npoints, ncells, nverts; /* local points and sub-cells; vertices per sub-cell (3 or 4) */
+  PetscReal *xy;                      /* [npoints*2] point coordinates */
+  PetscInt  *cells;                   /* [ncells*nverts] local point indices, counterclockwise */
+} OutputMesh;
+
+/* The N^2 sub-cells of every owned element through its nodes (RefElementSubCells): point
+ * e*Np + i is node i of owned element e, so a DG global vector is a point field as it stands. */
+PETSC_EXTERN PetscErrorCode OutputMeshCreateDG(DGDisc *disc, OutputMesh **mesh);
+PETSC_EXTERN PetscErrorCode OutputMeshDestroy(OutputMesh **mesh);
+
+/* Field output: every write is <dir>/<series>_<step>.h5 with one dataset per field (point
+ * values), the sub-cell mesh goes to <dir>/<series>_mesh_<step>.h5 once per run (its point order
+ * depends on the partition), and <dir>/<series>.xmf lists all outputs as a temporal collection
+ * (rewritten through a temporary file after every write). <dir>/<series>.index keeps the list
+ * so a restarted run continues the series. */
+typedef struct _n_FieldWriter *FieldWriter;
+PETSC_EXTERN PetscErrorCode    FieldWriterCreate(const OutputMesh *mesh, const char dir[], const char series[], FieldWriter *writer);
+/* Forget outputs at or after `step` (a restart from that step rewrites them). */
+PETSC_EXTERN PetscErrorCode FieldWriterRestart(FieldWriter writer, PetscInt step);
+PETSC_EXTERN PetscErrorCode FieldWriterWrite(FieldWriter writer, PetscInt step, PetscReal time, PetscInt nfields, const char *names[], Vec fields[]);
+PETSC_EXTERN PetscErrorCode FieldWriterDestroy(FieldWriter *writer);
+
+/* ---- checkpoint / restart (io/checkpoint.c) ---- */
+/* Checkpoint vectors are block-distributed: this rank owns nblocks blocks of block_size values
+ * (DG: elements of Np nodes). Each block has a key of HOFLOW_CHECKPOINT_KEY numbers (DG: its
+ * centroid and first node), so a checkpoint written on one number of ranks is read on another:
+ * blocks are matched by key, not by position. */
+#define HOFLOW_CHECKPOINT_KEY 4
+typedef struct _n_Checkpoint *Checkpoint;
+PETSC_EXTERN PetscErrorCode   CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_size, const PetscReal keys[], Checkpoint *ckpt);
+/* A named vector (the state, or a time integrator's history) saved and restored. */
+PETSC_EXTERN PetscErrorCode CheckpointAddVector(Checkpoint ckpt, const char name[], Vec v);
+/* What a restart must match (problem, order, ...) and the option that sets it. */
+PETSC_EXTERN PetscErrorCode CheckpointAddIdentity(Checkpoint ckpt, const char name[], const char value[], const char option[]);
+/* Write everything to `path` through `path`.tmp renamed at the end. */
+PETSC_EXTERN PetscErrorCode CheckpointWrite(Checkpoint ckpt, const char path[], PetscInt step, PetscReal time, PetscReal dt);
+/* Check identity and mesh, then load every added vector; returns step, time and dt. */
+PETSC_EXTERN PetscErrorCode CheckpointRead(Checkpoint ckpt, const char path[], PetscInt *step, PetscReal *time, PetscReal *dt);
+/* Testing hook: the next write kills the process (SIGKILL) after its data and before the rename. */
+PETSC_EXTERN PetscErrorCode CheckpointSetKillDuringWrite(Checkpoint ckpt, PetscBool kill);
+PETSC_EXTERN PetscErrorCode CheckpointDestroy(Checkpoint *ckpt);
+
+/* Time integrators whose state between steps is more than the solution expose it under this
+ * composed function name, so a checkpoint saves it:
+ *   PetscErrorCode fn(TS ts, PetscInt *n, const char ***names, Vec **vecs)  (arrays owned by the TS) */
+#define HOFLOW_TS_GET_HISTORY "HoflowTSGetHistory_C"
+typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char ***, Vec **);
+
+/* ---- CSV monitors and progress (io/monitor.c) ---- */
+typedef struct _n_MonitorCSV *MonitorCSV;
+/* Rank 0 writes `path` with the header step,time,dt,<columns>. When `restart_step` >= 0 the rows of
+ * an existing file up to that step are kept (a restarted run continues the file after it). */
+PETSC_EXTERN PetscErrorCode MonitorCSVCreate(MPI_Comm comm, const char path[], PetscInt ncolumns, const char *columns[], PetscInt restart_step, MonitorCSV *csv);
+PETSC_EXTERN PetscErrorCode MonitorCSVWriteRow(MonitorCSV csv, PetscInt step, PetscReal time, PetscReal dt, const PetscReal values[]);
+PETSC_EXTERN PetscErrorCode MonitorCSVDestroy(MonitorCSV *csv);
+
+typedef struct _n_Progress *Progress;
+/* A one-line report on rank 0 every `interval` seconds of wall time (0: every call, < 0: never),
+ * with the estimated time to max_time or max_steps (whichever comes first). */
+PETSC_EXTERN PetscErrorCode ProgressCreate(MPI_Comm comm, PetscReal interval, PetscInt step0, PetscReal time0, PetscInt max_steps, PetscReal max_time, Progress *progress);
+PETSC_EXTERN PetscErrorCode ProgressUpdate(Progress progress, PetscInt step, PetscReal time, PetscReal dt, PetscInt iterations, PetscBool final);
+PETSC_EXTERN PetscErrorCode ProgressDestroy(Progress *progress);
+
+/* Create directory `dir` and its parents on rank 0 (as mkdir -p); collective. */
+PETSC_EXTERN PetscErrorCode IOMakeDirectory(MPI_Comm comm, const char dir[]);

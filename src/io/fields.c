@@ -1,0 +1,276 @@
+/* Field output for ParaView: high-order DG fields on the sub-cells through each element's nodes,
+ * so the picture shows the polynomial's nodal values rather than element averages; one HDF5
+ * file per output time, the sub-cell mesh once per run, and an XDMF temporal collection that
+ * ParaView opens directly (File > Open > <series>.xmf). */
+#include <hoflow/compat.h>
+#include <hoflow/io.h>
+
+PetscErrorCode OutputMeshCreateDG(DGDisc *disc, OutputMesh **mesh_out)
+{
+  OutputMesh *om;
+  PetscInt    nsub, *sub, nv = disc->ref->Nverts, Np = disc->Np, K = disc->mesh->K;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&om));
+  om->comm    = PetscObjectComm((PetscObject)disc->dm);
+  om->npoints = K * Np;
+  om->nverts  = nv;
+  PetscCall(RefElementSubCells(disc->ref, &nsub, &sub));
+  om->ncells = K * nsub;
+  PetscCall(PetscMalloc2(2 * om->npoints, &om->xy, om->ncells * nv, &om->cells));
+  for (PetscInt e = 0; e < K; e++) {
+    const PetscInt cell = disc->mesh->elem_cell[e];
+    for (PetscInt i = 0; i < Np; i++) {
+      om->xy[2 * (e * Np + i)]     = disc->x[cell * Np + i];
+      om->xy[2 * (e * Np + i) + 1] = disc->y[cell * Np + i];
+    }
+    for (PetscInt c = 0; c < nsub * nv; c++) om->cells[e * nsub * nv + c] = e * Np + sub[c];
+  }
+  PetscCall(PetscFree(sub));
+  *mesh_out = om;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OutputMeshDestroy(OutputMesh **mesh)
+{
+  PetscFunctionBeginUser;
+  if (!*mesh) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2((*mesh)->xy, (*mesh)->cells));
+  PetscCall(PetscFree(*mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define FIELD_MAX 16
+typedef struct {
+  PetscInt  step, mesh_step, nfields;
+  PetscReal time;
+  char      fields[FIELD_MAX][64];
+} OutputRecord;
+
+struct _n_FieldWriter {
+  MPI_Comm          comm;
+  PetscMPIInt       rank;
+  const OutputMesh *mesh;
+  PetscInt          npoints_global, ncells_global;
+  char              dir[PETSC_MAX_PATH_LEN], series[128];
+  PetscInt          mesh_step; /* step whose mesh file this run writes (-1: not yet written) */
+  PetscInt          nrecords, maxrecords;
+  OutputRecord     *records; /* rank 0 */
+};
+
+/* <dir>/<series><suffix> */
+static PetscErrorCode FieldWriterPath(FieldWriter w, const char suffix[], char path[], size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, len, "%s/%s%s", w->dir, w->series, suffix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The index of outputs (one line per output: step time mesh_step field names), read on rank 0. */
+static PetscErrorCode FieldWriterReadIndex(FieldWriter w)
+{
+  char  path[PETSC_MAX_PATH_LEN], line[4096];
+  FILE *fp;
+
+  PetscFunctionBeginUser;
+  if (w->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FieldWriterPath(w, ".index", path, sizeof(path)));
+  fp = fopen(path, "r");
+  if (!fp) PetscFunctionReturn(PETSC_SUCCESS);
+  while (fgets(line, sizeof(line), fp)) {
+    OutputRecord r;
+    long long    step, mesh_step;
+    double       t;
+    int          used;
+    char        *p;
+    if (sscanf(line, "%lld %lg %lld%n", &step, &t, &mesh_step, &used) != 3) continue;
+    r.step      = (PetscInt)step;
+    r.time      = (PetscReal)t;
+    r.mesh_step = (PetscInt)mesh_step;
+    r.nfields   = 0;
+    for (p = strtok(line + used, " \n"); p && r.nfields < FIELD_MAX; p = strtok(NULL, " \n")) PetscCall(PetscStrncpy(r.fields[r.nfields++], p, sizeof(r.fields[0])));
+    if (w->nrecords == w->maxrecords) {
+      w->maxrecords = PetscMax(16, 2 * w->maxrecords);
+      PetscCall(PetscRealloc(sizeof(OutputRecord) * w->maxrecords, &w->records));
+    }
+    w->records[w->nrecords++] = r;
+  }
+  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write text through <path>.tmp and rename, so readers never see a half-written file. */
+static PetscErrorCode FieldWriterOpenTemporary(const char path[], char tmp[], size_t len, FILE **fp)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, len, "%s.tmp", path));
+  *fp = fopen(tmp, "w");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write '%s': check -output_dir", tmp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FieldWriterCommitTemporary(const char tmp[], const char path[], FILE *fp)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing '%s' failed (disk full?)", tmp);
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s'", tmp, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rewrite the index and the XDMF series from the records (rank 0). */
+static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
+{
+  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
+  FILE       *fp;
+  const char *topology = w->mesh->nverts == 3 ? "Triangle" : "Quadrilateral";
+
+  PetscFunctionBeginUser;
+  if (w->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FieldWriterPath(w, ".index", path, sizeof(path)));
+  PetscCall(FieldWriterOpenTemporary(path, tmp, sizeof(tmp), &fp));
+  for (PetscInt k = 0; k < w->nrecords; k++) {
+    const OutputRecord *r = &w->records[k];
+    fprintf(fp, "%lld %.17g %lld", (long long)r->step, (double)r->time, (long long)r->mesh_step);
+    for (PetscInt f = 0; f < r->nfields; f++) fprintf(fp, " %s", r->fields[f]);
+    fprintf(fp, "\n");
+  }
+  PetscCall(FieldWriterCommitTemporary(tmp, path, fp));
+
+  PetscCall(FieldWriterPath(w, ".xmf", path, sizeof(path)));
+  PetscCall(FieldWriterOpenTemporary(path, tmp, sizeof(tmp), &fp));
+  fprintf(fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
+  fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", w->series);
+  for (PetscInt k = 0; k < w->nrecords; k++) {
+    const OutputRecord *r = &w->records[k];
+    /* a restart continues on the same mesh, so every record's mesh file has this run's counts
+     * (only the point order, which follows the partition, may differ between mesh files) */
+    const PetscInt npoints = w->npoints_global, ncells = w->ncells_global;
+    fprintf(fp, "   <Grid Name=\"step %lld\" GridType=\"Uniform\">\n", (long long)r->step);
+    fprintf(fp, "    <Time Value=\"%.17g\"/>\n", (double)r->time);
+    fprintf(fp, "    <Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", topology, (long long)ncells);
+    fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">%s_mesh_%06lld.h5:/topology</DataItem>\n", (long long)ncells, (long long)w->mesh->nverts, w->series, (long long)r->mesh_step);
+    fprintf(fp, "    </Topology>\n    <Geometry GeometryType=\"XY\">\n");
+    fprintf(fp, "     <DataItem Dimensions=\"%lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s_mesh_%06lld.h5:/geometry</DataItem>\n", (long long)npoints, w->series, (long long)r->mesh_step);
+    fprintf(fp, "    </Geometry>\n");
+    for (PetscInt f = 0; f < r->nfields; f++) {
+      fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", r->fields[f]);
+      fprintf(fp, "     <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s_%06lld.h5:/%s</DataItem>\n", (long long)npoints, w->series, (long long)r->step, r->fields[f]);
+      fprintf(fp, "    </Attribute>\n");
+    }
+    fprintf(fp, "   </Grid>\n");
+  }
+  fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  PetscCall(FieldWriterCommitTemporary(tmp, path, fp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldWriterCreate(const OutputMesh *mesh, const char dir[], const char series[], FieldWriter *writer)
+{
+  FieldWriter w;
+  PetscInt    local[2] = {mesh->npoints, mesh->ncells}, global[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&w));
+  w->comm      = mesh->comm;
+  w->mesh      = mesh;
+  w->mesh_step = -1;
+  PetscCallMPI(MPI_Comm_rank(w->comm, &w->rank));
+  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_INT, MPI_SUM, w->comm));
+  w->npoints_global = global[0];
+  w->ncells_global  = global[1];
+  PetscCheck(global[0] < PETSC_MAX_INT && global[0] < 2147483647, w->comm, PETSC_ERR_SUP, "Output of %" PetscInt_FMT " points exceeds 32-bit topology indices", global[0]);
+  PetscCall(PetscStrncpy(w->dir, dir, sizeof(w->dir)));
+  PetscCall(PetscStrncpy(w->series, series, sizeof(w->series)));
+  PetscCall(IOMakeDirectory(w->comm, dir));
+  *writer = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldWriterRestart(FieldWriter w, PetscInt step)
+{
+  PetscInt n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(FieldWriterReadIndex(w));
+  for (PetscInt k = 0; k < w->nrecords; k++)
+    if (w->records[k].step < step) w->records[n++] = w->records[k];
+  w->nrecords = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sub-cell mesh, in global point numbers. */
+static PetscErrorCode FieldWriterWriteMesh(FieldWriter w, PetscInt step)
+{
+  char              path[PETSC_MAX_PATH_LEN], suffix[32];
+  IOFile            file;
+  PetscInt          offset = 0, *cells;
+  const OutputMesh *m      = w->mesh;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Exscan(&m->npoints, &offset, 1, MPIU_INT, MPI_SUM, w->comm));
+  if (!w->rank) offset = 0;
+  PetscCall(PetscMalloc1(m->ncells * m->nverts, &cells));
+  for (PetscInt k = 0; k < m->ncells * m->nverts; k++) cells[k] = offset + m->cells[k];
+  PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_mesh_%06lld.h5", (long long)step));
+  PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
+  PetscCall(IOFileCreate(w->comm, path, &file));
+  PetscCall(IOFileWriteRows(file, "geometry", IO_DOUBLE, 2, m->npoints, m->xy));
+  PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
+  PetscCall(IOFileWriteAttributeInt(file, "points", w->npoints_global));
+  PetscCall(IOFileWriteAttributeInt(file, "cells", w->ncells_global));
+  PetscCall(IOFileClose(&file));
+  PetscCall(PetscFree(cells));
+  w->mesh_step = step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, PetscInt nfields, const char *names[], Vec fields[])
+{
+  char   path[PETSC_MAX_PATH_LEN], suffix[32];
+  IOFile file;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nfields <= FIELD_MAX, w->comm, PETSC_ERR_ARG_SIZ, "At most %d output fields", FIELD_MAX);
+  if (w->mesh_step < 0) PetscCall(FieldWriterWriteMesh(w, step));
+  PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_%06lld.h5", (long long)step));
+  PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
+  PetscCall(IOFileCreate(w->comm, path, &file));
+  for (PetscInt f = 0; f < nfields; f++) {
+    const PetscScalar *a;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(fields[f], &n));
+    PetscCheck(n == w->mesh->npoints, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Field %s has %" PetscInt_FMT " local values for %" PetscInt_FMT " output points", names[f], n, w->mesh->npoints);
+    PetscCall(VecGetArrayRead(fields[f], &a));
+    PetscCall(IOFileWriteRows(file, names[f], IO_DOUBLE, 1, n, a));
+    PetscCall(VecRestoreArrayRead(fields[f], &a));
+  }
+  PetscCall(IOFileWriteAttributeReal(file, "time", time));
+  PetscCall(IOFileWriteAttributeInt(file, "step", step));
+  PetscCall(IOFileClose(&file));
+  if (!w->rank) {
+    OutputRecord r;
+    /* a repeated step (the first monitor call after a restart) replaces its record */
+    if (w->nrecords && w->records[w->nrecords - 1].step == step) w->nrecords--;
+    if (w->nrecords == w->maxrecords) {
+      w->maxrecords = PetscMax(16, 2 * w->maxrecords);
+      PetscCall(PetscRealloc(sizeof(OutputRecord) * w->maxrecords, &w->records));
+    }
+    r.step      = step;
+    r.time      = time;
+    r.mesh_step = w->mesh_step;
+    r.nfields   = nfields;
+    for (PetscInt f = 0; f < nfields; f++) PetscCall(PetscStrncpy(r.fields[f], names[f], sizeof(r.fields[f])));
+    w->records[w->nrecords++] = r;
+  }
+  PetscCall(FieldWriterWriteSeries(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldWriterDestroy(FieldWriter *w)
+{
+  PetscFunctionBeginUser;
+  if (!*w) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*w)->records));
+  PetscCall(PetscFree(*w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,311 @@
+# hoflow test suite: output, checkpoint/restart, monitors, progress and the heat problem that
+# exercises them. exec()'d by tests/run.py into its globals (test, run, check, summary, Failure,
+# Skip, ROOT, HOFLOW, MPIEXEC). Small meshes and few steps: about a minute on two cores.
+import csv as _csv
+import glob as _glob
+import shutil as _shutil
+
+TEST_IO = os.path.join(ROOT, "build", "tests", "test_io")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+HEAT = [HOFLOW, "-problem", "heat", "-progress_interval", "-1"]
+
+
+def h5py_or_skip():
+    try:
+        import h5py  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        raise Skip("python3-h5py is not installed (sh scripts/install-deps.sh)")
+    import h5py
+    return h5py
+
+
+def heat_summary(out):
+    s = summary(out)
+    for k in ("start", "steps"):
+        s[k] = int(s[k])
+    for k in ("time", "dt"):
+        s[k] = float(s[k])
+    return s
+
+
+def read_state(path):
+    """State u of a checkpoint, rows (elements) sorted by their keys (centroid): partition-free."""
+    h5py = h5py_or_skip()
+    import numpy as np
+    with h5py.File(path, "r") as f:
+        keys, u = f["blocks/keys"][()], f["vectors/u"][()]
+        attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    return u[order], attrs
+
+
+# ---------------------------------------------------------------- the heat problem (TS)
+@test("heat/time-convergence/beuler-1-cn-2")
+def _():
+    # order 5 makes the spatial error negligible: the error at t = 1 is the time stepping's
+    rates = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for ts, dts in (("beuler", (0.1, 0.05, 0.025)), ("cn", (0.2, 0.1, 0.05))):
+            errs = []
+            for dt in dts:
+                s = heat_summary(run(HEAT + ["-order", "5", "-ts_type", ts, "-ts_dt", str(dt), "-ksp_rtol", "1e-12", "-output_dir", tmp])[1])
+                check(s["steps"] == round(1 / dt) and abs(s["time"] - 1) < 1e-12, "%s dt %g: %d steps to t = %g, expected %d to 1" % (ts, dt, s["steps"], s["time"], round(1 / dt)))
+                errs.append(s["L2"])
+            rates[ts] = [math.log(errs[i] / errs[i + 1], 2) for i in range(2)]
+            rates[ts + "_err"] = errs
+    check(0.9 <= rates["beuler"][-1] <= 1.1, "backward Euler rate %.2f, expected 1 (errors %s)" % (rates["beuler"][-1], rates["beuler_err"]))
+    check(1.9 <= rates["cn"][-1] <= 2.1, "Crank-Nicolson rate %.2f, expected 2 (errors %s)" % (rates["cn"][-1], rates["cn_err"]))
+    return "beuler rates %.2f %.2f, cn rates %.2f %.2f" % (*rates["beuler"], *rates["cn"])
+
+
+@test("heat/ts-options/max-time-monitor-quad")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        _, out = run(HEAT + ["-order", "3", "-dm_plex_box_faces", "4,4", "-bc_dirichlet", "left,right,top,bottom", "-bc_neumann", "none",
+                             "-ts_type", "cn", "-ts_dt", "0.1", "-ts_max_time", "0.35", "-ts_monitor", "-output_dir", tmp])
+    s = heat_summary(out)
+    monitored = re.findall(r"^(\d+) TS dt (\S+) time (\S+)$", out, re.M)
+    # MATCHSTEP: three steps of 0.1 and a last one of 0.05 end at 0.35
+    check(s["steps"] == 4 and abs(s["time"] - 0.35) < 1e-12 and s["shape"] == "quadrilateral", "expected 4 steps to t = 0.35 on quadrilaterals: %s" % s)
+    check(len(monitored) == 5 and monitored[-1][0] == "4" and abs(float(monitored[-1][2]) - 0.35) < 1e-12, "-ts_monitor printed %s" % monitored)
+    check(s["L2"] < 1e-3, "L2 error %g at t = 0.35" % s["L2"])
+    return "steps %d time %g L2 %.3e" % (s["steps"], s["time"], s["L2"])
+
+
+# ---------------------------------------------------------------- field output
+def io_unit(shape, order, ranks=1, extra=()):
+    def f():
+        with tempfile.TemporaryDirectory() as tmp:
+            mesh = ["-dm_plex_box_faces", "3,2"] if shape == "quadrilateral" else ["-dm_plex_filename", SQUARE]
+            cmd = ([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_IO, "-order", str(order), "-test_dir", tmp] + mesh + list(extra)
+            _, out = run(cmd)
+            m = re.search(r"io: (.*)", out)
+            check(m, "no result line:\n" + out[-1000:])
+            toks = m.group(1).split()
+            d = {k: float(v) for k, v in zip(toks[0::2], toks[1::2])}
+            K, N = d["elements"], order
+            Np = (N + 1) * (N + 2) // 2 if shape == "triangle" else (N + 1) ** 2
+            check(d["points"] == K * Np and d["cells"] == K * N * N, "expected %d points and %d sub-cells, read %d and %d" % (K * Np, K * N * N, d["points"], d["cells"]))
+            check(d["value_error"] <= 1e-12, "values at sub-cell vertices differ from the polynomial by %g" % d["value_error"])
+            check(d["geometry_error"] == 0, "geometry read back differs by %g" % d["geometry_error"])
+            check(abs(d["area"] - 1) <= 1e-12 and d["min_area"] > 0, "sub-cells: total area %.15f (expected 1), smallest %g (expected > 0)" % (d["area"], d["min_area"]))
+            check(d["checkpoint_difference"] == 0, "checkpoint round trip differs by %g" % d["checkpoint_difference"])
+            # an independent reader: h5py and numpy evaluate the polynomial at the points
+            h5py = h5py_or_skip()
+            import numpy as np
+            with h5py.File(os.path.join(tmp, "poly_mesh_000000.h5")) as fm, h5py.File(os.path.join(tmp, "poly_000000.h5")) as ff:
+                xy, cells, p = fm["geometry"][()], fm["topology"][()], ff["p"][()]
+            x, y = xy[:, 0], xy[:, 1]
+            exact = (0.5 + 0.7 * x - 0.4 * y) ** N + 0.3 * y ** N - 0.2 * x
+            err = np.abs(p[cells] - exact[cells]).max()
+            check(err <= 1e-12, "h5py: values at sub-cell vertices differ from the polynomial by %g" % err)
+            return "points %d sub-cells %d value error %.1e (h5py %.1e) area %.15f" % (d["points"], d["cells"], d["value_error"], err, d["area"])
+    return f
+
+
+test("io/fields/polynomial/triangle/N5")(io_unit("triangle", 5))
+test("io/fields/polynomial/quadrilateral/N3")(io_unit("quadrilateral", 3))
+test("io/fields/polynomial/triangle/N4/2-ranks-collective")(io_unit("triangle", 4, 2))
+test("io/fields/polynomial/triangle/N4/2-ranks-gathered")(io_unit("triangle", 4, 2, ["-io_hdf5_collective", "0"]))
+
+
+@test("io/fields/collective-equals-gathered")
+def _():
+    # one file set from 2 ranks: MPI-IO and rank-ordered gathering write the same numbers
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in ("1", "0"):
+            run(MPIEXEC + ["2"] + HEAT + ["-order", "3", "-ts_max_steps", "2", "-output_interval", "2", "-io_hdf5_collective", mode, "-output_dir", os.path.join(tmp, mode)])
+        files = sorted(os.path.basename(p) for p in _glob.glob(os.path.join(tmp, "1", "*.h5")))
+        check(files == ["heat_000000.h5", "heat_000002.h5", "heat_mesh_000000.h5"], "output files %s" % files)
+        for name in files:
+            with h5py.File(os.path.join(tmp, "1", name)) as a, h5py.File(os.path.join(tmp, "0", name)) as b:
+                check(sorted(a.keys()) == sorted(b.keys()), "%s: datasets %s vs %s" % (name, list(a.keys()), list(b.keys())))
+                for k in a.keys():
+                    check(np.array_equal(a[k][()], b[k][()]), "%s:/%s differs between collective and gathered writes" % (name, k))
+    return "%d files, every dataset bitwise equal" % len(files)
+
+
+def pvbatch_or_skip():
+    if not _shutil.which("pvbatch"):
+        raise Skip("ParaView's pvbatch is not installed (apt-get install paraview)")
+    if not _shutil.which("xvfb-run") and not os.environ.get("DISPLAY"):
+        raise Skip("pvbatch needs a display: install xvfb (xvfb-run)")
+    return (["xvfb-run", "-a"] if _shutil.which("xvfb-run") else []) + ["pvbatch"]
+
+
+@test("io/paraview/series-2-ranks")
+def _():
+    pv = pvbatch_or_skip()
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        s = heat_summary(run(MPIEXEC + ["2"] + HEAT + ["-order", "4", "-ts_dt", "0.1", "-ts_max_steps", "10", "-output_interval", "5", "-output_dir", tmp])[1])
+        xmf = os.path.join(tmp, "heat.xmf")
+        png = os.path.join(tmp, "u.png")
+        _, out = run(pv + [os.path.join(ROOT, "scripts", "render_field.py"), xmf, "--field", "u", "--all", "--out", png], timeout=300)
+        steps = re.findall(r"pvread: step (\d+) time (\S+) cells (\d+) points (\d+) u (\S+) (\S+)", out)
+        check(re.search(r"pvread: timesteps 3\b", out) and len(steps) == 3, "ParaView read %s time steps:\n%s" % (len(steps), out[-1500:]))
+        cells, points = s["cells"] * 16, s["cells"] * 15  # N^2 sub-cells, (N+1)(N+2)/2 points per element
+        for k, (step, t, nc, npt, lo, hi) in enumerate(steps):
+            check(abs(float(t) - 0.5 * k) < 1e-12, "time step %s at t = %s, expected %g" % (step, t, 0.5 * k))
+            check(int(nc) == cells and int(npt) == points, "ParaView: %s cells %s points, expected %d and %d" % (nc, npt, cells, points))
+            with h5py.File(os.path.join(tmp, "heat_%06d.h5" % (5 * k))) as f:
+                u = f["u"][()]
+                err = f["error"][()]
+            check(abs(float(lo) - u.min()) <= 1e-12 and abs(float(hi) - u.max()) <= 1e-12, "ParaView range of u [%s, %s], HDF5 [%.17g, %.17g]" % (lo, hi, u.min(), u.max()))
+            # u = exp(-t) sin(..) cos(..) lies within +-exp(-t), nodal error small
+            check(u.max() <= math.exp(-float(t)) + 1e-2 and np.abs(err).max() < 2e-2, "step %s: max u %g, max nodal error %g" % (step, u.max(), np.abs(err).max()))
+        check(os.path.getsize(png) > 10000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "no PNG rendered")
+    return "3 time steps, %d cells %d points each, u range at t=1 [%.4f, %.4f]" % (cells, points, float(steps[-1][4]), float(steps[-1][5]))
+
+
+# ---------------------------------------------------------------- checkpoint / restart
+RESTART = HEAT + ["-order", "3", "-ts_type", "cn", "-ts_dt", "0.05"]
+
+
+def restart_test(ranks_first, ranks_second):
+    def f():
+        import numpy as np
+        mpi = lambda n: ([*MPIEXEC, str(n)] if n > 1 else [])
+        with tempfile.TemporaryDirectory() as tmp:
+            ref, part = os.path.join(tmp, "ref"), os.path.join(tmp, "part")
+            s20 = heat_summary(run(mpi(ranks_first) + RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "10", "-output_dir", ref])[1])
+            s10 = heat_summary(run(mpi(ranks_first) + RESTART + ["-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_dir", part])[1])
+            u10, a10 = read_state(os.path.join(part, "checkpoint.h5"))
+            check(a10["step"] == 10 and abs(a10["time"] - 0.5) < 1e-12 and a10["ranks"] == ranks_first and a10["hoflow_version"] and "-ts_type cn" in a10["options"],
+                  "checkpoint attributes: %s" % {k: a10[k] for k in ("step", "time", "dt", "ranks", "hoflow_version")})
+            sr = heat_summary(run(mpi(ranks_second) + RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "10", "-output_dir", part, "-restart", os.path.join(part, "checkpoint.h5")])[1])
+            check(s10["steps"] == 10 and sr["start"] == 10 and sr["steps"] == 20 and sr["time"] == s20["time"], "restart ran steps %d..%d to t = %g" % (sr["start"], sr["steps"], sr["time"]))
+            ua, _ = read_state(os.path.join(ref, "checkpoint.h5"))
+            ub, ab = read_state(os.path.join(part, "checkpoint.h5"))
+            check(ab["step"] == 20 and ab["ranks"] == ranks_second, "final checkpoint: step %s ranks %s" % (ab["step"], ab["ranks"]))
+            diff = np.abs(ua - ub).max()
+            with open(os.path.join(ref, "monitors.csv")) as fa, open(os.path.join(part, "monitors.csv")) as fb:
+                rows_a, rows_b = list(_csv.reader(fa)), list(_csv.reader(fb))
+            if ranks_first == ranks_second:
+                check(np.array_equal(ua, ub), "restarted state differs from the uninterrupted run: max %g (expected bitwise equal)" % diff)
+                check(sr["L2"] == s20["L2"], "L2 %g vs %g" % (sr["L2"], s20["L2"]))
+                # the monitors file continues: the same 21 rows (times, errors, iteration counts)
+                check(rows_a == rows_b and len(rows_a) == 22, "monitor CSV of the restarted run differs (%d vs %d rows)" % (len(rows_a), len(rows_b)))
+                return "bitwise equal after 10 + 10 steps on %d rank(s); monitors.csv identical (%d rows)" % (ranks_first, len(rows_a) - 1)
+            check(diff <= 1e-12 * np.abs(ua).max(), "restart on %d ranks differs by %g (max |u| %g)" % (ranks_second, diff, np.abs(ua).max()))
+            check(len(rows_b) == 22 and [r[0] for r in rows_b[1:]] == [str(k) for k in range(21)], "monitor CSV steps: %s" % [r[0] for r in rows_b[1:]])
+            return "%d -> %d ranks: max difference %.1e (max |u| %.3f)" % (ranks_first, ranks_second, diff, np.abs(ua).max())
+    return f
+
+
+test("io/restart/bitwise/1-rank")(restart_test(1, 1))
+test("io/restart/bitwise/2-ranks")(restart_test(2, 2))
+test("io/restart/1-to-2-ranks")(restart_test(1, 2))
+test("io/restart/2-to-1-rank")(restart_test(2, 1))
+
+
+@test("io/restart/killed-during-checkpoint")
+def _():
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, kill = os.path.join(tmp, "ref"), os.path.join(tmp, "kill")
+        run(RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "20", "-output_dir", ref])
+        # checkpoints at 5 and 10; the run dies (SIGKILL) while writing the one of step 10
+        code, out = run(RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "5", "-output_interval", "5", "-checkpoint_test_kill_step", "10", "-output_dir", kill], expect_ok=False)
+        check(code in (-9, 137), "expected the run to be killed (exit -9), got %d:\n%s" % (code, out[-800:]))
+        check(not re.search(r"^hoflow: ", out, re.M), "the killed run finished")
+        ckpt = os.path.join(kill, "checkpoint.h5")
+        check(os.path.exists(ckpt + ".tmp"), "no partial checkpoint.h5.tmp left by the kill")
+        _, a = read_state(ckpt)
+        check(a["step"] == 5, "checkpoint.h5 holds step %s, expected the previous checkpoint (5)" % a["step"])
+        # the partial file is refused with a clear message; the previous checkpoint continues exactly
+        code, out = run(RESTART + ["-ts_max_steps", "20", "-output_dir", kill, "-restart", ckpt + ".tmp"], expect_ok=False)
+        check(code != 0 and "is not a readable HDF5 file: it is truncated, corrupt or of another format" in out, "partial checkpoint not refused cleanly:\n" + out[-1200:])
+        s = heat_summary(run(RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "20", "-output_interval", "5", "-output_dir", kill, "-restart", ckpt])[1])
+        check(s["start"] == 5 and s["steps"] == 20, "restart from step %d to %d" % (s["start"], s["steps"]))
+        ua, _ = read_state(os.path.join(ref, "checkpoint.h5"))
+        ub, _ = read_state(ckpt)
+        check(np.array_equal(ua, ub), "state after the restart differs from the uninterrupted run by %g" % np.abs(ua - ub).max())
+        # the output series continues: steps 0..20 every 5, those from 5 on with this run's mesh
+        index = [l.split() for l in open(os.path.join(kill, "heat.index"))]
+        check([r[0] for r in index] == ["0", "5", "10", "15", "20"] and [r[2] for r in index] == ["0", "5", "5", "5", "5"], "series index after restart: %s" % index)
+    return "previous checkpoint (step 5) intact, partial file refused, restart bitwise equal at step 20"
+
+
+def restart_error_test(first, second, pattern, edit=None):
+    def f():
+        with tempfile.TemporaryDirectory() as tmp:
+            ckpt = os.path.join(tmp, "checkpoint.h5")
+            run(HEAT + ["-ts_max_steps", "2", "-checkpoint_interval", "2", "-output_dir", tmp] + first)
+            if edit:
+                edit(ckpt)
+            code, out = run(HEAT + ["-ts_max_steps", "4", "-output_dir", tmp, "-restart", ckpt] + second, expect_ok=False)
+        msg = pattern.replace("CKPT", ckpt)
+        check(code != 0, "expected a non-zero exit")
+        check(re.search(msg, out), "expected message /%s/ in:\n%s" % (msg, out[-1500:]))
+        check("Segmentation" not in out and "signal" not in out.lower(), "crashed instead of a clean error:\n" + out[-800:])
+        return re.search(msg, out).group(0)[:110]
+    return f
+
+
+def truncate(path):
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        f.truncate(size // 2)
+
+
+def set_attribute(name, value):
+    def edit(path):
+        h5py = h5py_or_skip()
+        with h5py.File(path, "r+") as f:
+            f.attrs[name] = value
+    return edit
+
+
+test("io/errors/restart-missing")(error_test(["-problem", "heat", "-restart", "no/such/checkpoint.h5"], r"File 'no/such/checkpoint\.h5' \(from -restart\) does not exist or is not readable"))
+test("io/errors/restart-truncated")(restart_error_test([], [], r"File 'CKPT' \(from -restart\) is not a readable HDF5 file: it is truncated, corrupt or of another format", truncate))
+test("io/errors/restart-not-a-checkpoint")(restart_error_test(["-output_interval", "1"], [], r"is an HDF5 file but not a hoflow checkpoint", lambda p: _shutil.copy(os.path.join(os.path.dirname(p), "heat_000002.h5"), p)))
+test("io/errors/restart-other-order")(restart_error_test(["-order", "3"], ["-order", "4"], r"Restart file 'CKPT' was written for order 3, but this run has order 4 \(-order\)"))
+test("io/errors/restart-other-problem")(restart_error_test([], [], r"was written for problem heat_gaussian, but this run has problem heat \(-problem\)", set_attribute("identity_problem", "heat_gaussian")))
+test("io/errors/restart-other-shape")(restart_error_test([], ["-dm_plex_box_faces", "6,7"], r"was written for shape triangle, but this run has shape quadrilateral"))
+test("io/errors/restart-other-mesh-size")(restart_error_test([], ["-dm_refine", "1"], r"is from a different mesh: it has 42 elements, this run's mesh has 168"))
+test("io/errors/restart-other-mesh-same-size")(restart_error_test(["-dm_plex_box_faces", "6,7"], ["-dm_plex_box_faces", "7,6"], r"is from a different mesh .*: this run's element with centroid \(\S+, \S+\) is not in it"))
+test("io/errors/restart-foreign-history")(restart_error_test([], [], r"holds vector bdf_history \(of a time integrator's history\) that this run does not use", set_attribute("vectors", "u,bdf_history")))
+test("io/errors/checkpoint-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-checkpoint_interval", "5"], r"-checkpoint_interval: TS type bdf keeps its multistep history \(the previous solutions\) private, so hoflow cannot checkpoint it"))
+test("io/errors/restart-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-restart", "x.h5"], r"-restart: TS type bdf keeps its multistep history"))
+test("io/errors/restart-steady-problem")(error_test(["-problem", "poisson", "-restart", "x.h5"], r"-restart: problem poisson is steady \(one elliptic solve\); only time-dependent problems \(heat\) checkpoint and restart"))
+
+
+# ---------------------------------------------------------------- monitors and progress
+@test("io/monitors/csv-and-plot")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        s = heat_summary(run(MPIEXEC + ["2"] + HEAT + ["-order", "3", "-ts_dt", "0.1", "-ts_max_steps", "6", "-output_dir", tmp])[1])
+        path = os.path.join(tmp, "monitors.csv")
+        rows = list(_csv.reader(open(path)))
+        check(rows[0] == ["step", "time", "dt", "L2_error", "L2_norm", "ksp_iterations"], "header %s" % rows[0])
+        check(len(rows) == 8 and [int(r[0]) for r in rows[1:]] == list(range(7)), "expected steps 0..6 once each (rank 0 only), got %s" % [r[0] for r in rows[1:]])
+        check(all(abs(float(r[1]) - 0.1 * int(r[0])) < 1e-12 for r in rows[1:]), "times %s" % [r[1] for r in rows[1:]])
+        check(abs(float(rows[-1][3]) - s["L2"]) <= 1e-6 * s["L2"], "last L2_error %s, summary %g" % (rows[-1][3], s["L2"]))
+        its = [int(float(r[5])) for r in rows[1:]]
+        check(its[0] == 0 and all(i > 0 for i in its[1:]) and sum(its) == s["iterations"], "ksp_iterations %s sum %d, summary %d" % (its, sum(its), s["iterations"]))
+        png = os.path.join(tmp, "monitors.png")
+        _, out = run([PYTHON, "scripts/plot_csv.py", path, "--logy", "-o", png])
+        check("plot_csv: wrote %s rows 7 columns L2_error,L2_norm,ksp_iterations" % png in out and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "plot_csv: " + out[-500:])
+        code, out = run([PYTHON, "scripts/plot_csv.py", path, "-y", "kinetic_energy"], expect_ok=False)
+        check(code == 2 and "no column kinetic_energy" in out, "bad column not reported: " + out[-300:])
+    return "7 rows, L2 at t=0.6 %.3e, %d KSP iterations, PNG written" % (s["L2"], s["iterations"])
+
+
+@test("io/progress/rank-0-every-step")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        _, out = run(MPIEXEC + ["2", HOFLOW, "-problem", "heat", "-order", "2", "-ts_dt", "0.25", "-progress_interval", "0", "-output_dir", tmp, "-monitor_file", "none"])
+        lines = re.findall(r"^progress: step (\d+) time (\S+) dt (\S+) wall (\S+) remaining (\S+) ksp_iterations (\d+)$", out, re.M)
+        check([int(l[0]) for l in lines] == [0, 1, 2, 3, 4], "progress lines for steps %s (expected 0..4 once: rank 0 only)" % [l[0] for l in lines])
+        check(lines[-1][4] == "0.0s" and float(lines[-1][1]) == 1.0 and all(int(l[5]) > 0 for l in lines[1:]), "last progress line %s" % (lines[-1],))
+        check(not os.path.exists(os.path.join(tmp, "monitors.csv")), "-monitor_file none still wrote monitors.csv")
+        # the default interval (10 s) reports only the final state of a short run
+        _, out = run(HEAT[:3] + ["-order", "2", "-ts_dt", "0.25", "-output_dir", tmp])
+        n = len(re.findall(r"^progress: ", out, re.M))
+        check(n == 1, "%d progress lines with the default interval, expected 1 (the end)" % n)
+    return "%d lines, last: step %s time %s remaining %s" % (len(lines), lines[-1][0], lines[-1][1], lines[-1][4])
