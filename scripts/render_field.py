@@ -77,9 +77,15 @@ def main():
     tdisp = pv.Show(title, view)
     tdisp.Color = [0, 0, 0]
     tdisp.WindowLocation = "Upper Center"
+    # look straight down on the x-y plane, the domain filling the view
+    b = info.GetBounds()
+    cx, cy = 0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3])
     view.InteractionMode = "2D"
-    pv.ResetCamera(view)
     view.CameraParallelProjection = 1
+    view.CameraFocalPoint = [cx, cy, 0]
+    view.CameraPosition = [cx, cy, 10]
+    view.CameraViewUp = [0, 1, 0]
+    view.CameraParallelScale = 0.56 * max(b[3] - b[2], (b[1] - b[0]) * height / width)
     pv.Render(view)
     pv.SaveScreenshot(opts.out, view, ImageResolution=[width, height])
     print("pvread: wrote %s" % opts.out)

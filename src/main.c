@@ -8,6 +8,30 @@ static const char help[] = "hoflow: high-order matrix-free flow solver (PETSc, C
 #include <hoflow/compat.h>
 #include <hoflow/unsteady.h>
 
+/* A steady solve writes its solution as a one-entry series when asked (-output_interval > 0). */
+static PetscErrorCode AppWriteFields(App *app)
+{
+  char        dir[PETSC_MAX_PATH_LEN];
+  PetscInt    interval = 0;
+  OutputMesh *mesh;
+  FieldWriter writer;
+  const char *names[1] = {"u"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(dir, sizeof(dir), "output/%s", app->problem_name));
+  PetscOptionsBegin(app->comm, NULL, "Output", NULL);
+  PetscCall(PetscOptionsString("-output_dir", "Directory for the solution fields", NULL, dir, dir, sizeof(dir), NULL));
+  PetscCall(PetscOptionsInt("-output_interval", "Write the solution (HDF5 + XDMF) when > 0", NULL, interval, &interval, NULL));
+  PetscOptionsEnd();
+  if (interval <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OutputMeshCreateDG(app->disc, &mesh));
+  PetscCall(FieldWriterCreate(mesh, dir, app->problem_name, &writer));
+  PetscCall(FieldWriterWrite(writer, 0, 0.0, 1, names, &app->u));
+  PetscCall(FieldWriterDestroy(&writer));
+  PetscCall(OutputMeshDestroy(&mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App *app;
@@ -28,6 +52,7 @@ int main(int argc, char **argv)
       PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s: problem %s is steady (one elliptic solve); only time-dependent problems (heat) checkpoint and restart", unsteady_options[k], app->problem_name);
     }
     PetscCall(AppSolve(app));
+    PetscCall(AppWriteFields(app));
     PetscCall(AppReport(app));
   }
   PetscCall(AppDestroy(&app));

@@ -166,7 +166,7 @@ def _():
 RESTART = HEAT + ["-order", "3", "-ts_type", "cn", "-ts_dt", "0.05"]
 
 
-def restart_test(ranks_first, ranks_second):
+def restart_test(ranks_first, ranks_second, extra=()):
     def f():
         import numpy as np
         mpi = lambda n: ([*MPIEXEC, str(n)] if n > 1 else [])
@@ -177,7 +177,7 @@ def restart_test(ranks_first, ranks_second):
             u10, a10 = read_state(os.path.join(part, "checkpoint.h5"))
             check(a10["step"] == 10 and abs(a10["time"] - 0.5) < 1e-12 and a10["ranks"] == ranks_first and a10["hoflow_version"] and "-ts_type cn" in a10["options"],
                   "checkpoint attributes: %s" % {k: a10[k] for k in ("step", "time", "dt", "ranks", "hoflow_version")})
-            sr = heat_summary(run(mpi(ranks_second) + RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "10", "-output_dir", part, "-restart", os.path.join(part, "checkpoint.h5")])[1])
+            sr = heat_summary(run(mpi(ranks_second) + RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "10", "-output_dir", part, "-restart", os.path.join(part, "checkpoint.h5")] + list(extra))[1])
             check(s10["steps"] == 10 and sr["start"] == 10 and sr["steps"] == 20 and sr["time"] == s20["time"], "restart ran steps %d..%d to t = %g" % (sr["start"], sr["steps"], sr["time"]))
             ua, _ = read_state(os.path.join(ref, "checkpoint.h5"))
             ub, ab = read_state(os.path.join(part, "checkpoint.h5"))
@@ -201,6 +201,7 @@ test("io/restart/bitwise/1-rank")(restart_test(1, 1))
 test("io/restart/bitwise/2-ranks")(restart_test(2, 2))
 test("io/restart/1-to-2-ranks")(restart_test(1, 2))
 test("io/restart/2-to-1-rank")(restart_test(2, 1))
+test("io/restart/1-to-2-ranks-gathered")(restart_test(1, 2, ["-io_hdf5_collective", "0"]))
 
 
 @test("io/restart/killed-during-checkpoint")
@@ -309,3 +310,20 @@ def _():
         n = len(re.findall(r"^progress: ", out, re.M))
         check(n == 1, "%d progress lines with the default interval, expected 1 (the end)" % n)
     return "%d lines, last: step %s time %s remaining %s" % (len(lines), lines[-1][0], lines[-1][1], lines[-1][4])
+
+
+@test("io/fields/steady-poisson-solution")
+def _():
+    # a steady solve writes its solution once; nodal values against the exact solution
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        s = summary(run([HOFLOW, "-problem", "poisson", "-order", "4", "-ksp_rtol", "1e-12", "-output_interval", "1", "-output_dir", tmp])[1])
+        with h5py.File(os.path.join(tmp, "poisson_mesh_000000.h5")) as fm, h5py.File(os.path.join(tmp, "poisson_000000.h5")) as ff:
+            xy, cells, u = fm["geometry"][()], fm["topology"][()], ff["u"][()]
+        xmf = open(os.path.join(tmp, "poisson.xmf")).read()
+    exact = np.sin(1.3 * np.pi * xy[:, 0] + 0.4) * np.cos(0.9 * np.pi * xy[:, 1] + 0.2)
+    err = np.abs(u - exact).max()
+    check(len(u) == s["dofs"] and cells.shape == (s["cells"] * 16, 3), "%d values, topology %s for %d dofs, %d cells" % (len(u), cells.shape, s["dofs"], s["cells"]))
+    check(err < 1e-4 and xmf.count("<Grid Name=\"step") == 1, "max nodal error %g (L2 %g); %d grids in the series" % (err, s["L2"], xmf.count("<Grid Name=\"step")))
+    return "max nodal error %.2e (L2 %.2e), %d sub-cells" % (err, s["L2"], len(cells))
