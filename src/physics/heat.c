@@ -125,6 +125,7 @@ PetscErrorCode UnsteadyPhysicsCreate_Heat(Unsteady *unsteady)
   PetscCall(MatShellSetOperation(heat->J, MATOP_MULT, (void (*)(void))MatMult_HeatJacobian));
   PetscCall(MatShellSetOperation(heat->J, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_HeatJacobian));
   PetscCall(MatShellSetVecType(heat->J, vtype));
+  PetscCall(PetscObjectSetName((PetscObject)heat->J, "heat Jacobian nu S + shift M"));
   PetscCall(MatSetOption(heat->J, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(heat->J, MAT_SPD, PETSC_TRUE));
   unsteady->physics         = heat;
