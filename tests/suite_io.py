@@ -133,7 +133,22 @@ def pvbatch_or_skip():
         raise Skip("ParaView's pvbatch is not installed (apt-get install paraview)")
     if not _shutil.which("xvfb-run") and not os.environ.get("DISPLAY"):
         raise Skip("pvbatch needs a display: install xvfb (xvfb-run)")
-    return (["xvfb-run", "-a"] if _shutil.which("xvfb-run") else []) + ["pvbatch"]
+    return ["xvfb-run", "-a"] if _shutil.which("xvfb-run") else []
+
+
+def run_pvbatch(xvfb, args):
+    """pvbatch under Xvfb. xvfb-run -a can race with another xvfb-run started at the same moment
+    (both take one display; ParaView then aborts creating its window): start the search for a
+    free display at a random number and try again on that failure."""
+    import random
+    for attempt in range(3):
+        cmd = (xvfb + ["-n", str(random.randint(100, 30000))] if xvfb else []) + ["pvbatch"] + args
+        code, out = run(cmd, expect_ok=False, timeout=300)
+        if code == 0 or "CreateAWindow" not in out:
+            break
+    if code != 0:
+        raise Failure("command failed (exit %d, %d attempts): %s\n%s" % (code, attempt + 1, " ".join(cmd), out[-3000:]))
+    return attempt + 1, out
 
 
 @test("io/paraview/series-2-ranks")
@@ -145,7 +160,7 @@ def _():
         s = heat_summary(run(MPIEXEC + ["2"] + HEAT + ["-order", "4", "-ts_dt", "0.1", "-ts_max_steps", "10", "-output_interval", "5", "-output_dir", tmp])[1])
         xmf = os.path.join(tmp, "heat.xmf")
         png = os.path.join(tmp, "u.png")
-        _, out = run(pv + [os.path.join(ROOT, "scripts", "render_field.py"), xmf, "--field", "u", "--all", "--out", png], timeout=300)
+        attempts, out = run_pvbatch(pv, [os.path.join(ROOT, "scripts", "render_field.py"), xmf, "--field", "u", "--all", "--out", png])
         steps = re.findall(r"pvread: step (\d+) time (\S+) cells (\d+) points (\d+) u (\S+) (\S+)", out)
         check(re.search(r"pvread: timesteps 3\b", out) and len(steps) == 3, "ParaView read %s time steps:\n%s" % (len(steps), out[-1500:]))
         cells, points = s["cells"] * 16, s["cells"] * 15  # N^2 sub-cells, (N+1)(N+2)/2 points per element
@@ -159,7 +174,7 @@ def _():
             # u = exp(-t) sin(..) cos(..) lies within +-exp(-t), nodal error small
             check(u.max() <= math.exp(-float(t)) + 1e-2 and np.abs(err).max() < 2e-2, "step %s: max u %g, max nodal error %g" % (step, u.max(), np.abs(err).max()))
         check(os.path.getsize(png) > 10000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "no PNG rendered")
-    return "3 time steps, %d cells %d points each, u range at t=1 [%.4f, %.4f]" % (cells, points, float(steps[-1][4]), float(steps[-1][5]))
+    return "3 time steps, %d cells %d points each, u range at t=1 [%.4f, %.4f]%s" % (cells, points, float(steps[-1][4]), float(steps[-1][5]), " (pvbatch started on attempt %d)" % attempts if attempts > 1 else "")
 
 
 # ---------------------------------------------------------------- checkpoint / restart
