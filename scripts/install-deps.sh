@@ -5,7 +5,7 @@ set -e
 PACKAGES="make gcc petsc-dev openmpi-bin libopenmpi-dev gmsh pkg-config python3 python3-numpy python3-matplotlib"
 # output: h5py reads hoflow's HDF5 in the tests; ParaView's pvbatch renders fields, under Xvfb
 # (software OpenGL from Mesa) on machines without a display
-PACKAGES="$PACKAGES python3-h5py hdf5-tools paraview xvfb xauth libgl1-mesa-dri"
+PACKAGES="$PACKAGES python3-h5py hdf5-tools paraview python3-paraview xvfb xauth libgl1-mesa-dri"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
