@@ -60,7 +60,7 @@ static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *sh
 int main(int argc, char **argv)
 {
   Mesh     *mesh;
-  char     *sides[4] = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
+  char     *sides[4]            = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
   PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100;
   PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, set;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";

@@ -50,3 +50,11 @@ extern "C" int HoflowDeviceProperties(char *name, int len, int *multiprocessors,
   *clock_ghz       = khz * 1e-6;
   return (int)err;
 }
+
+extern "C" int HoflowDeviceMemoryUsed(size_t *bytes)
+{
+  size_t      free_bytes = 0, total = 0;
+  cudaError_t err = cudaMemGetInfo(&free_bytes, &total);
+  *bytes          = total - free_bytes;
+  return (int)err;
+}

@@ -45,3 +45,22 @@ extern "C" int DGErrorCUDA(const DGKernelData *d, const double *u, const double 
   if (d->K) ErrorKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, exact_q, err2);
   return (int)cudaGetLastError();
 }
+
+// One thread per (element, output node); consecutive threads write consecutive entries.
+__global__ void BlockApplyKernel(int K, int m, int n, const double *__restrict__ A, const double *__restrict__ in, double *__restrict__ out)
+{
+  const long idx = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (long)K * m) return;
+  const int     e = (int)(idx / m), i = (int)(idx % m);
+  const double *x = in + (long)e * n, *a = A + i * n;
+  double        s = 0;
+  for (int j = 0; j < n; j++) s += __ldg(a + j) * x[j];
+  out[idx] = s;
+}
+
+extern "C" int DGBlockApplyCUDA(int K, int m, int n, const double *A, const double *in, double *out, void *stream)
+{
+  const long total = (long)K * m;
+  if (total) BlockApplyKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)stream>>>(K, m, n, A, in, out);
+  return (int)cudaGetLastError();
+}

@@ -19,10 +19,10 @@ typedef struct {
   int rows, per_thread;
 } LaunchShape;
 static const LaunchShape tuned[2][2][HOFLOW_NMAX + 1] = {
-  {{{0, 0}, {32, 1}, {16, 1}, {8, 2}, {2, 4}, {1, 8}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {4, 4}},
-   {{0, 0}, {32, 1}, {32, 1}, {4, 2}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {1, 8}, {8, 8}, {1, 4}}},
-  {{{0, 0}, {16, 1}, {8, 2}, {16, 1}, {2, 2}, {1, 4}, {1, 4}, {2, 4}, {2, 4}, {1, 4}, {16, 4}},
-   {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}}},
+    {{{0, 0}, {32, 1}, {16, 1}, {8, 2}, {2, 4}, {1, 8}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {4, 4}},
+     {{0, 0}, {32, 1}, {32, 1}, {4, 2}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {1, 8}, {8, 8}, {1, 4}}},
+    {{{0, 0}, {16, 1}, {8, 2}, {16, 1}, {2, 2}, {1, 4}, {1, 4}, {2, 4}, {2, 4}, {1, 4}, {16, 4}},
+     {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}}},
 };
 
 static const size_t shared_limit = 48 * 1024; // static limit without cudaFuncSetAttribute
@@ -31,8 +31,8 @@ template <int NP, int P>
 __global__ void GradientKernel(const IPDGKernelData d, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy)
 {
   extern __shared__ double smem[];
-  const int i = threadIdx.x, c0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
-  double   *su = smem + threadIdx.y * P * NP;
+  const int                i = threadIdx.x, c0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double                  *su = smem + threadIdx.y * P * NP;
 
 #pragma unroll
   for (int p = 0; p < P; p++)
@@ -85,19 +85,19 @@ __host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN)
 template <int NP, int NFP, int NF, int P>
 __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ bc, double *__restrict__ Au)
 {
-  constexpr int NFN = NF * NFP, S = ApplySharedPerElement(NP, NFN);
+  constexpr int            NFN = NF * NFP, S = ApplySharedPerElement(NP, NFN);
   extern __shared__ double smem[];
-  const int t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
-  double   *sh = smem + threadIdx.y * P * S;
-#define S_DU(p)  (sh + (p) * S)
-#define S_DGN(p) (sh + (p) * S + NFN)
-#define S_WX(p)  (sh + (p) * S + 2 * NFN)
-#define S_WY(p)  (sh + (p) * S + 3 * NFN)
-#define S_LX(p)  (sh + (p) * S + 4 * NFN)
-#define S_LY(p)  (sh + (p) * S + 4 * NFN + NP)
-#define S_QR(p)  (sh + (p) * S + 4 * NFN + 2 * NP)
-#define S_QS(p)  (sh + (p) * S + 4 * NFN + 3 * NP)
-#define S_R(p)   (sh + (p) * S + 4 * NFN + 4 * NP)
+  const int                t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double                  *sh = smem + threadIdx.y * P * S;
+#define S_DU(p) (sh + (p)*S)
+#define S_DGN(p) (sh + (p)*S + NFN)
+#define S_WX(p) (sh + (p)*S + 2 * NFN)
+#define S_WY(p) (sh + (p)*S + 3 * NFN)
+#define S_LX(p) (sh + (p)*S + 4 * NFN)
+#define S_LY(p) (sh + (p)*S + 4 * NFN + NP)
+#define S_QR(p) (sh + (p)*S + 4 * NFN + 2 * NP)
+#define S_QS(p) (sh + (p)*S + 4 * NFN + 3 * NP)
+#define S_R(p) (sh + (p)*S + 4 * NFN + 4 * NP)
 
   // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
   if (t < NFN) {
@@ -115,10 +115,14 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
       const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + t] : idM;
       double        ju, jg;
       FaceJumps(type, uM, gnM, u[idP], nx * gx[idP] + ny * gy[idP], bcv, &ju, &jg);
-      S_DU(p)[t]  = ju;
-      S_DGN(p)[t] = jg;
-      S_WX(p)[t]  = 0.5 * nx * sj * ju;
-      S_WY(p)[t]  = 0.5 * ny * sj * ju;
+      S_DU(p)
+      [t] = ju;
+      S_DGN(p)
+      [t] = jg;
+      S_WX(p)
+      [t] = 0.5 * nx * sj * ju;
+      S_WY(p)
+      [t] = 0.5 * ny * sj * ju;
     }
   }
   __syncthreads();
@@ -143,10 +147,14 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
       const int     base = d.elem_cell[e] * NP;
       const double *g    = d.geo + d.elem_cell[e] * HOFLOW_GEO_SIZE;
       const double  qx = gx[base + t] + lx[p], qy = gy[base + t] + ly[p];
-      S_LX(p)[t]       = lx[p];
-      S_LY(p)[t]       = ly[p];
-      S_QR(p)[t]       = __ldg(g + HOFLOW_GEO_RX) * qx + __ldg(g + HOFLOW_GEO_RY) * qy;
-      S_QS(p)[t]       = __ldg(g + HOFLOW_GEO_SX) * qx + __ldg(g + HOFLOW_GEO_SY) * qy;
+      S_LX(p)
+      [t] = lx[p];
+      S_LY(p)
+      [t] = ly[p];
+      S_QR(p)
+      [t] = __ldg(g + HOFLOW_GEO_RX) * qx + __ldg(g + HOFLOW_GEO_RY) * qy;
+      S_QS(p)
+      [t] = __ldg(g + HOFLOW_GEO_SX) * qx + __ldg(g + HOFLOW_GEO_SY) * qy;
     }
   }
   __syncthreads();
@@ -173,7 +181,8 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
       if (e >= d.K) break;
       const double *sg = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
       const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J], tau = sg[HOFLOW_SGEO_TAU];
-      S_WX(p)[t]       = sj * (0.5 * S_DGN(p)[t] + tau * S_DU(p)[t] - (nx * S_LX(p)[m] + ny * S_LY(p)[m]));
+      S_WX(p)
+      [t] = sj * (0.5 * S_DGN(p)[t] + tau * S_DU(p)[t] - (nx * S_LX(p)[m] + ny * S_LY(p)[m]));
     }
   }
   __syncthreads();
@@ -183,7 +192,8 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     for (int p = 0; p < P; p++) a[p] = 0;
     RowTimesBatch<NP, NFN, P>(d.LIFTT, t, S_WX(0), S, a);
 #pragma unroll
-    for (int p = 0; p < P; p++) S_R(p)[t] = r[p] - a[p];
+    for (int p = 0; p < P; p++) S_R(p)
+                                [t] = r[p] - a[p];
   }
   __syncthreads();
   // multiply by the element mass matrix J M
@@ -238,7 +248,7 @@ extern "C" int IPDGElementsPerThread(int kernel, int Nfaces, int N)
 template <int NP, int NFP, int NF, int P>
 static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
 {
-  int rows = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
+  int              rows        = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
   static const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, P>); /* once per instantiation */
   while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > max_threads)) rows--;
   const int grid = (d->Klocal + rows * P - 1) / (rows * P);
@@ -267,8 +277,8 @@ template <int NP, int NFP, int NF, int P>
 static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc, double *Au)
 {
   constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
-  constexpr size_t per_row = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
-  int              rows    = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
+  constexpr size_t per_row     = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
+  int              rows        = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
   static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFP, NF, P>); /* once per instantiation */
   while (rows > 1 && (rows * per_row > shared_limit || rows * threads > max_threads)) rows--;
   if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
@@ -295,25 +305,25 @@ static int LaunchApply(const IPDGKernelData *d, const double *u, const double *g
 }
 
 // Instantiate for triangles (3 faces, Np = (N+1)(N+2)/2) and quadrilaterals (4 faces, Np = (N+1)^2).
-#define HOFLOW_CUDA_CASE(LAUNCH, NN, ...) \
-  case 300 + NN: \
+#define HOFLOW_CUDA_CASE(LAUNCH, NN, ...)                                 \
+  case 300 + NN:                                                          \
     return LAUNCH<((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3>(__VA_ARGS__); \
-  case 400 + NN: \
+  case 400 + NN:                                                          \
     return LAUNCH<((NN) + 1) * ((NN) + 1), (NN) + 1, 4>(__VA_ARGS__);
-#define HOFLOW_CUDA_DISPATCH(d, LAUNCH, ...) \
-  switch ((d)->Nfaces * 100 + (d)->N) { \
-    HOFLOW_CUDA_CASE(LAUNCH, 1, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 2, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 3, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 4, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 5, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 6, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 7, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 8, __VA_ARGS__) \
-    HOFLOW_CUDA_CASE(LAUNCH, 9, __VA_ARGS__) \
+#define HOFLOW_CUDA_DISPATCH(d, LAUNCH, ...)  \
+  switch ((d)->Nfaces * 100 + (d)->N) {       \
+    HOFLOW_CUDA_CASE(LAUNCH, 1, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 2, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 3, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 4, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 5, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 6, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 7, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 8, __VA_ARGS__)  \
+    HOFLOW_CUDA_CASE(LAUNCH, 9, __VA_ARGS__)  \
     HOFLOW_CUDA_CASE(LAUNCH, 10, __VA_ARGS__) \
-  default: \
-    return (int)cudaErrorInvalidValue; \
+  default:                                    \
+    return (int)cudaErrorInvalidValue;        \
   }
 
 extern "C" int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy)
@@ -321,10 +331,8 @@ extern "C" int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double
   HOFLOW_CUDA_DISPATCH(d, LaunchGradient, d, u, gx, gy)
 }
 
-extern "C" int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au)
-{
-  HOFLOW_CUDA_DISPATCH(d, LaunchApply, d, u, gx, gy, bc_data, Au)
-}
+extern "C" int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au){
+    HOFLOW_CUDA_DISPATCH(d, LaunchApply, d, u, gx, gy, bc_data, Au)}
 
 // The diagonal: one element per thread from the reference tables (DiagonalElement, shared with the
 // host kernel). It runs once per operator setup (Jacobi, Chebyshev), so it is not tuned.

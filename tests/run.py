@@ -267,6 +267,11 @@ def gpu_apply_test(shape, order, launch=()):
         for k, v in others.items():
             limit = 0.0 if k == "mass_repeat" else 1e-12
             check(float(v) <= limit, "CUDA %s differs from the host kernel: %s" % (k, v))
+        transfer = dict(re.findall(r"(\w+) (\S+)", re.search(r"gpu-transfer: .*", out).group(0)))
+        check(set(transfer) == {"prolong", "restrict", "transfer_repeat"}, "unexpected transfer line: %s" % transfer)
+        for k, v in transfer.items():
+            check(float(v) <= (0.0 if k == "transfer_repeat" else 1e-12), "CUDA %s differs from the host kernel: %s" % (k, v))
+        others.update({k: v for k, v in transfer.items() if k != "transfer_repeat"})
         return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 

@@ -3,7 +3,7 @@
 #include <hoflow/device.h>
 #include <hoflow/kernels.h>
 #if defined(HOFLOW_HAVE_CUDA)
-  #include <petscdevice.h>
+#  include <petscdevice.h>
 #endif
 
 PetscErrorCode HoflowVecIsCUDA(Vec v, PetscBool *is_cuda)

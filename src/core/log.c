@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -22,5 +22,8 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("DGProject", HOFLOW_CLASSID, &HOFLOW_DGProject));
   PetscCall(PetscLogEventRegister("DGL2Error", HOFLOW_CLASSID, &HOFLOW_DGError));
   PetscCall(PetscLogEventRegister("DGMass", HOFLOW_CLASSID, &HOFLOW_DGMass));
+  PetscCall(PetscLogEventRegister("DGTransfer", HOFLOW_CLASSID, &HOFLOW_DGTransfer));
+  PetscCall(PetscLogEventRegister("LORAssemble", HOFLOW_CLASSID, &HOFLOW_LORAssemble));
+  PetscCall(PetscLogEventRegister("PMGSetUp", HOFLOW_CLASSID, &HOFLOW_PMGSetUp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -151,8 +151,8 @@ PetscErrorCode DGDiscDestroy(DGDisc **disc)
 
 PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc)
 {
-  const DGKernelData *h = &disc->kd;
-  DGKernelData       *d = &disc->kd_device;
+  const DGKernelData *h   = &disc->kd;
+  DGKernelData       *d   = &disc->kd_device;
   const size_t        np2 = (size_t)h->Np * h->Np;
 
   PetscFunctionBeginUser;

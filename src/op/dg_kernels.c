@@ -18,3 +18,13 @@ void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, 
 {
   for (int e = 0; e < d->K; e++) err2[e] = ErrorElement(d, d->Np, d->Nq, e, u + e * d->Np, exact_q + e * d->Nq);
 }
+
+void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out)
+{
+  for (int e = 0; e < K; e++)
+    for (int i = 0; i < m; i++) {
+      double a = 0;
+      for (int j = 0; j < n; j++) a += A[i * n + j] * in[e * n + j];
+      out[e * m + i] = a;
+    }
+}

@@ -87,8 +87,8 @@ static PetscErrorCode IPDGUpload(IPDGContext *ctx, const void *host, size_t byte
 /* Upload geometry, trace maps and reference matrices once; allocate the device gradient. */
 static PetscErrorCode IPDGDeviceSetUp(IPDGContext *ctx)
 {
-  const IPDGKernelData *h = &ctx->kd;
-  IPDGKernelData       *d = &ctx->kd_device;
+  const IPDGKernelData *h  = &ctx->kd;
+  IPDGKernelData       *d  = &ctx->kd_device;
   const size_t          nf = (size_t)h->K * h->Nfaces, np2 = (size_t)h->Np * h->Np, lift = (size_t)h->Np * h->Nfaces * h->Nfp;
 
   PetscFunctionBeginUser;
@@ -385,7 +385,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
 PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
 {
   void (*mult)(void) = NULL;
-  PetscBool   shell;
+  PetscBool    shell;
   IPDGContext *ctx;
   const char  *name;
 
@@ -393,7 +393,7 @@ PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &shell));
   if (shell) PetscCall(MatShellGetOperation(A, MATOP_MULT, &mult));
   PetscCall(PetscObjectGetName((PetscObject)A, &name));
-  PetscCheck(mult == (void (*)(void))MatMult_IPDG, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix '%s' is not a hoflow SIPDG operator; hoflow's preconditioners (e.g. -pc_type inverse_mass) need one as the preconditioning matrix", name);
+  PetscCheck(mult == (void (*)(void))MatMult_IPDG, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix '%s' is not a hoflow SIPDG operator; hoflow's preconditioners (-pc_type inverse_mass, pmg) need one as the preconditioning matrix: use -pmat shell", name);
   PetscCall(MatShellGetContext(A, &ctx));
   *disc = ctx->disc;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -452,15 +452,15 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
   const DGDisc     *disc;
   const Mesh       *mesh;
   const RefElement *ref;
-  PetscInt          Np, Nfp, Nf, n;
+  PetscInt          Np, Nfp, Nf, n, *coo_i, *coo_j;
+  PetscCount        ncoo = 0;
   PetscSection      gsec;
-  PetscReal        *Dx, *Dy, *Dx2, *Dy2, *B11, *B12, *T1, *T2, *G1, *G2, *Mf, *tmp;
-  PetscInt         *rows, *cols;
-  Mat               B;
+  PetscReal        *Dx, *Dy, *Dx2, *Dy2, *B11, *B12, *T1, *T2, *G1, *G2, *Mf, *tmp, *vals;
+  MatNullSpace      nullsp;
 
   PetscFunctionBeginUser;
+  PetscCall(IPDGOperatorGetDisc(A, (DGDisc **)&disc));
   PetscCall(MatShellGetContext(A, &ctx));
-  disc = ctx->disc;
   mesh = disc->mesh;
   ref  = disc->ref;
   Np   = ref->Np;
@@ -469,25 +469,16 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
   n    = mesh->K * Np;
   PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
   PetscCall(DMGetGlobalSection(disc->dm, &gsec));
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
-  PetscCall(MatSetSizes(B, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetType(B, MATAIJ));
-  PetscCall(MatSetOptionsPrefix(B, "ipdg_assembled_"));
-  PetscCall(MatSetFromOptions(B));
-  PetscCall(MatSeqAIJSetPreallocation(B, Np * (Nf + 1), NULL));
-  PetscCall(MatMPIAIJSetPreallocation(B, Np * (Nf + 1), NULL, Np * Nf, NULL));
-  PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(PetscMalloc3((size_t)n * Np * (Nf + 1), &coo_i, (size_t)n * Np * (Nf + 1), &coo_j, (size_t)n * Np * (Nf + 1), &vals));
   PetscCall(PetscMalloc6(Np * Np, &Dx, Np * Np, &Dy, Np * Np, &Dx2, Np * Np, &Dy2, Np * Np, &B11, Np * Np, &B12));
   PetscCall(PetscMalloc6(Nfp * Np, &T1, Nfp * Np, &T2, Nfp * Np, &G1, Nfp * Np, &G2, Nfp * Nfp, &Mf, Np * Np, &tmp));
-  PetscCall(PetscMalloc2(Np, &rows, Np, &cols));
 
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt   cell = mesh->elem_cell[e];
     const PetscReal *g = mesh->geo + cell * HOFLOW_GEO_SIZE, J = g[HOFLOW_GEO_J];
-    PetscInt         off;
+    PetscInt         row0, col0;
 
-    PetscCall(PetscSectionGetOffset(gsec, cell, &off));
-    for (PetscInt i = 0; i < Np; i++) rows[i] = off + i;
+    PetscCall(PetscSectionGetOffset(gsec, cell, &row0));
     CellDerivatives(ref, g, Dx, Dy);
     /* volume: J (Dx^T M Dx + Dy^T M Dy) + lambda J M */
     DenseMatMult(Np, Np, Np, ref->M, Dx, tmp);
@@ -540,19 +531,68 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
       AddFaceProduct(Nfp, Np, -0.5, T1, Mf, G2, B12);
       AddFaceProduct(Nfp, Np, 0.5, G1, Mf, T2, B12);
       AddFaceProduct(Nfp, Np, -tau, T1, Mf, T2, B12);
-      PetscCall(PetscSectionGetOffset(gsec, nb, &off));
-      if (off < 0) off = -(off + 1); /* halo cell: owned elsewhere */
-      for (PetscInt i = 0; i < Np; i++) cols[i] = off + i;
-      PetscCall(MatSetValues(B, Np, rows, Np, cols, B12, ADD_VALUES));
+      PetscCall(PetscSectionGetOffset(gsec, nb, &col0));
+      if (col0 < 0) col0 = -(col0 + 1); /* halo cell: owned elsewhere */
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt j = 0; j < Np; j++, ncoo++) {
+          coo_i[ncoo] = row0 + i;
+          coo_j[ncoo] = col0 + j;
+          vals[ncoo]  = B12[i * Np + j];
+        }
     }
-    PetscCall(MatSetValues(B, Np, rows, Np, rows, B11, ADD_VALUES));
+    for (PetscInt i = 0; i < Np; i++)
+      for (PetscInt j = 0; j < Np; j++, ncoo++) {
+        coo_i[ncoo] = row0 + i;
+        coo_j[ncoo] = row0 + j;
+        vals[ncoo]  = B11[i * Np + j];
+      }
   }
-  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(HoflowMatCreateCOO(disc->dm, "ipdg_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
+  PetscCall(PetscObjectSetName((PetscObject)*assembled, "assembled SIPDG"));
+  PetscCall(MatGetNullSpace(A, &nullsp));
+  if (nullsp) PetscCall(MatSetNullSpace(*assembled, nullsp));
+  PetscCall(PetscFree3(coo_i, coo_j, vals));
   PetscCall(PetscFree6(Dx, Dy, Dx2, Dy2, B11, B12));
   PetscCall(PetscFree6(T1, T2, G1, G2, Mf, tmp));
-  PetscCall(PetscFree2(rows, cols));
   PetscCall(PetscLogEventEnd(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
-  *assembled = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
+{
+  VecType   vtype;
+  PetscBool cuda;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(PetscStrncmp(vtype, VECCUDA, 7, &cuda)); /* cuda, seqcuda, mpicuda */
+  if (!cuda) PetscCall(PetscStrncmp(vtype, VECSEQCUDA, 7, &cuda));
+  if (!cuda) PetscCall(PetscStrncmp(vtype, VECMPICUDA, 7, &cuda));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), B));
+  PetscCall(MatSetSizes(*B, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*B, cuda ? MATAIJCUSPARSE : MATAIJ));
+  PetscCall(MatSetOptionsPrefix(*B, prefix));
+  PetscCall(MatSetFromOptions(*B));
+  PetscCall(MatSetPreallocationCOO(*B, ncoo, coo_i, coo_j));
+  PetscCall(MatSetValuesCOO(*B, v, INSERT_VALUES));
+  { /* the COO maps (two PetscCount per triplet) outweigh the matrix; a copy holds only the matrix */
+    Mat copy;
+    PetscCall(MatDuplicate(*B, MAT_COPY_VALUES, &copy));
+    PetscCall(MatSetOptionsPrefix(copy, prefix));
+    PetscCall(MatDestroy(B));
+    *B = copy;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda)
+{
+  IPDGContext *ctx;
+  DGDisc      *disc;
+
+  PetscFunctionBeginUser;
+  PetscCall(IPDGOperatorGetDisc(A, &disc));
+  PetscCall(MatShellGetContext(A, &ctx));
+  *lambda = ctx->kd.lambda;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

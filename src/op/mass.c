@@ -14,10 +14,10 @@ typedef struct {
 
 static PetscErrorCode MatMult_DGMass(Mat A, Vec x, Vec y)
 {
-  MassContext       *ctx;
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  PetscBool          on_device;
+  MassContext        *ctx;
+  const PetscScalar  *xa;
+  PetscScalar        *ya;
+  PetscBool           on_device;
   const DGKernelData *kd;
 
   PetscFunctionBeginUser;

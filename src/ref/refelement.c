@@ -114,13 +114,13 @@ PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, 
 PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells)
 {
   const PetscInt N = ref->N, nv = ref->Nverts;
-  PetscInt      *c, n = 0;
+  PetscInt      *c, n           = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(N * N * nv, &c));
   if (ref->shape == REF_TRIANGLE) {
     /* lattice node (i,j), i + j <= N, is node j(N+1) - j(j-1)/2 + i (NodesTriangleWarpBlend order) */
-#define TRI_NODE(i, j) ((j) * (N + 1) - (j) * ((j) - 1) / 2 + (i))
+#define TRI_NODE(i, j) ((j) * (N + 1) - (j) * ((j)-1) / 2 + (i))
     for (PetscInt j = 0; j < N; j++)
       for (PetscInt i = 0; i < N - j; i++) {
         c[n++] = TRI_NODE(i, j);

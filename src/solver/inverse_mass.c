@@ -74,5 +74,6 @@ PetscErrorCode HoflowSolverRegisterAll(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(PCRegister("inverse_mass", PCCreate_InverseMass));
+  PetscCall(PCRegister("pmg", PCCreate_PMG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

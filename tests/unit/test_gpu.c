@@ -1,5 +1,6 @@
 static const char help[] = "Compares every CUDA kernel with its host twin on the same operator and input:\n"
-                           "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side and L2 error.\n"
+                           "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side, L2 error and the\n"
+                           "p-multigrid transfer (prolongation, restriction).\n"
                            "Takes hoflow's options. Prints SKIPPED when hoflow is built without CUDA.\n";
 
 #include <hoflow/app.h>
@@ -44,20 +45,24 @@ static PetscErrorCode RelativeDifference(Vec yh, Vec yd, PetscReal *rel)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x on the host and on the device (twice, to catch races); relative difference and repeat difference. */
-static PetscErrorCode CompareMult(Mat A, Vec x, PetscReal *rel, PetscReal *repeat)
+/* y = A x (or A^T x) on the host and on the device (twice, to catch races); relative difference and
+ * repeat difference. */
+static PetscErrorCode CompareMultOrTranspose(Mat A, PetscBool transpose, Vec x, PetscReal *rel, PetscReal *repeat)
 {
   Vec yh, xd, yd, yd2;
 
   PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(x, &yh));
-  PetscCall(MatMult(A, x, yh));
+  if (transpose)
+    PetscCall(MatCreateVecs(A, &yh, NULL));
+  else
+    PetscCall(MatCreateVecs(A, NULL, &yh));
+  PetscCall((transpose ? MatMultTranspose : MatMult)(A, x, yh));
   PetscCall(DuplicateOnDevice(x, &xd));
-  PetscCall(VecDuplicate(xd, &yd));
-  PetscCall(VecDuplicate(xd, &yd2));
+  PetscCall(DuplicateOnDevice(yh, &yd));
+  PetscCall(VecDuplicate(yd, &yd2));
   PetscCall(VecSet(yd, NAN));
-  PetscCall(MatMult(A, xd, yd));
-  PetscCall(MatMult(A, xd, yd2));
+  PetscCall((transpose ? MatMultTranspose : MatMult)(A, xd, yd));
+  PetscCall((transpose ? MatMultTranspose : MatMult)(A, xd, yd2));
   PetscCall(RelativeDifference(yh, yd, rel));
   PetscCall(VecAXPY(yd2, -1.0, yd));
   PetscCall(VecNorm(yd2, NORM_INFINITY, repeat));
@@ -65,6 +70,37 @@ static PetscErrorCode CompareMult(Mat A, Vec x, PetscReal *rel, PetscReal *repea
   PetscCall(VecDestroy(&xd));
   PetscCall(VecDestroy(&yd));
   PetscCall(VecDestroy(&yd2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CompareMult(Mat A, Vec x, PetscReal *rel, PetscReal *repeat)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CompareMultOrTranspose(A, PETSC_FALSE, x, rel, repeat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* p-multigrid transfer between order N and N/2 (N > 1): prolongation and restriction kernels. */
+static PetscErrorCode CompareTransfer(App *app, PetscRandom rnd, PetscReal *prolong, PetscReal *restrict_, PetscReal *repeat)
+{
+  DGDisc   *coarse;
+  Mat       P;
+  Vec       xc, xf;
+  PetscReal rep[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(DGDiscCreate(app->mesh, PetscMax(1, app->order / 2), &coarse));
+  PetscCall(DGTransferCreate(coarse, app->disc, &P));
+  PetscCall(MatCreateVecs(P, &xc, &xf));
+  PetscCall(VecSetRandom(xc, rnd));
+  PetscCall(VecSetRandom(xf, rnd));
+  PetscCall(CompareMultOrTranspose(P, PETSC_FALSE, xc, prolong, &rep[0]));
+  PetscCall(CompareMultOrTranspose(P, PETSC_TRUE, xf, restrict_, &rep[1]));
+  *repeat = PetscMax(rep[0], rep[1]);
+  PetscCall(VecDestroy(&xc));
+  PetscCall(VecDestroy(&xf));
+  PetscCall(MatDestroy(&P));
+  PetscCall(DGDiscDestroy(&coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -82,7 +118,7 @@ int main(int argc, char **argv)
     Vec         x, xd, dh, dd, bh, bd;
     Mat         M, Minv;
     PetscRandom rnd;
-    PetscReal   apply, repeat, diag, mass, mass_repeat, inv, inv_repeat, rhs, eh, ed;
+    PetscReal   apply, repeat, diag, mass, mass_repeat, inv, inv_repeat, rhs, eh, ed, prolong, restrict_, transfer_repeat;
 
     PetscCall(MatCreateVecs(app->A, &x, NULL));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -113,8 +149,10 @@ int main(int argc, char **argv)
     PetscCall(DGDiscL2Error(app->disc, x, app->problem.exact, app->problem.ctx, &eh));
     PetscCall(DuplicateOnDevice(x, &xd));
     PetscCall(DGDiscL2Error(app->disc, xd, app->problem.exact, app->problem.ctx, &ed));
+    PetscCall(CompareTransfer(app, rnd, &prolong, &restrict_, &transfer_repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-transfer: prolong %.3e restrict %.3e transfer_repeat %.3e\n", (double)prolong, (double)restrict_, (double)transfer_repeat));
     PetscCall(PetscRandomDestroy(&rnd));
     PetscCall(MatDestroy(&M));
     PetscCall(MatDestroy(&Minv));

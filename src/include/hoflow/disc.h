@@ -7,14 +7,14 @@
 #include <hoflow/kernels.h>
 
 typedef struct {
-  Mesh       *mesh;
-  RefElement *ref;
-  DM          dm; /* clone of mesh->dm carrying the DG section */
-  PetscInt    N, Np;
-  PetscReal  *x, *y; /* [Klocal*Np] physical node coordinates */
-  PetscInt   *vmapP; /* [K*Nfaces*Nfp] local node index of the exterior trace (self on the boundary) */
-  PetscReal  *sgeo;  /* [K*Nfaces*HOFLOW_SGEO_SIZE] nx ny sJ/J tau */
-  PetscReal   penalty_scale;
+  Mesh        *mesh;
+  RefElement  *ref;
+  DM           dm; /* clone of mesh->dm carrying the DG section */
+  PetscInt     N, Np;
+  PetscReal   *x, *y; /* [Klocal*Np] physical node coordinates */
+  PetscInt    *vmapP; /* [K*Nfaces*Nfp] local node index of the exterior trace (self on the boundary) */
+  PetscReal   *sgeo;  /* [K*Nfaces*HOFLOW_SGEO_SIZE] nx ny sJ/J tau */
+  PetscReal    penalty_scale;
   DGKernelData kd;        /* element-wise kernels (mass, cubature) on the host ... */
   DGKernelData kd_device; /* ... and on the device, uploaded on first use (CUDA builds) */
   PetscBool    device_ready;

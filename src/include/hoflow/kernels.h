@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #ifndef HOFLOW_NMAX
-  #define HOFLOW_NMAX 10 /* highest polynomial order */
+#  define HOFLOW_NMAX 10 /* highest polynomial order */
 #endif
 
 #ifdef __cplusplus
@@ -69,10 +69,10 @@ typedef struct {
    * (Dr^T M Ds)_ii, (Ds^T M Ds)_ii, M_ii [4*Np]; per face slot a of face f (node m = face_nodes)
    * sum_b Mface_ab Dr[m_b][m] and the same with Ds [2*Nfaces*Nfp]; Mface_aa [Nfp]. */
   const double *diag_tables;
-  double        lambda;     /* screening constant of -Laplace + lambda */
+  double        lambda;                 /* screening constant of -Laplace + lambda */
   int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
   int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2, 4, 8); 0: the tuned table */
-  void         *stream;                /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
+  void         *stream;                 /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
 } IPDGKernelData;
 
 /* Algorithm 1: grad u on all Klocal elements. u, gx, gy are local arrays [Klocal*Np]. */
@@ -110,19 +110,25 @@ typedef struct {
 } DGKernelData;
 
 void DGMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu);
-void DGWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b); /* b += (l_i, f) */
+void DGWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b);               /* b += (l_i, f) */
 void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2); /* err2[K] */
 int  DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
 int  DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
 int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
 
+/* Element-wise dense blocks: out[e*m + i] = sum_j A[i*n + j] in[e*n + j] for the K elements
+ * (p-multigrid prolongation A = interpolation, restriction A = its transpose). */
+void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out);
+int  DGBlockApplyCUDA(int K, int m, int n, const double *A, const double *in, double *out, void *stream);
+
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);
-int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes); /* allocate and copy */
+int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes);                   /* allocate and copy */
 int         HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream); /* ordered after the stream's work */
 int         HoflowDeviceFree(void *ptr);
 int         HoflowDeviceSynchronize(void);
 const char *HoflowDeviceErrorString(int err);
+int         HoflowDeviceMemoryUsed(size_t *bytes); /* device memory in use (all processes): total - free */
 /* Name, multiprocessor count and SM clock of the current device (for the shared-memory bound). */
 int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz);
 

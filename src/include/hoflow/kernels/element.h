@@ -5,13 +5,13 @@
 #include <hoflow/kernels.h>
 
 #if defined(__CUDACC__)
-  #define HOFLOW_HD       static __host__ __device__ __forceinline__
-  #define HOFLOW_RESTRICT __restrict__
+#  define HOFLOW_HD static __host__ __device__ __forceinline__
+#  define HOFLOW_RESTRICT __restrict__
 #else
-  #define HOFLOW_HD       static inline __attribute__((always_inline))
-  #define HOFLOW_RESTRICT restrict
+#  define HOFLOW_HD static inline __attribute__((always_inline))
+#  define HOFLOW_RESTRICT restrict
 #endif
-#define HOFLOW_NP_MAX         ((HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1))
+#define HOFLOW_NP_MAX ((HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1))
 #define HOFLOW_NFACE_NODE_MAX (4 * (HOFLOW_NMAX + 1))
 
 /* Jumps [[u]] = u+ - u- and n.[[grad u]] at a face node. Interior faces take the neighbour's
@@ -70,7 +70,7 @@ HOFLOW_HD void ApplyElement(const IPDGKernelData *d, const int Np, const int Nfp
     for (int i = 0; i < Nfp; i++) {
       const int    n = f * Nfp + i, idM = base + d->face_nodes[n];
       const double uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
-      const double bcv = bc_data ? bc_data[e * NfNfp + n] : 0.0;
+      const double bcv      = bc_data ? bc_data[e * NfNfp + n] : 0.0;
       const int    interior = type == HOFLOW_FACE_INTERIOR && !isolated;
       double       ju, jg;
       FaceJumps(type, uM, gnM, interior ? u[vP[n]] : 0.0, interior ? nx * gx[vP[n]] + ny * gy[vP[n]] : 0.0, bcv, &ju, &jg);

@@ -1,0 +1,37 @@
+/* The preconditioning matrix of a SIPDG solve, chosen with -[prefix]pmat:
+ *   shell      the matrix-free operator itself (Jacobi, Chebyshev, inverse_mass, pmg)
+ *   assembled  the assembled SIPDG matrix (full AMG: -pc_type hypre or gamg on it)
+ *   lor        the low-order-refined matrix (LOR-AMG: -pc_type hypre or gamg on it)
+ * so every solver stack is a KSP with PETSc's own PC on the right matrix. */
+#include <hoflow/compat.h>
+#include <hoflow/op.h>
+#include <hoflow/solver.h>
+
+const char *const HoflowPmatTypes[] = {"shell", "assembled", "lor", "HoflowPmatType", "HOFLOW_PMAT_", NULL};
+
+PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
+{
+  HoflowPmatType type = HOFLOW_PMAT_SHELL;
+  const char    *prefix;
+  Mat            P;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscOptionsBegin(PetscObjectComm((PetscObject)ksp), prefix, "hoflow preconditioning matrix", NULL);
+  PetscCall(PetscOptionsEnum("-pmat", "Preconditioning matrix: matrix-free operator, assembled SIPDG matrix, or low-order-refined matrix", NULL, HoflowPmatTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
+  PetscOptionsEnd();
+  switch (type) {
+  case HOFLOW_PMAT_SHELL:
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  case HOFLOW_PMAT_ASSEMBLED:
+    PetscCall(IPDGOperatorAssemble(A, &P));
+    break;
+  case HOFLOW_PMAT_LOR:
+    PetscCall(LOROperatorAssemble(A, &P));
+    break;
+  }
+  PetscCall(KSPSetOperators(ksp, A, P));
+  PetscCall(MatDestroy(&P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,302 @@
+/* p-multigrid with an algebraic coarse solve (pMG-AMG, seed 000 §3), registered as -pc_type pmg.
+ *
+ * The fine levels are hoflow's matrix-free SIPDG operators at orders N = N_0 > N_1 > ... > N_L = 1
+ * on the same mesh (-pc_pmg_orders, or -pc_pmg_coarsen halving|minus1), connected by matrix-free
+ * nodal interpolation (DGTransferCreate) and its transpose; each is smoothed by Chebyshev/Jacobi
+ * (-pc_pmg_chebyshev_degree, the diagonal from the operator). The order-1 operator is assembled
+ * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
+ * where PETSc has no hypre). Everything is a PETSc PCMG underneath, with options prefix
+ * <prefix>pmg_: -pmg_mg_levels_ksp_max_it, -pmg_mg_coarse_pc_type gamg, -pmg_pc_mg_log, ...
+ * The smoothers and transfers run on the backend of the vectors (CUDA kernels for CUDA vectors). */
+#include <petsc/private/pcimpl.h>
+#include <hoflow/compat.h>
+#include <hoflow/log.h>
+#include <hoflow/op.h>
+#include <hoflow/solver.h>
+
+static const char *const PMGCoarsenings[] = {"halving", "minus1", "PMGCoarsening", "PMG_", NULL};
+typedef enum {
+  PMG_HALVING,
+  PMG_MINUS1
+} PMGCoarsening;
+
+typedef struct {
+  PetscInt      orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
+  PMGCoarsening coarsen;
+  PetscInt      degree;                                /* Chebyshev degree on the p-levels */
+  PetscInt      nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
+  DGDisc       *disc[HOFLOW_NMAX + 1];                 /* [1..nlevels-1]: created here ([0] is the operator's) */
+  Mat           A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
+  PC            mg;
+} PC_PMG;
+
+static PetscErrorCode PCReset_PMG(PC pc)
+{
+  PC_PMG *pmg = (PC_PMG *)pc->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCDestroy(&pmg->mg));
+  PetscCall(MatDestroy(&pmg->Acoarse));
+  for (PetscInt l = 0; l < pmg->nlevels; l++) {
+    PetscCall(MatDestroy(&pmg->P[l]));
+    if (l > 0) {
+      PetscCall(MatDestroy(&pmg->A[l]));
+      PetscCall(DGDiscDestroy(&pmg->disc[l]));
+    }
+  }
+  pmg->nlevels = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The order schedule for a fine operator of order N: the user's, checked, or the coarsening rule. */
+static PetscErrorCode PMGSchedule(PC pc, PetscInt N)
+{
+  PC_PMG  *pmg  = (PC_PMG *)pc->data;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBeginUser;
+  if (pmg->norders) {
+    char list[256] = "", item[16];
+    for (PetscInt k = 0; k < pmg->norders; k++) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), k ? ",%" PetscInt_FMT : "%" PetscInt_FMT, pmg->orders[k]));
+      PetscCall(PetscStrlcat(list, item, sizeof(list)));
+    }
+    PetscCheck(pmg->orders[0] == N, comm, PETSC_ERR_ARG_WRONG, "-pc_pmg_orders %s must start at the operator's order %" PetscInt_FMT, list, N);
+    PetscCheck(pmg->orders[pmg->norders - 1] == 1, comm, PETSC_ERR_ARG_WRONG, "-pc_pmg_orders %s must end at order 1 (the assembled coarse level)", list);
+    for (PetscInt k = 1; k < pmg->norders; k++) PetscCheck(pmg->orders[k] < pmg->orders[k - 1], comm, PETSC_ERR_ARG_WRONG, "-pc_pmg_orders %s must decrease strictly", list);
+    pmg->nlevels = pmg->norders;
+    for (PetscInt k = 0; k < pmg->norders; k++) pmg->level_order[k] = pmg->orders[k];
+  } else {
+    PetscInt k                       = N;
+    pmg->nlevels                     = 0;
+    pmg->level_order[pmg->nlevels++] = k;
+    while (k > 1) {
+      k                                = pmg->coarsen == PMG_HALVING ? k / 2 : k - 1;
+      pmg->level_order[pmg->nlevels++] = k;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A constant null space on every level when the fine operator has one (pure Neumann Poisson). */
+static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
+{
+  MatNullSpace ns, cns;
+  PetscBool    has_const;
+  PetscInt     nvecs;
+  const Vec   *vecs;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetNullSpace(fine, &ns));
+  if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatNullSpaceGetVecs(ns, &has_const, &nvecs, &vecs));
+  PetscCheck(has_const && nvecs == 0, PetscObjectComm((PetscObject)fine), PETSC_ERR_SUP, "-pc_type pmg handles the constant null space only");
+  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &cns));
+  PetscCall(MatSetNullSpace(A, cns));
+  PetscCall(MatNullSpaceDestroy(&cns));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lambda_max of D^{-1} A by a few CG iterations (Lanczos) on a deterministic noisy right-hand side,
+ * done here with a KSP destroyed afterwards: a Chebyshev smoother that estimates by itself keeps its
+ * estimating KSP and that KSP's work vectors (about 2 kB per element at N = 6) for good. */
+static PetscErrorCode PMGEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax)
+{
+  KSP          ksp;
+  PC           pc;
+  Vec          x, b;
+  PetscScalar *ba;
+  PetscInt     n, start;
+  PetscReal    emin;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecGetOwnershipRange(b, &start, NULL));
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCall(VecGetArrayWrite(b, &ba));
+  for (PetscInt i = 0; i < n; i++) { /* a hash of the global index: the same on any number of ranks and backend */
+    unsigned int h = (unsigned int)(start + i + 1);
+    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
+    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
+    h              = (h >> 16) ^ h;
+    ba[i]          = (PetscScalar)(h % 2000001u) * 1e-6 - 1.0;
+  }
+  PetscCall(VecRestoreArrayWrite(b, &ba));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
+  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-30, PETSC_DEFAULT, steps));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPComputeExtremeSingularValues(ksp, emax, &emin));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_PMG(PC pc)
+{
+  PC_PMG     *pmg  = (PC_PMG *)pc->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  DGDisc     *fine;
+  PetscReal   lambda;
+  const char *prefix;
+  char        mgprefix[256];
+  KSP         ksp;
+  PC          cpc;
+  PetscInt    L;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_PMGSetUp, pc, 0, 0, 0));
+  PetscCall(PCReset_PMG(pc));
+  PetscCall(IPDGOperatorGetDisc(pc->pmat, &fine));
+  PetscCall(IPDGOperatorGetLambda(pc->pmat, &lambda));
+  PetscCall(PMGSchedule(pc, fine->N));
+  L            = pmg->nlevels;
+  pmg->disc[0] = fine;
+  pmg->A[0]    = pc->pmat;
+  for (PetscInt l = 1; l < L; l++) {
+    PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->disc[l]));
+    PetscCall(IPDGOperatorCreate(pmg->disc[l], lambda, &pmg->A[l]));
+    PetscCall(PMGNullSpace(pc->pmat, pmg->A[l]));
+    PetscCall(DGTransferCreate(pmg->disc[l], pmg->disc[l - 1], &pmg->P[l - 1]));
+  }
+  PetscCall(IPDGOperatorAssemble(pmg->A[L - 1], &pmg->Acoarse));
+  PetscCall(PMGNullSpace(pc->pmat, pmg->Acoarse));
+  if (L > 1) { /* the assembled matrix replaces the order-1 operator (the transfer keeps its own table) */
+    PetscCall(MatDestroy(&pmg->A[L - 1]));
+    PetscCall(DGDiscDestroy(&pmg->disc[L - 1]));
+  }
+
+  /* PCMG numbers levels from the coarsest (0) to the finest (L-1) */
+  PetscCall(PCCreate(comm, &pmg->mg));
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(PetscSNPrintf(mgprefix, sizeof(mgprefix), "%spmg_", prefix ? prefix : ""));
+  PetscCall(PCSetOptionsPrefix(pmg->mg, mgprefix));
+  PetscCall(PCSetType(pmg->mg, PCMG));
+  PetscCall(PCMGSetLevels(pmg->mg, L, NULL));
+  PetscCall(PCMGSetType(pmg->mg, PC_MG_MULTIPLICATIVE));
+  PetscCall(PCMGSetCycleType(pmg->mg, PC_MG_CYCLE_V));
+  PetscCall(PCMGSetGalerkin(pmg->mg, PC_MG_GALERKIN_NONE));
+  for (PetscInt l = 0; l < L; l++) {
+    const PetscInt lev = L - 1 - l;
+    if (l < L - 1) {
+      PC spc;
+      PetscCall(PCMGSetInterpolation(pmg->mg, lev, pmg->P[l]));
+      PetscCall(PCMGGetSmoother(pmg->mg, lev, &ksp));
+      PetscCall(KSPSetOperators(ksp, pmg->A[l], pmg->A[l]));
+      PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
+      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree));
+      PetscCall(KSPGetPC(ksp, &spc));
+      PetscCall(PCSetType(spc, PCJACOBI));
+      { /* target [0.1, 1.1] lambda_max: PETSc's default transform of the estimate */
+        PetscReal emax;
+        PetscCall(PMGEstimateMaxEigenvalue(pmg->A[l], 10, &emax));
+        PetscCall(KSPChebyshevSetEigenvalues(ksp, 1.1 * emax, 0.1 * emax));
+        PetscCall(KSPChebyshevEstEigSet(ksp, 0, 0, 0, 0));
+      }
+    }
+  }
+  PetscCall(PCMGGetCoarseSolve(pmg->mg, &ksp));
+  PetscCall(KSPSetOperators(ksp, pmg->Acoarse, pmg->Acoarse));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &cpc));
+#if defined(PETSC_HAVE_HYPRE)
+  PetscCall(PCSetType(cpc, PCHYPRE));
+  PetscCall(PCHYPRESetType(cpc, "boomeramg"));
+  { /* HMIS coarsening with extended+i interpolation (at most 4 entries per row): the setup that runs
+     * on GPUs, and the least memory (-pmg_mg_coarse_pc_hypre_boomeramg_* override it) */
+    const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}};
+    for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
+      char      name[PETSC_MAX_OPTION_NAME];
+      PetscBool set;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%smg_coarse_pc_hypre_boomeramg_%s", mgprefix, defaults[k][0]));
+      PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+      if (!set) PetscCall(PetscOptionsSetValue(NULL, name, defaults[k][1]));
+    }
+  }
+#else
+  PetscCall(PCSetType(cpc, PCGAMG));
+#endif
+  PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
+  PetscCall(PCSetFromOptions(pmg->mg));
+  PetscCall(PCSetUp(pmg->mg));
+  PetscCall(PetscLogEventEnd(HOFLOW_PMGSetUp, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_PMG(PC pc, Vec x, Vec y)
+{
+  PC_PMG *pmg = (PC_PMG *)pc->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCApply(pmg->mg, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_PMG   *pmg = (PC_PMG *)pc->data;
+  PetscInt  n   = HOFLOW_NMAX + 1;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
+  PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
+  pmg->norders = set ? n : 0;
+  PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
+  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post)", NULL, pmg->degree, &pmg->degree, NULL));
+  PetscCheck(pmg->degree >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree %" PetscInt_FMT " must be >= 1", pmg->degree);
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
+{
+  PC_PMG   *pmg = (PC_PMG *)pc->data;
+  PetscBool ascii;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow p-multigrid, orders"));
+  for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT ")/Jacobi; order 1 assembled)\n", pmg->degree));
+  if (pmg->mg) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PCView(pmg->mg, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_PMG(PC pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCReset_PMG(pc));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCCreate_PMG(PC pc)
+{
+  PC_PMG *pmg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&pmg));
+  pmg->coarsen            = PMG_HALVING;
+  pmg->degree             = 2;
+  pc->data                = pmg;
+  pc->ops->setup          = PCSetUp_PMG;
+  pc->ops->apply          = PCApply_PMG;
+  pc->ops->reset          = PCReset_PMG;
+  pc->ops->destroy        = PCDestroy_PMG;
+  pc->ops->view           = PCView_PMG;
+  pc->ops->setfromoptions = PCSetFromOptions_PMG;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,125 @@
+# hoflow test suite: elliptic solver stacks (issue: inverse mass, pMG-AMG, full AMG, LOR-AMG).
+# exec()'d by tests/run.py into its globals (test, run, check, summary, Failure, ROOT, HOFLOW,
+# SQUARE, error_test). Iteration bounds are asserted on small meshes at -ksp_rtol 1e-8.
+RTOL8 = ["-ksp_rtol", "1e-8"]
+
+
+def stack_run(stack, order, mesh, extra=()):
+    s = summary(run([HOFLOW, "-order", str(order), "-options_file", "options/%s.yaml" % stack] + RTOL8 + mesh + list(extra))[1])
+    check(s["reason"].startswith("CONVERGED"), "%s did not converge: %s" % (stack, s))
+    return s
+
+
+def tri_levels():
+    return [["-dm_plex_filename", SQUARE, "-dm_refine", str(l)] for l in range(3)]
+
+
+def quad_levels():
+    return [["-dm_plex_box_faces", "%d,%d" % (n, n)] for n in (4, 8, 16)]
+
+
+def mesh_independence_test(stack, shape, orders, bound, spread):
+    """Iterations <= bound on three meshes (h, h/2, h/4) for every order, varying by <= spread."""
+    def f():
+        rows = []
+        for order in orders:
+            its = [stack_run(stack, order, m)["iterations"] for m in (tri_levels() if shape == "triangle" else quad_levels())]
+            check(max(its) <= bound, "%s %s N=%d: iterations %s exceed %d" % (stack, shape, order, its, bound))
+            check(max(its) <= (1 + spread) * min(its), "%s %s N=%d: iterations %s vary by more than %d%% across meshes" % (stack, shape, order, its, 100 * spread))
+            rows.append("N%d %s" % (order, "/".join(map(str, its))))
+        return " ".join(rows)
+    return f
+
+
+# pMG-AMG: <= 30 iterations for N <= 8, within 25 % across three mesh levels
+test("solver/pmg-amg/triangle/N1-8")(mesh_independence_test("pmg_amg", "triangle", range(1, 9), 30, 0.25))
+test("solver/pmg-amg/quadrilateral/N1-8")(mesh_independence_test("pmg_amg", "quadrilateral", (1, 2, 4, 6, 8), 30, 0.25))
+
+
+def order_independence_test(stack, shape, bound):
+    """Iterations bounded for N = 1..8 on one mesh (the observed bound, see options/lor_amg.yaml)."""
+    def f():
+        mesh = tri_levels()[1] if shape == "triangle" else quad_levels()[1]
+        its = [stack_run(stack, order, mesh)["iterations"] for order in range(1, 9)]
+        check(max(its) <= bound, "%s %s: iterations %s for N = 1..8 exceed the bound %d" % (stack, shape, its, bound))
+        return "N=1..8: %s" % " ".join(map(str, its))
+    return f
+
+
+# LOR-AMG: quadrilaterals 16-25 for N = 1..8; triangles 18-34 (warp & blend growth at N >= 7)
+test("solver/lor-amg/quadrilateral/N1-8")(order_independence_test("lor_amg", "quadrilateral", 26))
+test("solver/lor-amg/triangle/N1-8")(order_independence_test("lor_amg", "triangle", 36))
+
+
+@test("solver/amg/assembled-order-N")
+def _():
+    out = []
+    for order in (2, 5):
+        s = stack_run("amg", order, tri_levels()[1])
+        check(s["iterations"] <= 30, "full AMG N=%d took %d iterations" % (order, s["iterations"]))
+        out.append("N%d %d" % (order, s["iterations"]))
+    return "iterations " + " ".join(out)
+
+
+@test("solver/stacks/same-solution")
+def _():
+    # every stack solves the same system: at rtol 1e-12 the errors agree to the algebraic error
+    errs = {}
+    for stack in ("jacobi", "inverse_mass", "pmg_amg", "pmg_gamg", "amg", "lor_amg"):
+        solver = ["-ksp_type", "cg", "-pc_type", "inverse_mass"] if stack == "inverse_mass" else ["-options_file", "options/%s.yaml" % stack]
+        s = summary(run([HOFLOW, "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-ksp_rtol", "1e-12", "-ksp_max_it", "20000"] + solver)[1])
+        errs[stack] = s["L2"]
+    ref = errs["jacobi"]
+    for k, v in errs.items():
+        check(abs(v - ref) <= 1e-4 * ref, "stack %s: L2 %g differs from CG+Jacobi's %g" % (k, v, ref))
+    return " ".join("%s %.6e" % kv for kv in errs.items())
+
+
+@test("solver/memory/pmg-vs-amg-N6")
+def _():
+    # bytes the preconditioner holds per element (heap in use after PCSetUp minus before)
+    pmg = stack_run("pmg_amg", 6, ["-dm_plex_filename", SQUARE, "-dm_refine", "3"])
+    amg = stack_run("amg", 6, ["-dm_plex_filename", SQUARE, "-dm_refine", "2"])
+    pb, ab = float(pmg["pc_bytes_per_cell"]), float(amg["pc_bytes_per_cell"])
+    check(0 < pb <= 5000, "pMG-AMG holds %.0f bytes per element at N = 6 (target <= 5 kB)" % pb)
+    check(ab >= 5 * pb, "full AMG (%.0f B/element) should need far more than pMG-AMG (%.0f)" % (ab, pb))
+    return "pMG-AMG %.0f B/element, full AMG %.0f B/element (N = 6)" % (pb, ab)
+
+
+@test("solver/screened-poisson/pmg-and-inverse-mass")
+def _():
+    # lambda = 1/(nu dt): pMG-AMG stays bounded for every lambda; inverse mass wins when mass-dominated
+    rows = []
+    for lam in ("1e2", "1e4", "1e6"):
+        args = ["-problem", "helmholtz", "-helmholtz_lambda", lam, "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-order", "5"]
+        p = stack_run("pmg_amg", 5, [], args)
+        m = summary(run([HOFLOW] + args + ["-ksp_type", "cg", "-pc_type", "inverse_mass"] + RTOL8)[1])
+        check(p["iterations"] <= 25, "pMG-AMG at lambda %s: %d iterations" % (lam, p["iterations"]))
+        rows.append("lambda %s: pMG %d, inverse mass %d" % (lam, p["iterations"], m["iterations"]))
+    check(m["iterations"] <= 12, "inverse mass at lambda 1e6: %d iterations" % m["iterations"])
+    return "; ".join(rows)
+
+
+def neumann_test(stack):
+    def f():
+        # pure Neumann Poisson: the constants are the null space, attached to the operator and to
+        # every preconditioning matrix; the solution is matched to the exact mean
+        args = ["-bc_dirichlet", "none", "-bc_neumann", "left,right,top,bottom", "-dm_plex_filename", SQUARE, "-dm_refine", "1"]
+        s = stack_run(stack, 4, args)
+        r = stack_run(stack, 4, ["-dm_plex_filename", SQUARE, "-dm_refine", "1"])
+        check(s["L2"] <= 3 * r["L2"], "Neumann-only L2 %g vs mixed-BC L2 %g" % (s["L2"], r["L2"]))
+        check(s["iterations"] <= 2 * r["iterations"] + 5, "Neumann-only took %d iterations (mixed: %d)" % (s["iterations"], r["iterations"]))
+        return "L2 %.3e in %d iterations (mixed BCs: %.3e in %d)" % (s["L2"], s["iterations"], r["L2"], r["iterations"])
+    return f
+
+
+for _stack in ("pmg_amg", "amg", "lor_amg"):
+    test("solver/neumann-only/%s" % _stack)(neumann_test(_stack))
+
+test("errors/pmg-orders-not-ending-at-1")(error_test(["-order", "6", "-pc_type", "pmg", "-pc_pmg_orders", "6,3"], r"-pc_pmg_orders 6,3 must end at order 1"))
+test("errors/pmg-orders-not-starting-at-N")(error_test(["-order", "6", "-pc_type", "pmg", "-pc_pmg_orders", "5,2,1"], r"-pc_pmg_orders 5,2,1 must start at the operator's order 6"))
+test("errors/pmg-orders-not-decreasing")(error_test(["-order", "6", "-pc_type", "pmg", "-pc_pmg_orders", "6,3,3,1"], r"must decrease strictly"))
+test("errors/unknown-pmat")(error_test(["-pmat", "lorr"], r"Unknown option lorr for -pmat. Available options: shell assembled lor"))
+test("errors/unknown-pc-type")(error_test(["-pc_type", "pmgg"], r"Unable to find requested PC type pmgg"))
+test("errors/unknown-stack-file")(error_test(["-options_file", "options/no_such_stack.yaml"], r"Unable to open YAML option file: options/no_such_stack.yaml"))
+test("errors/pmg-on-assembled-matrix")(error_test(["-pmat", "assembled", "-pc_type", "pmg"], r"Matrix 'assembled SIPDG' is not a hoflow SIPDG operator; .* use -pmat shell"))
