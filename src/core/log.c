@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -25,5 +25,9 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("DGTransfer", HOFLOW_CLASSID, &HOFLOW_DGTransfer));
   PetscCall(PetscLogEventRegister("LORAssemble", HOFLOW_CLASSID, &HOFLOW_LORAssemble));
   PetscCall(PetscLogEventRegister("PMGSetUp", HOFLOW_CLASSID, &HOFLOW_PMGSetUp));
+  PetscCall(PetscLogEventRegister("INSAdvection", HOFLOW_CLASSID, &HOFLOW_INSAdvection));
+  PetscCall(PetscLogEventRegister("INSGradient", HOFLOW_CLASSID, &HOFLOW_INSGradient));
+  PetscCall(PetscLogEventRegister("INSDivergence", HOFLOW_CLASSID, &HOFLOW_INSDivergence));
+  PetscCall(PetscLogEventRegister("INSFaceData", HOFLOW_CLASSID, &HOFLOW_INSFaceData));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -270,18 +270,19 @@ PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscBoundaryData(DGDisc *disc, PointFunction exact, void *ctx, PetscReal **bc_data)
+PetscErrorCode DGDiscBoundaryData(DGDisc *disc, const PetscInt face_type[], PointFunction exact, void *ctx, PetscReal **bc_data)
 {
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
   const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp;
 
   PetscFunctionBeginUser;
+  if (!face_type) face_type = mesh->face_type;
   PetscCall(PetscCalloc1(mesh->K * Nf * Nfp, bc_data));
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt cell = mesh->elem_cell[e];
     for (PetscInt f = 0; f < Nf; f++) {
-      const PetscInt   type = mesh->face_type[e * Nf + f];
+      const PetscInt   type = face_type[e * Nf + f];
       const PetscReal *fg   = mesh->face_geo + (e * Nf + f) * 3;
       if (type == HOFLOW_FACE_INTERIOR) continue;
       for (PetscInt i = 0; i < Nfp; i++) {

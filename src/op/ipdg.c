@@ -10,6 +10,7 @@
 
 typedef struct {
   DGDisc        *disc;
+  PetscInt      *face_type; /* [K*Nfaces] this operator's boundary conditions (HOFLOW_FACE_*) */
   IPDGKernelData kd;
   Vec            xlocal;
   PetscReal     *gx, *gy;                /* [Klocal*Np] local gradient */
@@ -32,6 +33,7 @@ static PetscErrorCode IPDGContextDestroy(void *ptr)
 
   PetscFunctionBeginUser;
   PetscCall(VecDestroy(&ctx->xlocal));
+  PetscCall(PetscFree(ctx->face_type));
   PetscCall(PetscFree2(ctx->gx, ctx->gy));
   PetscCall(PetscFree4(ctx->DrT, ctx->DsT, ctx->LIFTT, ctx->MT));
   PetscCall(PetscFree(ctx->diag_tables));
@@ -303,6 +305,13 @@ static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tabl
 
 PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
 {
+  PetscFunctionBeginUser;
+  PetscCall(IPDGOperatorCreateWithFaceTypes(disc, lambda, NULL, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, const PetscInt face_type[], Mat *A)
+{
   IPDGContext      *ctx;
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
@@ -313,10 +322,15 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
   PetscFunctionBeginUser;
   PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscReal) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow kernels need PETSc built with 32-bit indices and double precision reals");
   PetscCheck(lambda >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The screening constant lambda = %g must be >= 0", (double)lambda);
-  for (PetscInt k = 0; k < mesh->K * ref->Nfaces; k++)
-    PetscCheck(mesh->face_type[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call MeshSetBoundaryConditions() before creating operators");
+  if (!face_type) face_type = mesh->face_type;
+  for (PetscInt k = 0; k < mesh->K * ref->Nfaces; k++) {
+    PetscCheck(face_type[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call MeshSetBoundaryConditions() before creating operators");
+    PetscCheck((face_type[k] == HOFLOW_FACE_INTERIOR) == (mesh->face_cell[k] >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Face %" PetscInt_FMT " of element %" PetscInt_FMT ": boundary type %" PetscInt_FMT " does not match the mesh (interior faces are interior, boundary faces Dirichlet or Neumann)", k % ref->Nfaces, k / ref->Nfaces, face_type[k]);
+  }
   PetscCall(PetscNew(&ctx));
   ctx->disc = disc;
+  PetscCall(PetscMalloc1(mesh->K * ref->Nfaces, &ctx->face_type));
+  PetscCall(PetscArraycpy(ctx->face_type, face_type, mesh->K * ref->Nfaces));
   PetscCall(DMCreateLocalVector(disc->dm, &ctx->xlocal));
   PetscCall(PetscMalloc2(mesh->Klocal * disc->Np, &ctx->gx, mesh->Klocal * disc->Np, &ctx->gy));
   kd             = &ctx->kd;
@@ -329,7 +343,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A)
   kd->elem_cell  = (const int *)mesh->elem_cell;
   kd->geo        = mesh->geo;
   kd->sgeo       = disc->sgeo;
-  kd->face_type  = (const int *)mesh->face_type;
+  kd->face_type  = (const int *)ctx->face_type;
   kd->vmapP      = (const int *)disc->vmapP;
   kd->face_nodes = (const int *)ref->face_nodes;
   kd->Dr         = ref->Dr;
@@ -399,6 +413,18 @@ PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode IPDGOperatorGetFaceTypes(Mat A, const PetscInt **face_type)
+{
+  IPDGContext *ctx;
+  DGDisc      *disc;
+
+  PetscFunctionBeginUser;
+  PetscCall(IPDGOperatorGetDisc(A, &disc));
+  PetscCall(MatShellGetContext(A, &ctx));
+  *face_type = ctx->face_type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b)
 {
   IPDGContext *ctx;
@@ -417,6 +443,60 @@ PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec
   PetscCall(VecRestoreArray(b, &ba));
   PetscCall(PetscFree(zero));
   PetscCall(PetscFree(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b)
+{
+  IPDGContext *ctx;
+  PetscBool    on_device;
+  Vec          r;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(HoflowVecIsCUDA(b, &on_device));
+  PetscCall(VecDuplicate(b, &r));
+  if (!on_device) {
+    const PetscScalar *bca;
+    PetscScalar       *ra;
+    PetscCall(VecZeroEntries(ctx->xlocal));
+    PetscCall(VecGetArrayRead(bc, &bca));
+    PetscCall(VecGetArrayWrite(r, &ra));
+    {
+      const PetscScalar *zero;
+      PetscCall(VecGetArrayRead(ctx->xlocal, &zero));
+      PetscCall(IPDGApplyLocal(ctx, zero, bca, ra));
+      PetscCall(VecRestoreArrayRead(ctx->xlocal, &zero));
+    }
+    PetscCall(VecRestoreArrayWrite(r, &ra));
+    PetscCall(VecRestoreArrayRead(bc, &bca));
+  } else {
+#if defined(HOFLOW_HAVE_CUDA)
+    const PetscScalar *zero, *bca;
+    PetscScalar       *ra;
+    PetscMemType       m0, m1, m2;
+    int                err;
+    PetscCall(IPDGDeviceSetUp(ctx));
+    PetscCall(VecZeroEntries(ctx->xlocal_device));
+    PetscCall(HoflowGetCUDAStream(&ctx->kd_device.stream));
+    PetscCall(VecGetArrayReadAndMemType(ctx->xlocal_device, &zero, &m0));
+    PetscCall(VecGetArrayReadAndMemType(bc, &bca, &m1));
+    PetscCall(VecGetArrayWriteAndMemType(r, &ra, &m2));
+    PetscCheck(PetscMemTypeDevice(m0) && PetscMemTypeDevice(m1) && PetscMemTypeDevice(m2), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "SIPDG boundary data on the device needs device vectors");
+    PetscCall(PetscLogEventBegin(HOFLOW_IPDGApply, 0, 0, 0, 0));
+    PetscCall(PetscLogGpuTimeBegin());
+    err = IPDGGradientCUDA(&ctx->kd_device, zero, ctx->d_gx, ctx->d_gy);
+    if (!err) err = IPDGApplyCUDA(&ctx->kd_device, zero, ctx->d_gx, ctx->d_gy, bca, ra);
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA SIPDG boundary data kernels failed: %s", HoflowDeviceErrorString(err));
+    PetscCall(PetscLogEventEnd(HOFLOW_IPDGApply, 0, 0, 0, 0));
+    PetscCall(VecRestoreArrayWriteAndMemType(r, &ra));
+    PetscCall(VecRestoreArrayReadAndMemType(bc, &bca));
+    PetscCall(VecRestoreArrayReadAndMemType(ctx->xlocal_device, &zero));
+#endif
+  }
+  PetscCall(VecAXPY(b, -1.0, r));
+  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -498,7 +578,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
     for (PetscInt f = 0; f < Nf; f++) {
       const PetscReal *sg = disc->sgeo + (e * Nf + f) * HOFLOW_SGEO_SIZE;
       const PetscReal  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], tau = sg[HOFLOW_SGEO_TAU], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
-      const PetscInt   type = mesh->face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
+      const PetscInt   type = ctx->face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
 
       if (type == HOFLOW_FACE_NEUMANN) continue;
       for (PetscInt k = 0; k < Nfp * Nfp; k++) Mf[k] = sJ * ref->Mface[k];

@@ -75,10 +75,12 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
   PetscCount        ncoo = 0, cap;
   PetscSection      gsec;
   MatNullSpace      nullsp;
+  const PetscInt   *face_type;
 
   PetscFunctionBeginUser;
   PetscCall(IPDGOperatorGetDisc(A, &disc));
   PetscCall(IPDGOperatorGetLambda(A, &lambda));
+  PetscCall(IPDGOperatorGetFaceTypes(A, &face_type));
   mesh = disc->mesh;
   ref  = disc->ref;
   Np   = ref->Np;
@@ -120,7 +122,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
         }
     }
     for (PetscInt f = 0; f < Nf; f++) {
-      const PetscInt  type = mesh->face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
+      const PetscInt  type = face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
       const PetscReal tau  = pscale * disc->sgeo[(e * Nf + f) * HOFLOW_SGEO_SIZE + HOFLOW_SGEO_TAU];
       const PetscInt *fn   = ref->face_nodes + f * Nfp;
       PetscInt        col0 = 0;

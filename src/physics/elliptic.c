@@ -169,7 +169,7 @@ PetscErrorCode AppSolve(App *app)
   /* b = (l_i, f) + boundary data; u0 = 0 */
   PetscCall(VecZeroEntries(app->b));
   PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, app->b));
-  PetscCall(DGDiscBoundaryData(app->disc, app->problem.exact, app->problem.ctx, &bc_data));
+  PetscCall(DGDiscBoundaryData(app->disc, NULL, app->problem.exact, app->problem.ctx, &bc_data));
   PetscCall(IPDGOperatorAddBoundaryData(app->A, bc_data, app->b));
   PetscCall(PetscFree(bc_data));
   PetscCall(VecZeroEntries(app->u));

@@ -43,7 +43,7 @@ static PetscErrorCode HeatRightHandSide(Heat *heat, PetscReal t, Vec r)
   PetscFunctionBeginUser;
   app->problem.time = t;
   PetscCall(VecZeroEntries(r));
-  PetscCall(DGDiscBoundaryData(app->disc, app->problem.exact, app->problem.ctx, &bc_data));
+  PetscCall(DGDiscBoundaryData(app->disc, NULL, app->problem.exact, app->problem.ctx, &bc_data));
   PetscCall(IPDGOperatorAddBoundaryData(app->A, bc_data, r));
   PetscCall(PetscFree(bc_data));
   PetscCall(VecScale(r, heat->nu));

@@ -222,46 +222,53 @@ static PetscErrorCode BuildFaceNodes(RefElement *ref, PetscReal xi0[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Element cubature exact for polynomials of degree 2N+1 (products of two degree-N
- * functions times a degree-1 factor such as an affine coefficient).
- *   square: tensor (N+1)-point Gauss–Legendre, exact to degree 2N+1 per direction.
+/* Cubature on the reference element exact for polynomials of degree `degree`:
+ *   square: tensor n-point Gauss–Legendre, n = ceil((degree+1)/2), exact to 2n-1 per direction.
  *   triangle: collapsed (Stroud conical) rule. With r = (1+a)(1-b)/2 - 1, s = b the Jacobian
  *     is dr ds = (1-b)/2 da db, so int_T f = 1/2 int int f (1-b) da db: Gauss–Legendre in a
- *     and Gauss–Jacobi(1,0) in b (which absorbs the factor 1-b), N+1 points each; a degree-d
- *     polynomial in (r,s) has degree <= d in a and in b, so the rule is exact to 2N+1.
+ *     and Gauss–Jacobi(1,0) in b (which absorbs the factor 1-b), n points each; a degree-d
+ *     polynomial in (r,s) has degree <= d in a and in b, so the rule is exact to 2n-1.
  *     Weights w = w_a w_b / 2 sum to 2 * 2 / 2 = 2, the triangle's area. */
-static PetscErrorCode BuildCubature(RefElement *ref)
+PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq_out, PetscReal **rq, PetscReal **sq, PetscReal **wq)
 {
-  const PetscInt nq = ref->N + 1;
+  const PetscInt nq = degree / 2 + 1; /* 2 nq - 1 >= degree */
   PetscReal     *xa, *wa, *xb, *wb;
 
   PetscFunctionBeginUser;
+  PetscCheck(degree >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cubature degree %" PetscInt_FMT " must be >= 0", degree);
   PetscCall(PetscMalloc4(nq, &xa, nq, &wa, nq, &xb, nq, &wb));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xa, wa));
-  if (ref->shape == REF_TRIANGLE)
-    PetscCall(JacobiGaussQuadrature(1.0, 0.0, nq, xb, wb));
-  else
-    PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xb, wb));
-  ref->Nq = nq * nq;
-  PetscCall(PetscMalloc1(ref->Nq, &ref->rq));
-  PetscCall(PetscMalloc1(ref->Nq, &ref->sq));
-  PetscCall(PetscMalloc1(ref->Nq, &ref->wq));
+  if (shape == REF_TRIANGLE) PetscCall(JacobiGaussQuadrature(1.0, 0.0, nq, xb, wb));
+  else PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xb, wb));
+  *nq_out = nq * nq;
+  PetscCall(PetscMalloc1(nq * nq, rq));
+  PetscCall(PetscMalloc1(nq * nq, sq));
+  PetscCall(PetscMalloc1(nq * nq, wq));
   for (PetscInt j = 0; j < nq; j++) {
     for (PetscInt i = 0; i < nq; i++) {
       const PetscInt q = i + nq * j;
 
-      if (ref->shape == REF_TRIANGLE) {
-        ref->rq[q] = 0.5 * (1.0 + xa[i]) * (1.0 - xb[j]) - 1.0;
-        ref->sq[q] = xb[j];
-        ref->wq[q] = 0.5 * wa[i] * wb[j];
+      if (shape == REF_TRIANGLE) {
+        (*rq)[q] = 0.5 * (1.0 + xa[i]) * (1.0 - xb[j]) - 1.0;
+        (*sq)[q] = xb[j];
+        (*wq)[q] = 0.5 * wa[i] * wb[j];
       } else {
-        ref->rq[q] = xa[i];
-        ref->sq[q] = xb[j];
-        ref->wq[q] = wa[i] * wb[j];
+        (*rq)[q] = xa[i];
+        (*sq)[q] = xb[j];
+        (*wq)[q] = wa[i] * wb[j];
       }
     }
   }
   PetscCall(PetscFree4(xa, wa, xb, wb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element cubature exact for polynomials of degree 2N+1 (products of two degree-N functions times
+ * a degree-1 factor such as an affine coefficient), and the interpolation to it. */
+static PetscErrorCode BuildCubature(RefElement *ref)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RefElementCubature(ref->shape, 2 * ref->N + 1, &ref->Nq, &ref->rq, &ref->sq, &ref->wq));
   PetscCall(PetscMalloc1(ref->Nq * ref->Np, &ref->Iq));
   PetscCall(RefElementInterpolationMatrix(ref, ref->Nq, ref->rq, ref->sq, ref->Iq));
   PetscFunctionReturn(PETSC_SUCCESS);

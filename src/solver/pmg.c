@@ -150,19 +150,21 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   KSP         ksp;
   PC          cpc;
   PetscInt    L;
+  const PetscInt *face_type;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_PMGSetUp, pc, 0, 0, 0));
   PetscCall(PCReset_PMG(pc));
   PetscCall(IPDGOperatorGetDisc(pc->pmat, &fine));
   PetscCall(IPDGOperatorGetLambda(pc->pmat, &lambda));
+  PetscCall(IPDGOperatorGetFaceTypes(pc->pmat, &face_type));
   PetscCall(PMGSchedule(pc, fine->N));
   L            = pmg->nlevels;
   pmg->disc[0] = fine;
   pmg->A[0]    = pc->pmat;
   for (PetscInt l = 1; l < L; l++) {
     PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->disc[l]));
-    PetscCall(IPDGOperatorCreate(pmg->disc[l], lambda, &pmg->A[l]));
+    PetscCall(IPDGOperatorCreateWithFaceTypes(pmg->disc[l], lambda, face_type, &pmg->A[l]));
     PetscCall(PMGNullSpace(pc->pmat, pmg->A[l]));
     PetscCall(DGTransferCreate(pmg->disc[l], pmg->disc[l - 1], &pmg->P[l - 1]));
   }

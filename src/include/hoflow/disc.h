@@ -30,7 +30,8 @@ PETSC_EXTERN PetscErrorCode DGDiscDestroy(DGDisc **disc);
 PETSC_EXTERN PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b);
 /* ||u - exact||_L2 by the element cubature. */
 PETSC_EXTERN PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error);
-/* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on Neumann faces. */
 /* Upload the element-wise kernel data to the device (once); error without CUDA. */
 PETSC_EXTERN PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc);
-PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *disc, PointFunction exact, void *ctx, PetscReal **bc_data);
+/* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on
+ * Neumann faces; face_type: [K*Nfaces] HOFLOW_FACE_* (NULL: the mesh's). */
+PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *disc, const PetscInt face_type[], PointFunction exact, void *ctx, PetscReal **bc_data);

@@ -121,6 +121,64 @@ int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, 
 void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out);
 int  DGBlockApplyCUDA(int K, int m, int n, const double *A, const double *in, double *out, void *stream);
 
+/* ---- incompressible flow operators (seed 000 §2.1, §5.3): ins_kernels.c, cuda/ins.cu ----
+ * Two velocity components and the pressure are separate DG fields with the nodal layout above.
+ * Boundary faces carry the velocity's type: HOFLOW_FACE_DIRICHLET (inflow, walls: u = g) or
+ * HOFLOW_FACE_NEUMANN (outflow: nu du/dn = p n, the pressure given there). Boundary data come as
+ * a spatial part times a time factor (g(x) tau(t)), so a time step needs scalars only. */
+#define HOFLOW_NCUB_MAX (((3 * HOFLOW_NMAX) / 2 + 1) * ((3 * HOFLOW_NMAX) / 2 + 1)) /* volume cubature points */
+#define HOFLOW_NFQ_MAX ((3 * HOFLOW_NMAX) / 2 + 1)                                  /* face cubature points */
+typedef struct {
+  int           N, Np, Nfp, Nfaces, K, Klocal;
+  int           Nc;         /* volume cubature points, exact to degree 3N (the advective flux u u times a test gradient) */
+  int           Nfq;        /* Gauss points per face, exact to degree 3N */
+  const int    *elem_cell;  /* [K] */
+  const double *geo;        /* [Klocal*HOFLOW_GEO_SIZE] */
+  const double *sgeo;       /* [K*Nfaces*HOFLOW_SGEO_SIZE] */
+  const int    *face_type;  /* [K*Nfaces] the velocity's HOFLOW_FACE_* */
+  const int    *vmapP;      /* [K*Nfaces*Nfp] */
+  const int    *face_nodes; /* [Nfaces*Nfp] */
+  const double *Dr, *Ds;    /* [Np*Np] nodal derivative matrices */
+  const double *LIFT;       /* [Np*Nfaces*Nfp] */
+  const double *Minv;       /* [Np*Np] reference inverse mass */
+  const double *Ic;         /* [Nc*Np] interpolation from the nodes to the volume cubature */
+  const double *DrW, *DsW;  /* [Np*Nc] w_q dl_i/dr(x_q), w_q dl_i/ds(x_q) */
+  const double *If;         /* [Nfq*Nfp] interpolation from a face's nodes to its Gauss points */
+  const double *LIFTf;      /* [Nfp*Nfq] w_q l_a(xi_q): face Gauss points onto the face nodes */
+  const double *bcq;        /* [2][K*Nfaces*Nfq] Dirichlet velocity u, v at face Gauss points (spatial part) */
+  const double *bcn;        /* [3][K*Nfaces*Nfp] at face nodes (spatial parts): for u and v the SIPDG data (g on Dirichlet
+                               faces, n.grad u on outflow faces), for p its value on outflow faces */
+  void         *stream;     /* CUDA stream; NULL: default */
+} INSKernelData;
+
+/* Advection in divergence form with cubature (seed 000 eqs. 8, 9, 21, 34):
+ *   out_k = M^{-1} [ -(grad l_i, a c_k) + <l_i, n.F*_k> ],  k = 0, 1,
+ *   n.F*_k = ({{(n.a) c_k}}) + Lambda/2 (c_k^- - c_k^+),  Lambda = lambda_scale max(|n.a^-|, |n.a^+|),
+ * advected components c (local arrays [Klocal*Np]) carried by the velocity a (local arrays); on
+ * Dirichlet faces a^+ = c^+ = bc_scale g, on outflow faces the exterior is the interior. N(u) is
+ * a = c = u with lambda_scale 2 (the eigenvalues of the flux Jacobian of u (x) u are n.u and 2 n.u);
+ * the subcycling operator N~(a, c) has lambda_scale 1. out: owned elements [K*Np]. */
+void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1);
+/* G p = grad p + LIFT (sJ/J) n (p* - p^-) with central p* = {{p}}; on Dirichlet-velocity faces
+ * p* = p^-, on outflow faces p* = bc_scale p_D (bcn) minus, when ptrace is given, the trace of
+ * ptrace (the increment's data). p: local [Klocal*Np]; ptrace: owned [K*Np] or NULL; gx, gy: [K*Np]. */
+void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy);
+/* D u = div u + LIFT (sJ/J) n.(u* - u^-), central u* = {{u}}; Dirichlet faces u* = bc_scale g,
+ * outflow u* = u^-. u, v: local [Klocal*Np]; out [K*Np]. */
+void INSDivergenceHost(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out);
+/* Face data for a SIPDG solve, [K*Nfaces*Nfp]: on faces of type `type` (-1: every boundary face)
+ * alpha * bcn[component] + beta * trace(x) (x owned [K*Np], may be NULL), zero elsewhere. */
+void INSFaceDataHost(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
+int  INSAdvectionCUDA(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1);
+int  INSGradientCUDA(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy);
+int  INSDivergenceCUDA(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out);
+int  INSFaceDataCUDA(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
+/* Flops per element (log events) and bytes per element (roofline). */
+double INSAdvectionFlopsPerElement(int Np, int Nc, int Nfaces, int Nfp, int Nfq);
+double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfq);
+double INSGradientFlopsPerElement(int Np, int Nfaces, int Nfp);
+double INSDivergenceFlopsPerElement(int Np, int Nfaces, int Nfp);
+
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);
 int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes);                   /* allocate and copy */

@@ -7,6 +7,12 @@
 PETSC_EXTERN PetscErrorCode DGMassOperatorCreate(DGDisc *disc, PetscBool inverse, Mat *M);
 /* The SIPDG operator A = -Laplace + lambda of seed 000, eqs. (23), (28), homogeneous boundary conditions. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *disc, PetscReal lambda, Mat *A);
+/* The same with the boundary conditions of each boundary face given per operator (face_type[K*Nfaces],
+ * HOFLOW_FACE_*; NULL: the mesh's), e.g. the pressure of incompressible flow, Dirichlet where the
+ * velocity is Neumann. The array is copied. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, const PetscInt face_type[], Mat *A);
+/* The boundary conditions of a SIPDG operator: [K*Nfaces] HOFLOW_FACE_* (owned by the operator). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorGetFaceTypes(Mat A, const PetscInt **face_type);
 /* The discretization behind a SIPDG operator; error if A is not one (names what it is). */
 PETSC_EXTERN PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc);
 /* b -= A_bc(0): the inhomogeneous boundary data bc_data (DGDiscBoundaryData) moved to the right-hand side. */
@@ -29,3 +35,29 @@ PETSC_EXTERN PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], Petsc
 /* p-multigrid transfer (op/transfer.c): prolongation from the order of `coarse` to the order of
  * `fine` on the same mesh by nodal interpolation; MatMultTranspose restricts. */
 PETSC_EXTERN PetscErrorCode DGTransferCreate(DGDisc *coarse, DGDisc *fine, Mat *P);
+/* b -= A_bc(bc) with face data in a vector (INSOpsCreateFaceVector: [K*Nfaces*Nfp], the operator's
+ * Dirichlet values and Neumann data at face nodes) on the backend of b: the boundary data of a solve
+ * moved to the right-hand side without leaving the device. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b);
+
+/* ---- incompressible flow operators (op/ins.c, seed 000 §2.1, §5.3; kernels.h INSKernelData) ---- */
+typedef struct _n_INSOps *INSOps;
+/* Spatial boundary data at a boundary point x with outward normal n: values = (u_D, v_D) on
+ * Dirichlet faces, (du/dn, dv/dn) and p_D on outflow faces (the time dependence is a factor the
+ * caller applies). */
+typedef PetscErrorCode (*INSBoundaryFunction)(const PetscReal x[], const PetscReal n[], PetscReal values[5], void *ctx);
+/* face_type: the velocity's boundary conditions [K*Nfaces] (NULL: the mesh's). */
+PETSC_EXTERN PetscErrorCode INSOpsCreate(DGDisc *disc, const PetscInt face_type[], INSOps *ops);
+PETSC_EXTERN PetscErrorCode INSOpsDestroy(INSOps *ops);
+PETSC_EXTERN PetscErrorCode INSOpsGetFaceTypes(INSOps ops, const PetscInt **face_type);
+PETSC_EXTERN PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *ctx);
+/* out = N~(a; c) (kernels.h INSAdvectionHost): advection of (cu, cv) by (au, av), global vectors. */
+PETSC_EXTERN PetscErrorCode INSOpsAdvection(INSOps ops, Vec au, Vec av, Vec cu, Vec cv, PetscReal lambda_scale, PetscReal bc_scale, Vec out_u, Vec out_v);
+/* (gx, gy) = G p, outflow data bc_scale p_D minus the trace of ptrace (NULL: none). */
+PETSC_EXTERN PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal bc_scale, Vec gx, Vec gy);
+/* div = D (u, v) with Dirichlet data bc_scale g. */
+PETSC_EXTERN PetscErrorCode INSOpsDivergence(INSOps ops, Vec u, Vec v, PetscReal bc_scale, Vec div);
+/* A sequential vector of face-node values [K*Nfaces*Nfp] on the discretization's backend. */
+PETSC_EXTERN PetscErrorCode INSOpsCreateFaceVector(INSOps ops, Vec *face);
+/* face = alpha bcn[component] + beta trace(x) on boundary faces of type `type` (-1: all), else 0. */
+PETSC_EXTERN PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt component, PetscReal alpha, PetscReal beta, Vec x, Vec face);

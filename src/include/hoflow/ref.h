@@ -54,6 +54,9 @@ PETSC_EXTERN PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref,
  * counterclockwise: cells[c*Nverts + v]. For output on sub-cells and low-order-refined operators.
  * Returns nsub and a PetscMalloc'd array the caller frees. */
 PETSC_EXTERN PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells);
+/* Cubature on the reference shape exact to polynomial degree `degree` (collapsed Gauss–Jacobi on the
+ * triangle, tensor Gauss on the square): nq points and weights, PetscMalloc'd arrays the caller frees. */
+PETSC_EXTERN PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq, PetscReal **rq, PetscReal **sq, PetscReal **wq);
 /* Evaluate the orthonormal modal basis (and its r,s derivatives; any output may be NULL) at n points: [n*Np]. */
 PETSC_EXTERN PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal P[], PetscReal Pr[], PetscReal Ps[]);
 

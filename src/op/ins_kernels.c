@@ -1,0 +1,79 @@
+/* Host reference kernels of the incompressible flow operators (hoflow/kernels.h, INSKernelData):
+ * advection with cubature, gradient, divergence and face data. Plain C, no PETSc calls; the CUDA
+ * twins in cuda/ins.cu take the same INSKernelData and must agree with these to round-off. Each
+ * kernel is instantiated per order and shape, so loop bounds are compile-time constants. */
+#include <hoflow/kernels.h>
+#include <hoflow/kernels/ins_element.h>
+
+/* Instantiate for triangles and quadrilaterals: CALL(Np, Nfp, Nfaces, Nc, Nfq) with the cubature of
+ * degree 3N (RefElementCubature: (3N/2 + 1) Gauss points per direction). */
+#define INS_NQ(NN) ((3 * (NN)) / 2 + 1)
+#define INS_CASE(CALL, NN)                                                                        \
+  case 300 + NN:                                                                                  \
+    CALL(((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));          \
+    break;                                                                                        \
+  case 400 + NN:                                                                                  \
+    CALL(((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));              \
+    break;
+#define INS_DISPATCH(d, CALL)                                                                              \
+  do {                                                                                                     \
+    switch ((d)->Nfaces * 100 + (d)->N) {                                                                  \
+      INS_CASE(CALL, 1) INS_CASE(CALL, 2) INS_CASE(CALL, 3) INS_CASE(CALL, 4) INS_CASE(CALL, 5)            \
+      INS_CASE(CALL, 6) INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : \
+        break;                                                                                             \
+    }                                                                                                      \
+  } while (0)
+
+void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+{
+#define CALL_ADVECTION(NP, NFP, NF, NC, NFQ) \
+  for (int e = 0; e < d->K; e++) INSAdvectionElement(d, NP, NFP, NF, NC, NFQ, e, au, av, c0, c1, lambda_scale, bc_scale, out0 + e * (NP), out1 + e * (NP))
+  INS_DISPATCH(d, CALL_ADVECTION);
+#undef CALL_ADVECTION
+}
+
+void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy)
+{
+#define CALL_GRADIENT(NP, NFP, NF, NC, NFQ) \
+  for (int e = 0; e < d->K; e++) INSGradientElement(d, NP, NFP, NF, e, p, ptrace, bc_scale, gx + e * (NP), gy + e * (NP))
+  INS_DISPATCH(d, CALL_GRADIENT);
+#undef CALL_GRADIENT
+}
+
+void INSDivergenceHost(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out)
+{
+#define CALL_DIVERGENCE(NP, NFP, NF, NC, NFQ) \
+  for (int e = 0; e < d->K; e++) INSDivergenceElement(d, NP, NFP, NF, e, u, v, bc_scale, out + e * (NP))
+  INS_DISPATCH(d, CALL_DIVERGENCE);
+#undef CALL_DIVERGENCE
+}
+
+void INSFaceDataHost(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out)
+{
+  for (int e = 0; e < d->K; e++)
+    for (int f = 0; f < d->Nfaces; f++)
+      for (int a = 0; a < d->Nfp; a++) out[(e * d->Nfaces + f) * d->Nfp + a] = INSFaceDataNode(d, type, component, alpha, beta, x, e, f, a);
+}
+
+double INSAdvectionFlopsPerElement(int Np, int Nc, int Nfaces, int Nfp, int Nfq)
+{
+  /* interpolation of 4 fields, contravariant fluxes, the weighted derivatives, face traces (both
+   * sides) and fluxes, face lifts, the inverse mass */
+  return 8.0 * Nc * Np + 12.0 * Nc + 8.0 * Np * Nc + Nfaces * (16.0 * Nfq * Nfp + 20.0 * Nfq + 4.0 * Nfp * Nfq) + 4.0 * Np * Np + 2.0 * Np;
+}
+
+double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfq)
+{
+  /* four fields read, two written, geometry, face factors and the boundary data */
+  return 8.0 * (6.0 * Np + HOFLOW_GEO_SIZE + Nfaces * (HOFLOW_SGEO_SIZE + 2.0 * Nfq)) + 4.0 * (1 + Nfaces);
+}
+
+double INSGradientFlopsPerElement(int Np, int Nfaces, int Nfp)
+{
+  return 4.0 * Np * Np + 4.0 * Np * Nfaces * Nfp + 4.0 * Np + 6.0 * Nfaces * Nfp;
+}
+
+double INSDivergenceFlopsPerElement(int Np, int Nfaces, int Nfp)
+{
+  return 8.0 * Np * Np + 2.0 * Np * Nfaces * Nfp + 7.0 * Np + 8.0 * Nfaces * Nfp;
+}
