@@ -193,7 +193,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     RowTimesBatch<NP, NFN, P>(d.LIFTT, t, S_WX(0), S, a);
 #pragma unroll
     for (int p = 0; p < P; p++) S_R(p)
-                                [t] = r[p] - a[p];
+    [t] = r[p] - a[p];
   }
   __syncthreads();
   // multiply by the element mass matrix J M

@@ -412,6 +412,26 @@ PetscErrorCode MeshSetBoundaryConditions(Mesh *mesh, PetscInt ndirichlet, char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask)
+{
+  const PetscInt nf = mesh->Nverts;
+  char          *names[1];
+  char           name[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(name, group, sizeof(name)));
+  names[0] = name;
+  PetscCall(MeshCheckLabels(mesh, option, 1, names));
+  PetscCall(PetscCalloc1(mesh->K * nf, mask));
+  for (PetscInt e = 0; e < mesh->K; e++)
+    for (PetscInt f = 0; f < nf; f++) {
+      const PetscInt cell = mesh->elem_cell[e];
+      if (mesh->face_cell[e * nf + f] >= 0) continue;
+      PetscCall(MeshPointInGroups(mesh->dm, mesh->face_point[cell * nf + f], 1, names, &(*mask)[e * nf + f]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshDestroy(Mesh **mesh)
 {
   PetscFunctionBeginUser;

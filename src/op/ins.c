@@ -70,7 +70,7 @@ static PetscErrorCode INSOpsBuildTables(INSOps ops)
   PetscCall(PetscMalloc2(Nfq * Nfp, &ops->If, Nfp * Nfq, &ops->LIFTf));
   for (PetscInt q = 0; q < Nfq; q++)
     for (PetscInt a = 0; a < Nfp; a++) {
-      const PetscReal l = Lagrange1D(Nfp, xi, a, xg[q]);
+      const PetscReal l       = Lagrange1D(Nfp, xi, a, xg[q]);
       ops->If[q * Nfp + a]    = l;
       ops->LIFTf[a * Nfq + q] = wg[q] * l;
     }
@@ -172,7 +172,7 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
       PetscReal        val[5];
       if (type == HOFLOW_FACE_INTERIOR) continue;
       for (PetscInt a = 0; a < Nfp; a++) {
-        const PetscInt  id   = cell * disc->Np + ref->face_nodes[f * Nfp + a], k = (e * Nf + f) * Nfp + a;
+        const PetscInt  id = cell * disc->Np + ref->face_nodes[f * Nfp + a], k = (e * Nf + f) * Nfp + a;
         const PetscReal x[2] = {disc->x[id], disc->y[id]};
         PetscCall(bc(x, fg, val, ctx));
         ops->bcn[k]           = type == HOFLOW_FACE_DIRICHLET ? val[0] : val[2];
@@ -183,8 +183,8 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
         const PetscInt  k    = (e * Nf + f) * Nfq + q;
         const PetscReal x[2] = {0.5 * (1 - xg[q]) * v0[0] + 0.5 * (1 + xg[q]) * v1[0], 0.5 * (1 - xg[q]) * v0[1] + 0.5 * (1 + xg[q]) * v1[1]};
         PetscCall(bc(x, fg, val, ctx));
-        ops->bcq[k]       = type == HOFLOW_FACE_DIRICHLET ? val[0] : 0.0;
-        ops->bcq[nbq + k] = type == HOFLOW_FACE_DIRICHLET ? val[1] : 0.0;
+        ops->bcq[k]       = val[0]; /* outflow faces too: the data of backflow */
+        ops->bcq[nbq + k] = val[1];
       }
     }
   }
@@ -364,10 +364,10 @@ PetscErrorCode INSOpsAdvection(INSOps ops, Vec au, Vec av, Vec cu, Vec cv, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal bc_scale, Vec gx, Vec gy)
+PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal trace_scale, PetscReal bc_scale, Vec gx, Vec gy)
 {
   Vec                  in[1] = {p}, out[2] = {gx, gy};
-  const PetscScalar   *a[1], *t = NULL;
+  const PetscScalar   *a[1], *t            = NULL;
   PetscScalar         *o[2];
   PetscBool            on_device;
   PetscMemType         mtype;
@@ -383,12 +383,12 @@ PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal bc_scale,
   if (on_device) {
 #if defined(HOFLOW_HAVE_CUDA)
     PetscCall(PetscLogGpuTimeBegin());
-    PetscCall(INSCheckCUDA(INSGradientCUDA(kd, a[0], t, bc_scale, o[0], o[1]), "gradient"));
+    PetscCall(INSCheckCUDA(INSGradientCUDA(kd, a[0], t, trace_scale, bc_scale, o[0], o[1]), "gradient"));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(flops));
 #endif
   } else {
-    INSGradientHost(kd, a[0], t, bc_scale, o[0], o[1]);
+    INSGradientHost(kd, a[0], t, trace_scale, bc_scale, o[0], o[1]);
     PetscCall(PetscLogFlops(flops));
   }
   PetscCall(PetscLogEventEnd(HOFLOW_INSGradient, 0, 0, 0, 0));
@@ -463,9 +463,82 @@ PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt component, Pet
 #if defined(HOFLOW_HAVE_CUDA)
     PetscCall(INSCheckCUDA(INSFaceDataCUDA(kd, (int)type, (int)component, alpha, beta, xa, o[0]), "face data"));
 #endif
-  } else INSFaceDataHost(kd, (int)type, (int)component, alpha, beta, xa, o[0]);
+  } else
+    INSFaceDataHost(kd, (int)type, (int)component, alpha, beta, xa, o[0]);
   PetscCall(PetscLogEventEnd(HOFLOW_INSFaceData, 0, 0, 0, 0));
   PetscCall(INSOpsRestoreOutput(1, &face, o));
   if (x) PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element-local derivatives of u at node i of owned element e: (du/dx, du/dy). */
+static void INSNodeGradient(const INSKernelData *kd, PetscInt e, PetscInt i, const PetscScalar *u, PetscReal g[2])
+{
+  const PetscReal *geo = kd->geo + kd->elem_cell[e] * HOFLOW_GEO_SIZE;
+  PetscReal        ur = 0, us = 0;
+  for (PetscInt j = 0; j < kd->Np; j++) {
+    ur += kd->Dr[i * kd->Np + j] * PetscRealPart(u[e * kd->Np + j]);
+    us += kd->Ds[i * kd->Np + j] * PetscRealPart(u[e * kd->Np + j]);
+  }
+  g[0] = geo[HOFLOW_GEO_RX] * ur + geo[HOFLOW_GEO_SX] * us;
+  g[1] = geo[HOFLOW_GEO_RY] * ur + geo[HOFLOW_GEO_SY] * us;
+}
+
+PetscErrorCode INSOpsVorticity(INSOps ops, Vec u, Vec v, Vec omega)
+{
+  const INSKernelData *kd = &ops->kd;
+  const PetscScalar   *ua, *va;
+  PetscScalar         *wa;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(v, &va));
+  PetscCall(VecGetArrayWrite(omega, &wa));
+  for (PetscInt e = 0; e < kd->K; e++)
+    for (PetscInt i = 0; i < kd->Np; i++) {
+      PetscReal gu[2], gv[2];
+      INSNodeGradient(kd, e, i, ua, gu);
+      INSNodeGradient(kd, e, i, va, gv);
+      wa[e * kd->Np + i] = gv[0] - gu[1];
+    }
+  PetscCall(VecRestoreArrayWrite(omega, &wa));
+  PetscCall(VecRestoreArrayRead(v, &va));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode INSOpsBoundaryForce(INSOps ops, PetscReal nu, Vec u, Vec v, Vec p, const PetscBool mask[], PetscReal force[2])
+{
+  const INSKernelData *kd  = &ops->kd;
+  const RefElement    *ref = ops->disc->ref;
+  const PetscScalar   *ua, *va, *pa;
+  PetscReal            F[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(v, &va));
+  PetscCall(VecGetArrayRead(p, &pa));
+  for (PetscInt e = 0; e < kd->K; e++) {
+    const PetscReal J = kd->geo[kd->elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
+    for (PetscInt f = 0; f < kd->Nfaces; f++) {
+      const PetscReal *sg = kd->sgeo + (e * kd->Nfaces + f) * HOFLOW_SGEO_SIZE;
+      const PetscReal  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
+      if (!mask[e * kd->Nfaces + f]) continue;
+      for (PetscInt a = 0; a < kd->Nfp; a++) {
+        const PetscInt i = ref->face_nodes[f * kd->Nfp + a];
+        PetscReal      gu[2], gv[2], w = 0, pn = PetscRealPart(pa[e * kd->Np + i]);
+        for (PetscInt b = 0; b < kd->Nfp; b++) w += ref->Mface[a * kd->Nfp + b]; /* int of l_a over the face */
+        INSNodeGradient(kd, e, i, ua, gu);
+        INSNodeGradient(kd, e, i, va, gv);
+        /* on the body: p n - nu (grad u + grad u^T) n, n the fluid's outward normal */
+        F[0] += sJ * w * (pn * nx - nu * (2 * gu[0] * nx + (gu[1] + gv[0]) * ny));
+        F[1] += sJ * w * (pn * ny - nu * ((gu[1] + gv[0]) * nx + 2 * gv[1] * ny));
+      }
+    }
+  }
+  PetscCall(VecRestoreArrayRead(p, &pa));
+  PetscCall(VecRestoreArrayRead(v, &va));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(MPIU_Allreduce(F, force, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ops->disc->dm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,20 +8,20 @@
 /* Instantiate for triangles and quadrilaterals: CALL(Np, Nfp, Nfaces, Nc, Nfq) with the cubature of
  * degree 3N (RefElementCubature: (3N/2 + 1) Gauss points per direction). */
 #define INS_NQ(NN) ((3 * (NN)) / 2 + 1)
-#define INS_CASE(CALL, NN)                                                                        \
-  case 300 + NN:                                                                                  \
-    CALL(((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));          \
-    break;                                                                                        \
-  case 400 + NN:                                                                                  \
-    CALL(((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));              \
+#define INS_CASE(CALL, NN)                                                               \
+  case 300 + NN:                                                                         \
+    CALL(((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)); \
+    break;                                                                               \
+  case 400 + NN:                                                                         \
+    CALL(((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));     \
     break;
-#define INS_DISPATCH(d, CALL)                                                                              \
-  do {                                                                                                     \
-    switch ((d)->Nfaces * 100 + (d)->N) {                                                                  \
-      INS_CASE(CALL, 1) INS_CASE(CALL, 2) INS_CASE(CALL, 3) INS_CASE(CALL, 4) INS_CASE(CALL, 5)            \
-      INS_CASE(CALL, 6) INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : \
-        break;                                                                                             \
-    }                                                                                                      \
+#define INS_DISPATCH(d, CALL)                                                                                         \
+  do {                                                                                                                \
+    switch ((d)->Nfaces * 100 + (d)->N) {                                                                             \
+      INS_CASE(CALL, 1)                                                                                               \
+      INS_CASE(CALL, 2) INS_CASE(CALL, 3) INS_CASE(CALL, 4) INS_CASE(CALL, 5)                                         \
+          INS_CASE(CALL, 6) INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : break; \
+    }                                                                                                                 \
   } while (0)
 
 void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
@@ -32,10 +32,10 @@ void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av
 #undef CALL_ADVECTION
 }
 
-void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy)
+void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
 {
 #define CALL_GRADIENT(NP, NFP, NF, NC, NFQ) \
-  for (int e = 0; e < d->K; e++) INSGradientElement(d, NP, NFP, NF, e, p, ptrace, bc_scale, gx + e * (NP), gy + e * (NP))
+  for (int e = 0; e < d->K; e++) INSGradientElement(d, NP, NFP, NF, e, p, ptrace, trace_scale, bc_scale, gx + e * (NP), gy + e * (NP))
   INS_DISPATCH(d, CALL_GRADIENT);
 #undef CALL_GRADIENT
 }

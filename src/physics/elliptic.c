@@ -230,6 +230,7 @@ PetscErrorCode AppDestroy(App **app)
   PetscCall(KSPDestroy(&(*app)->ksp));
   PetscCall(MatNullSpaceDestroy(&(*app)->nullspace));
   PetscCall(MatDestroy(&(*app)->A));
+  if ((*app)->problem.ctx_destroy) PetscCall((*app)->problem.ctx_destroy((*app)->problem.ctx));
   PetscCall(DGDiscDestroy(&(*app)->disc));
   PetscCall(MeshDestroy(&(*app)->mesh));
   PetscCall(PetscFree(*app));

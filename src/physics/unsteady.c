@@ -13,6 +13,7 @@ static PetscErrorCode UnsteadyPhysicsRegisterAll(void)
   PetscFunctionBeginUser;
   if (UnsteadyPhysicsList) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListAdd(&UnsteadyPhysicsList, "heat", UnsteadyPhysicsCreate_Heat));
+  PetscCall(PetscFunctionListAdd(&UnsteadyPhysicsList, "ins", UnsteadyPhysicsCreate_INS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,7 +63,7 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
   PetscCall(CheckpointAddIdentity(un->checkpoint, "disc", app->disc_name, "-disc"));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "shape", RefShapes[app->mesh->shape], "-dm_plex_filename or -dm_plex_box_faces"));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "order", order, "-order"));
-  PetscCall(CheckpointAddVector(un->checkpoint, "u", app->u));
+  for (PetscInt k = 0; k < un->nfields; k++) PetscCall(CheckpointAddVector(un->checkpoint, un->field_names[k], un->fields[k]));
   if (get_history) {
     PetscInt     n;
     const char **names;
@@ -72,6 +73,28 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
     for (PetscInt k = 0; k < n; k++) PetscCall(CheckpointAddVector(un->checkpoint, names[k], vecs[k]));
   }
   PetscCall(CheckpointSetKillDuringWrite(un->checkpoint, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The state's fields and the problem's derived fields to the HDF5/XDMF series. */
+static PetscErrorCode UnsteadyWriteFields(Unsteady *un, PetscInt step, PetscReal time)
+{
+  Problem    *problem = &un->app->problem;
+  const char *names[HOFLOW_MAX_FIELDS + 4];
+  Vec         fields[HOFLOW_MAX_FIELDS + 4];
+  PetscInt    n = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < un->nfields; k++, n++) {
+    names[n]  = un->field_names[k];
+    fields[n] = un->fields[k];
+  }
+  for (PetscInt k = 0; k < problem->nderived; k++, n++) {
+    PetscCall(problem->derived[k].evaluate(un->app->disc, un->fields, time, un->derived[k], problem->ctx));
+    names[n]  = problem->derived[k].name;
+    fields[n] = un->derived[k];
+  }
+  PetscCall(FieldWriterWrite(un->writer, step, time, n, names, fields));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -97,20 +120,11 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
   un->ksp_its_seen = its;
 
   if (un->csv && !(step == un->start_step && un->restart_file[0])) { /* a restart keeps the checkpointed run's row */
-    for (PetscInt k = 0; k < problem->nmonitors; k++) PetscCall(problem->monitors[k].evaluate(un->app->disc, u, time, &values[k], problem->ctx));
+    for (PetscInt k = 0; k < problem->nmonitors; k++) PetscCall(problem->monitors[k].evaluate(un->app->disc, un->fields, time, &values[k], problem->ctx));
     values[problem->nmonitors] = (PetscReal)un->iterations_last;
     PetscCall(MonitorCSVWriteRow(un->csv, step, time, dt, values));
   }
-  if (un->writer && (step % un->output_interval == 0 || final)) {
-    const char *names[5]  = {"u"};
-    Vec         fields[5] = {u};
-    for (PetscInt k = 0; k < problem->nderived; k++) {
-      PetscCall(problem->derived[k].evaluate(un->app->disc, u, time, un->derived[k], problem->ctx));
-      names[k + 1]  = problem->derived[k].name;
-      fields[k + 1] = un->derived[k];
-    }
-    PetscCall(FieldWriterWrite(un->writer, step, time, problem->nderived + 1, names, fields));
-  }
+  if (un->writer && (step % un->output_interval == 0 || final)) PetscCall(UnsteadyWriteFields(un, step, time));
   if (un->checkpoint_interval > 0 && step % un->checkpoint_interval == 0 && step != un->start_step) {
     PetscCall(CheckpointSetKillDuringWrite(un->checkpoint, step == un->checkpoint_kill_step ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(CheckpointWrite(un->checkpoint, un->checkpoint_file, step, time, dt));
@@ -146,15 +160,26 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
   PetscCall(TSSetTimeStep(un->ts, 0.05));
   PetscCall(TSSetMaxTime(un->ts, 1.0));
   PetscCall(TSSetExactFinalTime(un->ts, TS_EXACTFINALTIME_MATCHSTEP));
-  PetscCall(TSSetSolution(un->ts, app->u));
+  un->state          = app->u;
+  un->nfields        = 1;
+  un->field_names[0] = "u";
+  un->fields[0]      = app->u;
   PetscCall(create_physics(un));
-  PetscCall(TSGetSNES(un->ts, &snes));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 10000));
+  PetscCall(TSSetSolution(un->ts, un->state));
+  if (un->nfields == 1) { /* implicit PETSc integrators on one field: CG inside each stage */
+    PetscCall(TSGetSNES(un->ts, &snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 10000));
+  }
   PetscCall(TSSetFromOptions(un->ts));
+  if (un->required_ts_type) {
+    TSType type;
+    PetscCall(TSGetType(un->ts, &type));
+    PetscCheck(!strcmp(type, un->required_ts_type), un->comm, PETSC_ERR_ARG_WRONG, "-ts_type %s: problem %s (physics %s) runs with -ts_type %s only", type, app->problem_name, app->problem.physics, un->required_ts_type);
+  }
 
   PetscCall(PetscSNPrintf(un->output_dir, sizeof(un->output_dir), "output/%s", app->problem_name));
   PetscOptionsBegin(un->comm, NULL, "Output, checkpoints and monitors", NULL);
@@ -187,7 +212,7 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
     PetscCall(OutputMeshCreateDG(app->disc, &un->output_mesh));
     PetscCall(FieldWriterCreate(un->output_mesh, un->output_dir, app->problem_name, &un->writer));
     if (un->restart_file[0]) PetscCall(FieldWriterRestart(un->writer, un->start_step));
-    for (PetscInt k = 0; k < app->problem.nderived; k++) PetscCall(VecDuplicate(app->u, &un->derived[k]));
+    for (PetscInt k = 0; k < app->problem.nderived; k++) PetscCall(VecDuplicate(un->fields[0], &un->derived[k]));
   }
   if (strcmp(un->monitor_file, "none")) {
     const char *columns[9];
@@ -209,18 +234,39 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
 
 PetscErrorCode UnsteadySolve(Unsteady *un)
 {
-  PetscReal time;
-  PetscInt  step;
+  PetscReal         time;
+  PetscInt          step;
+  TSConvergedReason reason;
 
   PetscFunctionBeginUser;
-  PetscCall(TSSolve(un->ts, un->app->u));
+  PetscCall(TSSetErrorIfStepFails(un->ts, PETSC_FALSE));
+  PetscCall(TSSolve(un->ts, un->state));
   PetscCall(TSGetTime(un->ts, &time));
   PetscCall(TSGetStepNumber(un->ts, &step));
+  PetscCall(TSGetConvergedReason(un->ts, &reason));
+  if (reason < 0) {
+    /* the solution holds the last good state: keep it on disk, then stop */
+    const char *why                            = NULL;
+    char        saved[PETSC_MAX_PATH_LEN + 64] = "";
+    if (un->physics_failure) PetscCall(un->physics_failure(un, &why));
+    if (un->writer) PetscCall(UnsteadyWriteFields(un, step, time));
+    if (un->checkpoint) {
+      PetscReal dt;
+      PetscCall(TSGetTimeStep(un->ts, &dt));
+      PetscCall(CheckpointWrite(un->checkpoint, un->checkpoint_file, step, time, dt));
+      PetscCall(PetscSNPrintf(saved, sizeof(saved), " The last good state (step %" PetscInt_FMT ", t = %g) is in %s.", step, (double)time, un->checkpoint_file));
+    } else if (un->writer)
+      PetscCall(PetscSNPrintf(saved, sizeof(saved), " The last good state (step %" PetscInt_FMT ", t = %g) is in %s.", step, (double)time, un->output_dir));
+    SETERRQ(un->comm, PETSC_ERR_NOT_CONVERGED, "Time stepping stopped (%s): %s.%s", TSConvergedReasons[reason], why && why[0] ? why : "the integrator rejected the step", saved);
+  }
   /* the final state, if TSSolve did not monitor it */
-  PetscCall(UnsteadyMonitor(un->ts, step, time, un->app->u, un));
+  PetscCall(UnsteadyMonitor(un->ts, step, time, un->state, un));
   un->app->problem.time = time;
-  PetscCall(DGDiscL2Error(un->app->disc, un->app->u, un->app->problem.exact, un->app->problem.ctx, &un->l2_error));
-  PetscCall(VecViewFromOptions(un->app->u, NULL, "-solution_view"));
+  if (un->physics_errors)
+    PetscCall(un->physics_errors(un, un->errors, sizeof(un->errors)));
+  else
+    PetscCall(DGDiscL2Error(un->app->disc, un->app->u, un->app->problem.exact, un->app->problem.ctx, &un->l2_error));
+  PetscCall(VecViewFromOptions(un->state, NULL, "-solution_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,12 +279,12 @@ PetscErrorCode UnsteadyReport(Unsteady *un)
   TSType    type;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetSize(app->u, &ndofs));
+  PetscCall(VecGetSize(un->state, &ndofs));
   PetscCall(TSGetStepNumber(un->ts, &step));
   PetscCall(TSGetTime(un->ts, &time));
   PetscCall(TSGetTimeStep(un->ts, &dt));
   PetscCall(TSGetType(un->ts, &type));
-  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "\n", app->problem_name, app->disc_name, RefShapes[app->mesh->shape], app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations));
+  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "%s%s\n", app->problem_name, app->disc_name, RefShapes[app->mesh->shape], app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations, un->errors[0] ? " " : "", un->errors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,6 +293,7 @@ PetscErrorCode UnsteadyDestroy(Unsteady **un)
   PetscFunctionBeginUser;
   if (!*un) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TSDestroy(&(*un)->ts));
+  if ((*un)->state != (*un)->app->u) PetscCall(VecDestroy(&(*un)->state));
   if ((*un)->physics_destroy) PetscCall((*un)->physics_destroy(&(*un)->physics));
   for (PetscInt k = 0; k < 4; k++) PetscCall(VecDestroy(&(*un)->derived[k]));
   PetscCall(FieldWriterDestroy(&(*un)->writer));

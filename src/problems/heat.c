@@ -43,20 +43,20 @@ static PetscErrorCode Zero(const PetscReal x[], PetscReal *u, PetscReal grad[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HeatMonitorL2Error(DGDisc *disc, Vec u, PetscReal time, PetscReal *value, void *ctx)
+static PetscErrorCode HeatMonitorL2Error(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
 {
   Problem *problem = (Problem *)ctx;
 
   PetscFunctionBeginUser;
   problem->time = time;
-  PetscCall(DGDiscL2Error(disc, u, HeatExact, problem, value));
+  PetscCall(DGDiscL2Error(disc, fields[0], HeatExact, problem, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HeatMonitorL2Norm(DGDisc *disc, Vec u, PetscReal time, PetscReal *value, void *ctx)
+static PetscErrorCode HeatMonitorL2Norm(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(DGDiscL2Error(disc, u, Zero, NULL, value));
+  PetscCall(DGDiscL2Error(disc, fields[0], Zero, NULL, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,18 +79,18 @@ static PetscErrorCode HeatNodalExact(DGDisc *disc, PetscReal time, Problem *prob
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HeatFieldExact(DGDisc *disc, Vec u, PetscReal time, Vec field, void *ctx)
+static PetscErrorCode HeatFieldExact(DGDisc *disc, const Vec fields[], PetscReal time, Vec field, void *ctx)
 {
   PetscFunctionBeginUser;
   PetscCall(HeatNodalExact(disc, time, (Problem *)ctx, field));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HeatFieldError(DGDisc *disc, Vec u, PetscReal time, Vec field, void *ctx)
+static PetscErrorCode HeatFieldError(DGDisc *disc, const Vec fields[], PetscReal time, Vec field, void *ctx)
 {
   PetscFunctionBeginUser;
   PetscCall(HeatNodalExact(disc, time, (Problem *)ctx, field));
-  PetscCall(VecAYPX(field, -1.0, u)); /* u - exact */
+  PetscCall(VecAYPX(field, -1.0, fields[0])); /* u - exact */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

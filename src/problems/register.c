@@ -9,5 +9,6 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "poisson", ProblemCreate_Poisson));
   PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

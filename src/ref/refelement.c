@@ -238,8 +238,10 @@ PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq_
   PetscCheck(degree >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cubature degree %" PetscInt_FMT " must be >= 0", degree);
   PetscCall(PetscMalloc4(nq, &xa, nq, &wa, nq, &xb, nq, &wb));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xa, wa));
-  if (shape == REF_TRIANGLE) PetscCall(JacobiGaussQuadrature(1.0, 0.0, nq, xb, wb));
-  else PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xb, wb));
+  if (shape == REF_TRIANGLE)
+    PetscCall(JacobiGaussQuadrature(1.0, 0.0, nq, xb, wb));
+  else
+    PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xb, wb));
   *nq_out = nq * nq;
   PetscCall(PetscMalloc1(nq * nq, rq));
   PetscCall(PetscMalloc1(nq * nq, sq));

@@ -141,15 +141,15 @@ static PetscErrorCode PMGEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal 
 
 static PetscErrorCode PCSetUp_PMG(PC pc)
 {
-  PC_PMG     *pmg  = (PC_PMG *)pc->data;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
-  DGDisc     *fine;
-  PetscReal   lambda;
-  const char *prefix;
-  char        mgprefix[256];
-  KSP         ksp;
-  PC          cpc;
-  PetscInt    L;
+  PC_PMG         *pmg  = (PC_PMG *)pc->data;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)pc);
+  DGDisc         *fine;
+  PetscReal       lambda;
+  const char     *prefix;
+  char            mgprefix[256];
+  KSP             ksp;
+  PC              cpc;
+  PetscInt        L;
   const PetscInt *face_type;
 
   PetscFunctionBeginUser;

@@ -145,10 +145,10 @@ typedef struct {
   const double *DrW, *DsW;  /* [Np*Nc] w_q dl_i/dr(x_q), w_q dl_i/ds(x_q) */
   const double *If;         /* [Nfq*Nfp] interpolation from a face's nodes to its Gauss points */
   const double *LIFTf;      /* [Nfp*Nfq] w_q l_a(xi_q): face Gauss points onto the face nodes */
-  const double *bcq;        /* [2][K*Nfaces*Nfq] Dirichlet velocity u, v at face Gauss points (spatial part) */
+  const double *bcq;        /* [2][K*Nfaces*Nfq] velocity data u, v at face Gauss points of every boundary face (spatial part) */
   const double *bcn;        /* [3][K*Nfaces*Nfp] at face nodes (spatial parts): for u and v the SIPDG data (g on Dirichlet
                                faces, n.grad u on outflow faces), for p its value on outflow faces */
-  void         *stream;     /* CUDA stream; NULL: default */
+  void *stream;             /* CUDA stream; NULL: default */
 } INSKernelData;
 
 /* Advection in divergence form with cubature (seed 000 eqs. 8, 9, 21, 34):
@@ -156,13 +156,14 @@ typedef struct {
  *   n.F*_k = ({{(n.a) c_k}}) + Lambda/2 (c_k^- - c_k^+),  Lambda = lambda_scale max(|n.a^-|, |n.a^+|),
  * advected components c (local arrays [Klocal*Np]) carried by the velocity a (local arrays); on
  * Dirichlet faces a^+ = c^+ = bc_scale g, on outflow faces the exterior is the interior. N(u) is
- * a = c = u with lambda_scale 2 (the eigenvalues of the flux Jacobian of u (x) u are n.u and 2 n.u);
+ * (on outflow faces where the flow enters, the exterior is the velocity data too: bcq holds it on
+ * every boundary face). N(u) is a = c = u with lambda_scale 2 (the eigenvalues of the flux Jacobian of u (x) u are n.u and 2 n.u);
  * the subcycling operator N~(a, c) has lambda_scale 1. out: owned elements [K*Np]. */
 void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1);
 /* G p = grad p + LIFT (sJ/J) n (p* - p^-) with central p* = {{p}}; on Dirichlet-velocity faces
- * p* = p^-, on outflow faces p* = bc_scale p_D (bcn) minus, when ptrace is given, the trace of
- * ptrace (the increment's data). p: local [Klocal*Np]; ptrace: owned [K*Np] or NULL; gx, gy: [K*Np]. */
-void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy);
+ * p* = p^-, on outflow faces p* = bc_scale p_D (bcn) + trace_scale trace(ptrace) (ptrace may be
+ * NULL). p: local [Klocal*Np]; ptrace: owned [K*Np]; gx, gy: [K*Np]. */
+void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy);
 /* D u = div u + LIFT (sJ/J) n.(u* - u^-), central u* = {{u}}; Dirichlet faces u* = bc_scale g,
  * outflow u* = u^-. u, v: local [Klocal*Np]; out [K*Np]. */
 void INSDivergenceHost(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out);
@@ -170,7 +171,7 @@ void INSDivergenceHost(const INSKernelData *d, const double *u, const double *v,
  * alpha * bcn[component] + beta * trace(x) (x owned [K*Np], may be NULL), zero elsewhere. */
 void INSFaceDataHost(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
 int  INSAdvectionCUDA(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1);
-int  INSGradientCUDA(const INSKernelData *d, const double *p, const double *ptrace, double bc_scale, double *gx, double *gy);
+int  INSGradientCUDA(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy);
 int  INSDivergenceCUDA(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out);
 int  INSFaceDataCUDA(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
 /* Flops per element (log events) and bytes per element (roofline). */

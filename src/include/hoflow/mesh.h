@@ -34,4 +34,7 @@ PETSC_EXTERN PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options
 PETSC_EXTERN PetscErrorCode MeshDestroy(Mesh **mesh);
 /* Tag every boundary face Dirichlet or Neumann from the named boundary groups (Gmsh physical
  * names; bottom/right/top/left on box meshes). Every boundary face must be in exactly one group. */
+/* mask[K*Nfaces]: the boundary faces of owned elements in the named group (an error naming `option`
+ * if the mesh has no such group). */
+PETSC_EXTERN PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask);
 PETSC_EXTERN PetscErrorCode MeshSetBoundaryConditions(Mesh *mesh, PetscInt ndirichlet, char *dirichlet[], PetscInt nneumann, char *neumann[]);

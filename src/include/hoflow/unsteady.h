@@ -10,12 +10,26 @@
 
 typedef struct Unsteady Unsteady;
 
+#define HOFLOW_MAX_FIELDS 4
+
 struct Unsteady {
-  App     *app; /* problem, mesh, discretization, stiffness operator (app->A), state (app->u) */
+  App     *app; /* problem, mesh, discretization, stiffness operator (app->A) */
   MPI_Comm comm;
   TS       ts;
-  void    *physics; /* the physics' context, destroyed by physics_destroy */
+  /* the state: the TS solution and its DG fields (one field: the state is app->u; several: a
+   * VecNest of DG global vectors, set by the physics) */
+  Vec         state;
+  PetscInt    nfields;
+  const char *field_names[HOFLOW_MAX_FIELDS];
+  Vec         fields[HOFLOW_MAX_FIELDS];
+  void       *physics; /* the physics' context, destroyed by physics_destroy */
   PetscErrorCode (*physics_destroy)(void **physics);
+  /* optional: errors of the final state against the exact solution, as "key value" pairs for the
+   * summary line, the first (velocity or u) also in un->l2_error */
+  PetscErrorCode (*physics_errors)(Unsteady *un, char summary[], size_t len);
+  const char *required_ts_type; /* set by a physics that runs with one integrator only */
+  /* optional: why a rejected step was rejected */
+  PetscErrorCode (*physics_failure)(Unsteady *un, const char **message);
   /* output, checkpoints, monitors (options under "Output, checkpoints and monitors") */
   char        output_dir[PETSC_MAX_PATH_LEN], checkpoint_file[PETSC_MAX_PATH_LEN], restart_file[PETSC_MAX_PATH_LEN], monitor_file[PETSC_MAX_PATH_LEN];
   PetscInt    output_interval, checkpoint_interval, checkpoint_kill_step;
@@ -29,12 +43,15 @@ struct Unsteady {
   /* run record */
   PetscInt  start_step, last_monitored_step, iterations, iterations_last, ksp_its_seen;
   PetscReal l2_error;
+  char      errors[256]; /* extra summary pairs from physics_errors */
 };
 
 typedef PetscErrorCode (*UnsteadyPhysicsCreateFunction)(Unsteady *unsteady);
 PETSC_EXTERN PetscFunctionList UnsteadyPhysicsList;
 /* u_t - nu Laplace u = f by SIPDG, implicit (physics/heat.c). */
 PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_Heat(Unsteady *unsteady);
+/* Incompressible Navier–Stokes by nodal DG with -ts_type insplit (physics/ins.c). */
+PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *unsteady);
 
 PETSC_EXTERN PetscErrorCode UnsteadyCreate(App *app, Unsteady **unsteady);
 PETSC_EXTERN PetscErrorCode UnsteadySolve(Unsteady *unsteady);

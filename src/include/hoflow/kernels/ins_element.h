@@ -5,11 +5,14 @@
 #include <math.h>
 #include <hoflow/kernels/element.h>
 
-/* The exterior state of the advection at one face Gauss point: the neighbour's on interior faces,
- * the Dirichlet data (scaled) on Dirichlet faces, the interior's on outflow faces. */
-HOFLOW_HD void INSAdvectionExterior(int type, double bu, double bv, double *aP, double *bP, double *c0P, double *c1P, double aM, double bM, double c0M, double c1M)
+/* The exterior state of the advection at a boundary face Gauss point with outward normal n: the
+ * velocity data (bu, bv) on Dirichlet faces; on outflow faces the interior state where the flow
+ * leaves (n.a^- >= 0) and the data where it enters (backflow: with the interior state there the
+ * flux would carry the interior's own value in, and the transport gains energy, which makes the
+ * subcycled advection unstable). */
+HOFLOW_HD void INSAdvectionExterior(int type, double nx, double ny, double bu, double bv, double *aP, double *bP, double *c0P, double *c1P, double aM, double bM, double c0M, double c1M)
 {
-  if (type == HOFLOW_FACE_DIRICHLET) {
+  if (type == HOFLOW_FACE_DIRICHLET || (type == HOFLOW_FACE_NEUMANN && nx * aM + ny * bM < 0)) {
     *aP = bu, *bP = bv, *c0P = bu, *c1P = bv;
   } else if (type == HOFLOW_FACE_NEUMANN) {
     *aP = aM, *bP = bM, *c0P = c0M, *c1P = c1M;
@@ -20,16 +23,16 @@ HOFLOW_HD void INSAdvectionExterior(int type, double bu, double bv, double *aP, 
 HOFLOW_HD void INSAdvectionFlux(double nx, double ny, double lambda_scale, double aM, double bM, double c0M, double c1M, double aP, double bP, double c0P, double c1P, double *f0, double *f1)
 {
   const double unM = nx * aM + ny * bM, unP = nx * aP + ny * bP;
-  const double L   = lambda_scale * fmax(fabs(unM), fabs(unP));
-  *f0              = 0.5 * (unM * c0M + unP * c0P) + 0.5 * L * (c0M - c0P);
-  *f1              = 0.5 * (unM * c1M + unP * c1P) + 0.5 * L * (c1M - c1P);
+  const double L = lambda_scale * fmax(fabs(unM), fabs(unP));
+  *f0            = 0.5 * (unM * c0M + unP * c0P) + 0.5 * L * (c0M - c0P);
+  *f1            = 0.5 * (unM * c1M + unP * c1P) + 0.5 * L * (c1M - c1P);
 }
 
 /* Advection on owned element e (INSAdvectionHost). Arrays au..c1 are local [Klocal*Np]. */
 HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, const int Nc, const int Nfq, int e, const double *HOFLOW_RESTRICT au, const double *HOFLOW_RESTRICT av, const double *HOFLOW_RESTRICT c0, const double *HOFLOW_RESTRICT c1, double lambda_scale, double bc_scale, double *HOFLOW_RESTRICT out0, double *HOFLOW_RESTRICT out1)
 {
   const int     cell = d->elem_cell[e], base = cell * Np;
-  const double *g    = d->geo + cell * HOFLOW_GEO_SIZE;
+  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
   const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY], J = g[HOFLOW_GEO_J];
   const int     nbq = d->K * Nfaces * Nfq;
   double        Fr0[HOFLOW_NCUB_MAX], Fs0[HOFLOW_NCUB_MAX], Fr1[HOFLOW_NCUB_MAX], Fs1[HOFLOW_NCUB_MAX];
@@ -61,8 +64,8 @@ HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const i
   }
   /* faces: traces interpolated to the Gauss points, LLF flux, lifted onto the face nodes */
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg   = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx   = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
+    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
     const int     type = d->face_type[e * Nfaces + f];
     const int    *vP   = d->vmapP + (e * Nfaces + f) * Nfp;
     double        fl0[HOFLOW_NFQ_MAX], fl1[HOFLOW_NFQ_MAX];
@@ -85,7 +88,7 @@ HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const i
       }
       if (type != HOFLOW_FACE_INTERIOR) {
         const int k = (e * Nfaces + f) * Nfq + q;
-        INSAdvectionExterior(type, bc_scale * d->bcq[k], bc_scale * d->bcq[nbq + k], &aP, &bP, &c0P, &c1P, aM, bM, c0M, c1M);
+        INSAdvectionExterior(type, nx, ny, bc_scale * d->bcq[k], bc_scale * d->bcq[nbq + k], &aP, &bP, &c0P, &c1P, aM, bM, c0M, c1M);
       }
       INSAdvectionFlux(nx, ny, lambda_scale, aM, bM, c0M, c1M, aP, bP, c0P, c1P, &fl0[q], &fl1[q]);
     }
@@ -112,24 +115,26 @@ HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const i
 }
 
 /* G p on owned element e (INSGradientHost). */
-HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT p, const double *HOFLOW_RESTRICT ptrace, double bc_scale, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
+HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT p, const double *HOFLOW_RESTRICT ptrace, double trace_scale, double bc_scale, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
 {
   const int     NfNfp = Nfaces * Nfp, cell = d->elem_cell[e], base = cell * Np;
-  const double *g   = d->geo + cell * HOFLOW_GEO_SIZE;
+  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
   const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY];
-  const double *pD  = d->bcn + 2 * d->K * NfNfp;
+  const double *pD = d->bcn + 2 * d->K * NfNfp;
   double        wx[HOFLOW_NFACE_NODE_MAX], wy[HOFLOW_NFACE_NODE_MAX];
 
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg   = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx   = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
     const int     type = d->face_type[e * Nfaces + f];
     for (int a = 0; a < Nfp; a++) {
       const int    n = f * Nfp + a, m = d->face_nodes[n];
-      const double pM = p[base + m];
+      const double pM   = p[base + m];
       double       jump = 0; /* p* - p^- */
-      if (type == HOFLOW_FACE_INTERIOR) jump = 0.5 * (p[d->vmapP[e * NfNfp + n]] - pM);
-      else if (type == HOFLOW_FACE_NEUMANN) jump = bc_scale * pD[e * NfNfp + n] - (ptrace ? ptrace[e * Np + m] : 0.0) - pM;
+      if (type == HOFLOW_FACE_INTERIOR)
+        jump = 0.5 * (p[d->vmapP[e * NfNfp + n]] - pM);
+      else if (type == HOFLOW_FACE_NEUMANN)
+        jump = bc_scale * pD[e * NfNfp + n] + (ptrace ? trace_scale * ptrace[e * Np + m] : 0.0) - pM;
       wx[n] = sj * nx * jump;
       wy[n] = sj * ny * jump;
     }
@@ -153,18 +158,18 @@ HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const in
 HOFLOW_HD void INSDivergenceElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT v, double bc_scale, double *HOFLOW_RESTRICT out)
 {
   const int     NfNfp = Nfaces * Nfp, cell = d->elem_cell[e], base = cell * Np;
-  const double *g   = d->geo + cell * HOFLOW_GEO_SIZE;
+  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
   const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY];
   const double *gu = d->bcn, *gv = d->bcn + d->K * NfNfp;
   double        w[HOFLOW_NFACE_NODE_MAX];
 
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg   = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx   = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
+    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
     const int     type = d->face_type[e * Nfaces + f];
     for (int a = 0; a < Nfp; a++) {
-      const int    n = f * Nfp + a, m = base + d->face_nodes[n];
-      double       ju = 0, jv = 0; /* u* - u^- */
+      const int n = f * Nfp + a, m = base + d->face_nodes[n];
+      double    ju = 0, jv = 0; /* u* - u^- */
       if (type == HOFLOW_FACE_INTERIOR) {
         const int p = d->vmapP[e * NfNfp + n];
         ju          = 0.5 * (u[p] - u[m]);

@@ -1,0 +1,42 @@
+/* hoflow time integrators registered with PETSc (src/ts/): -ts_type insplit, the BDF/EXT algebraic
+ * splitting of incompressible flow with semi-Lagrangian (OIFS) subcycling (seed 000 eqs. 16-21),
+ * and the low-storage Runge–Kutta scheme LSERK4 (Carpenter & Kennedy, 5 stages, order 4) as a
+ * TSRK tableau (-ts_rk_type lserk4) used for the subcycles. */
+#pragma once
+
+#include <petscts.h>
+
+#define TSINSPLIT "insplit"
+#define TSRKLSERK4 "lserk4"
+
+/* The operators the splitting scheme composes, supplied by the physics. Velocity (u, v) and
+ * pressure p are DG global vectors; the TS solution is the VecNest (u, v, p). Boundary data are
+ * those at time t. */
+typedef struct {
+  void     *ctx;
+  PetscReal nu;             /* kinematic viscosity */
+  PetscReal velocity_scale; /* a reference speed: a step whose |u| exceeds -ins_divergence_factor times it has diverged */
+  /* (out_u, out_v) = N~(a; c): advection of (cu, cv) by (au, av) (lambda_scale 2: the nonlinear term N(u) with a = c) */
+  PetscErrorCode (*advection)(void *ctx, PetscReal t, Vec au, Vec av, Vec cu, Vec cv, PetscReal lambda_scale, Vec out_u, Vec out_v);
+  /* x = (-L + lambda M)^{-1} (b + boundary terms) for velocity component comp (0: u, 1: v); x holds the
+   * initial guess; *its the Krylov iterations */
+  PetscErrorCode (*velocity_solve)(void *ctx, PetscReal t, PetscReal lambda, PetscInt comp, Vec b, Vec x, PetscInt *its);
+  /* phi = (-L)^{-1} (b + boundary terms of the increment p(t) - pstar) */
+  PetscErrorCode (*pressure_solve)(void *ctx, PetscReal t, Vec pstar, Vec b, Vec phi, PetscInt *its);
+  /* (gx, gy) = G p of the extrapolated pressure (pstar NULL), or of the increment p = phi relative to pstar */
+  PetscErrorCode (*gradient)(void *ctx, PetscReal t, Vec p, Vec pstar, Vec gx, Vec gy);
+  /* div = D (u, v) */
+  PetscErrorCode (*divergence)(void *ctx, PetscReal t, Vec u, Vec v, Vec div);
+  /* Mx = M x (the DG mass matrix) */
+  PetscErrorCode (*mass)(void *ctx, Vec x, Vec Mx);
+  /* body force (f_u, f_v) at time t, nodal values; NULL: none */
+  PetscErrorCode (*forcing)(void *ctx, PetscReal t, Vec fu, Vec fv);
+} TSInsplitOps;
+
+PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
+/* Krylov iterations of the last step: velocity (both components) and pressure. */
+PETSC_EXTERN PetscErrorCode TSInsplitGetIterations(TS ts, PetscInt *velocity, PetscInt *pressure);
+/* Why the last step was rejected (empty when it was not). */
+PETSC_EXTERN PetscErrorCode TSInsplitGetFailure(TS ts, const char **message);
+/* Register insplit and lserk4 with PETSc (idempotent). */
+PETSC_EXTERN PetscErrorCode HoflowTSRegisterAll(void);
