@@ -27,7 +27,8 @@ HOFLOW_INLINE void ApplyAll(const IPDGKernelData *d, const int Np, const int Nfp
       HOFLOW_CASE(CALL, 1)                                                                                                           \
       HOFLOW_CASE(CALL, 2)                                                                                                           \
       HOFLOW_CASE(CALL, 3)                                                                                                           \
-      HOFLOW_CASE(CALL, 4) HOFLOW_CASE(CALL, 5)                                                                                      \
+      HOFLOW_CASE(CALL, 4)                                                                                                           \
+      HOFLOW_CASE(CALL, 5)                                                                                                           \
           HOFLOW_CASE(CALL, 6) HOFLOW_CASE(CALL, 7) HOFLOW_CASE(CALL, 8) HOFLOW_CASE(CALL, 9) HOFLOW_CASE(CALL, 10) default : break; \
     }                                                                                                                                \
   } while (0)

@@ -26,6 +26,7 @@ typedef struct {
   Vec          face;
   MatNullSpace pres_null;
   Vec          sub[3];
+  PetscBool    exact_history;
 } INS;
 
 static PetscReal INSTimeFactor(INS *ins, PetscReal t, PetscInt field)
@@ -147,6 +148,17 @@ static PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[]);
+
+static PetscErrorCode INSFillHistory(void *ctx, PetscReal t, Vec u, Vec v, Vec p)
+{
+  Vec fields[3] = {u, v, p};
+
+  PetscFunctionBeginUser;
+  PetscCall(INSProjectState((INS *)ctx, t, fields));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* fields[k] = the L2 projection of the problem's state at time t. */
 static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[])
 {
@@ -174,6 +186,7 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
 
   PetscFunctionBeginUser;
   summary[0] = 0;
+  if (ins->problem->ins_summary) PetscCall(ins->problem->ins_summary(ins->problem->ctx, summary, len));
   if (!ins->problem->ins_exact) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TSGetTime(un->ts, &t));
   for (PetscInt c = 0; c < 3; c++) {
@@ -205,7 +218,21 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
     PetscCall(VecDestroy(&zero));
   }
   un->l2_error = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
-  PetscCall(PetscSNPrintf(summary, len, "L2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
+  {
+    char errors[256];
+    PetscCall(PetscSNPrintf(errors, sizeof(errors), "%sL2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", summary[0] ? " " : "", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
+    PetscCall(PetscStrlcat(summary, errors, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the TS options and any restart: the exact past levels when asked (and not restarted). */
+static PetscErrorCode INSSetUp(Unsteady *un)
+{
+  INS *ins = (INS *)un->physics;
+
+  PetscFunctionBeginUser;
+  if (ins->exact_history && !un->restart_file[0]) PetscCall(TSInsplitSetHistory(un->ts, INSFillHistory, ins));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -258,6 +285,7 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   un->physics_destroy = INSDestroy;
   un->physics_errors  = INSErrors;
   un->physics_failure = INSFailure;
+  un->physics_setup   = INSSetUp;
 
   /* operators: the velocity's boundary types are the mesh's (-bc_dirichlet / -bc_neumann) */
   PetscCall(INSOpsCreate(app->disc, NULL, &ins->ops));
@@ -286,7 +314,7 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   PetscCall(KSPGetPC(ins->kvel, &pc));
   PetscCall(PCSetType(pc, "inverse_mass"));
   PetscCall(KSPSetInitialGuessNonzero(ins->kvel, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(ins->kvel, 1e-10, 1e-14, PETSC_DEFAULT, 5000));
+  PetscCall(KSPSetTolerances(ins->kvel, 1e-10, 1e-14, 1e12, 5000)); /* the initial guess (the last step's) may be far from a small right-hand side: not a divergence */
   PetscCall(KSPSetFromOptions(ins->kvel));
   PetscCall(KSPCreate(un->comm, &ins->kpres));
   PetscCall(KSPSetOptionsPrefix(ins->kpres, "pres_"));
@@ -294,7 +322,7 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   PetscCall(KSPGetPC(ins->kpres, &pc));
   PetscCall(PCSetType(pc, "pmg"));
   PetscCall(KSPSetInitialGuessNonzero(ins->kpres, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(ins->kpres, 1e-10, 1e-14, PETSC_DEFAULT, 5000));
+  PetscCall(KSPSetTolerances(ins->kpres, 1e-10, 1e-14, 1e12, 5000));
   PetscCall(KSPSetFromOptions(ins->kpres));
   PetscCall(HoflowKSPSetOperators(ins->kpres, ins->Apres));
 
@@ -327,5 +355,9 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   ops.mass           = INSMass;
   ops.forcing        = NULL;
   PetscCall(TSInsplitSetOps(un->ts, &ops));
+  PetscOptionsBegin(un->comm, NULL, "Incompressible flow", NULL);
+  PetscCall(PetscOptionsBool("-ins_exact_history", "Start with the past levels from the exact solution (full order from the first step; problems with an exact solution)", NULL, ins->exact_history, &ins->exact_history, NULL));
+  PetscOptionsEnd();
+  PetscCheck(!ins->exact_history || app->problem.ins_exact, un->comm, PETSC_ERR_ARG_WRONG, "-ins_exact_history: problem %s has no exact solution", app->problem_name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

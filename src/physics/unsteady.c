@@ -202,12 +202,15 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
   if (un->restart_file[0]) {
     PetscInt  step;
     PetscReal time, dt;
+    PetscBool dt_given;
     PetscCall(CheckpointRead(un->checkpoint, un->restart_file, &step, &time, &dt));
     PetscCall(TSSetTime(un->ts, time));
     PetscCall(TSSetStepNumber(un->ts, step));
-    PetscCall(TSSetTimeStep(un->ts, dt));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_dt", &dt_given));
+    if (!dt_given) PetscCall(TSSetTimeStep(un->ts, dt)); /* -ts_dt on a restart changes the step (multistep integrators restart their history) */
     un->start_step = step;
   }
+  if (un->physics_setup) PetscCall(un->physics_setup(un));
   if (un->output_interval > 0) {
     PetscCall(OutputMeshCreateDG(app->disc, &un->output_mesh));
     PetscCall(FieldWriterCreate(un->output_mesh, un->output_dir, app->problem_name, &un->writer));

@@ -10,5 +10,6 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,6 +32,7 @@ typedef struct {
   TSInsplitOps ops;
   PetscBool    ops_set;
   PetscInt     order, pressure_order, subcycles;
+  PetscInt     history_given; /* past levels supplied before the first step (TSInsplitSetHistory) */
   PetscReal    divergence_factor;
   /* history: Uh[k], Vh[k] = velocity at t^{n-1-k}; Nh = its advection term; Ph[k] = pressure at t^{n-1-k} */
   Vec Uh[INS_SMAX], Vh[INS_SMAX], NUh[INS_SMAX], NVh[INS_SMAX], Ph[INS_SMAX];
@@ -41,15 +42,21 @@ typedef struct {
   Vec           subx; /* its state */
   PetscReal     sub_weights[INS_SMAX], sub_times[INS_SMAX];
   PetscInt      sub_npoints;
-  PetscReal     t_start; /* time and step number at setup: t^n = t_start + (n - n_start) dt */
-  PetscInt      n_start;
   PetscReal     dt; /* the constant step */
   PetscInt      vel_its, pres_its;
   char          failure[512];
-  const char   *history_names[5 * INS_SMAX];
-  Vec           history_vecs[5 * INS_SMAX];
+  const char   *history_names[5 * INS_SMAX + 1];
+  Vec           history_vecs[5 * INS_SMAX + 1];
   PetscLogStage stage_advection, stage_velocity, stage_pressure, stage_update;
 } TS_Insplit;
+
+/* t + dt, snapped to the multiple k dt it is within round-off of: times on the grid do not drift
+ * over many steps, and a restarted run (whose time comes from the checkpoint) repeats them bit for bit. */
+static PetscReal InsplitNextTime(PetscReal t, PetscReal dt)
+{
+  const PetscReal k = PetscFloorReal((t + dt) / dt + 0.5);
+  return PetscAbsReal(t + dt - k * dt) < 1e-8 * dt ? k * dt : t + dt;
+}
 
 /* BDF (gamma, beta) and extrapolation (alpha) coefficients of order S. */
 static void InsplitCoefficients(PetscInt S, PetscReal *gamma, PetscReal beta[], PetscReal alpha[])
@@ -144,12 +151,11 @@ static PetscErrorCode TSInsplitGetHistory_Insplit(TS ts, PetscInt *n, const char
   for (PetscInt i = 0; i < ins->order - 1; i++) {
     ins->history_names[k] = labels[0][i], ins->history_vecs[k++] = ins->Uh[i];
     ins->history_names[k] = labels[1][i], ins->history_vecs[k++] = ins->Vh[i];
-    if (!ins->subcycles) {
-      ins->history_names[k] = labels[2][i], ins->history_vecs[k++] = ins->NUh[i];
-      ins->history_names[k] = labels[3][i], ins->history_vecs[k++] = ins->NVh[i];
-    }
+    ins->history_names[k] = labels[2][i], ins->history_vecs[k++] = ins->NUh[i];
+    ins->history_names[k] = labels[3][i], ins->history_vecs[k++] = ins->NVh[i];
   }
   for (PetscInt i = 0; i < ins->pressure_order - 1; i++) ins->history_names[k] = labels[4][i], ins->history_vecs[k++] = ins->Ph[i];
+  ins->history_names[k] = "ins_phi", ins->history_vecs[k++] = ins->phi; /* the pressure solve's initial guess: a restart repeats the run bit for bit */
   *n     = k;
   *names = ins->history_names;
   *vecs  = ins->history_vecs;
@@ -192,10 +198,8 @@ static PetscErrorCode TSSetUp_Insplit(TS ts)
   for (PetscInt i = 0; i < ins->order - 1; i++) {
     PetscCall(VecDuplicate(u, &ins->Uh[i]));
     PetscCall(VecDuplicate(u, &ins->Vh[i]));
-    if (!ins->subcycles) {
-      PetscCall(VecDuplicate(u, &ins->NUh[i]));
-      PetscCall(VecDuplicate(u, &ins->NVh[i]));
-    }
+    PetscCall(VecDuplicate(u, &ins->NUh[i]));
+    PetscCall(VecDuplicate(u, &ins->NVh[i]));
   }
   for (PetscInt i = 0; i < ins->pressure_order - 1; i++) PetscCall(VecDuplicate(p, &ins->Ph[i]));
   {
@@ -229,9 +233,7 @@ static PetscErrorCode TSSetUp_Insplit(TS ts)
     PetscCall(TSSetSolution(ins->sub, ins->subx));
     PetscCall(TSSetUp(ins->sub));
   }
-  ins->t_start = ts->ptime;
-  ins->n_start = ts->steps;
-  ins->dt      = ts->time_step;
+  ins->dt = 0; /* the step size, time and step number are taken at the first step (after a restart set them) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,23 +255,35 @@ static PetscErrorCode TSStep_Insplit(TS ts)
 {
   TS_Insplit     *ins = (TS_Insplit *)ts->data;
   TSInsplitOps   *o   = &ins->ops;
-  const PetscReal dt = ins->dt, nu = o->nu;
-  const PetscInt  n  = ts->steps - ins->n_start; /* steps taken in this run */
-  const PetscReal tn = ins->t_start + n * dt, tn1 = ins->t_start + (n + 1) * dt;
+  const PetscReal dt = ins->dt, nu = o->nu, tn = ts->ptime;
+  const PetscReal tn1 = InsplitNextTime(tn, dt);
   PetscInt        hist, S, q, its;
   PetscReal       gamma, beta[3], alpha[3], lambda;
   Vec             u, v, p;
 
   PetscFunctionBeginUser;
-  PetscCheck(PetscAbsReal(ts->time_step - dt) <= 1e-12 * dt, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type insplit needs a constant time step (set -ts_dt %g; got a step of %g, e.g. from -ts_exact_final_time matchstep)", (double)dt, (double)ts->time_step);
+  if (ins->dt == 0) { /* the first step of this run */
+    ins->dt = ts->time_step;
+    PetscCall(TSStep_Insplit(ts));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscAbsReal(ts->time_step - ins->dt) > 1e-12 * ins->dt) {
+    /* a new step size (e.g. a restart with another -ts_dt): the history was taken at the old one, so
+     * start again from this state with the lower-order start-up */
+    PetscCall(PetscInfo(ts, "insplit: step size %g -> %g, history restarted\n", (double)ins->dt, (double)ts->time_step));
+    ins->dt            = ts->time_step;
+    ins->history_given = -ts->steps;
+    PetscCall(TSStep_Insplit(ts));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ins->failure[0] = 0;
   PetscCall(VecNestGetSubVec(ts->vec_sol, 0, &u));
   PetscCall(VecNestGetSubVec(ts->vec_sol, 1, &v));
   PetscCall(VecNestGetSubVec(ts->vec_sol, 2, &p));
   /* history available: past states stored, from this run or a restart (ts->steps counts both) */
-  hist = PetscMin(ts->steps, ins->order - 1);
+  hist = PetscMin(ts->steps + ins->history_given, ins->order - 1);
   S    = hist + 1;
-  q    = PetscMin(ins->pressure_order, ts->steps + 1);
+  q    = PetscMin(ins->pressure_order, ts->steps + ins->history_given + 1);
   InsplitCoefficients(S, &gamma, beta, alpha);
   PetscCall(VecCopy(u, ins->un));
   PetscCall(VecCopy(v, ins->vn));
@@ -291,6 +305,9 @@ static PetscErrorCode TSStep_Insplit(TS ts)
     PetscCall(VecMAXPY(ins->uhat, S, ab, nus));
     PetscCall(VecMAXPY(ins->vhat, S, ab, nvs));
   } else {
+    /* the advection term of U^n is kept in the history too (one evaluation per step), so a run may
+     * restart with or without subcycles from either kind of checkpoint */
+    if (ins->order > 1) PetscCall(o->advection(o->ctx, tn, ins->un, ins->vn, ins->un, ins->vn, 2.0, ins->nun, ins->nvn));
     ins->sub_npoints = S; /* U_bar through U^n, ..., U^{n-S+1} */
     for (PetscInt j = 0; j < S; j++) ins->sub_times[j] = tn - j * dt;
     PetscCall(VecZeroEntries(ins->uhat));
@@ -367,10 +384,8 @@ static PetscErrorCode TSStep_Insplit(TS ts)
     ins->Uh[0] = tu, ins->Vh[0] = tv, ins->NUh[0] = tnu, ins->NVh[0] = tnv;
     PetscCall(VecCopy(ins->un, ins->Uh[0]));
     PetscCall(VecCopy(ins->vn, ins->Vh[0]));
-    if (!ins->subcycles) {
-      PetscCall(VecCopy(ins->nun, ins->NUh[0]));
-      PetscCall(VecCopy(ins->nvn, ins->NVh[0]));
-    }
+    PetscCall(VecCopy(ins->nun, ins->NUh[0]));
+    PetscCall(VecCopy(ins->nvn, ins->NVh[0]));
   }
   if (ins->pressure_order > 1) {
     Vec tp = ins->Ph[ins->pressure_order - 2];
@@ -435,7 +450,7 @@ static PetscErrorCode TSCreate_Insplit(TS ts)
   PetscCall(PetscNew(&ins));
   ins->order              = 2;
   ins->pressure_order     = 1;
-  ins->divergence_factor  = 20;
+  ins->divergence_factor  = 5;
   ts->data                = ins;
   ts->ops->setup          = TSSetUp_Insplit;
   ts->ops->step           = TSStep_Insplit;
@@ -470,6 +485,22 @@ PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops)
   ins          = (TS_Insplit *)ts->data;
   ins->ops     = *ops;
   ins->ops_set = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u, Vec v, Vec p), void *ctx)
+{
+  TS_Insplit *ins = (TS_Insplit *)ts->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSSetUp(ts));
+  for (PetscInt k = 0; k < PetscMax(ins->order - 1, ins->pressure_order - 1); k++) {
+    const PetscReal t = ts->ptime - (k + 1) * ts->time_step;
+    Vec             u = k < ins->order - 1 ? ins->Uh[k] : ins->un, v = k < ins->order - 1 ? ins->Vh[k] : ins->vn;
+    PetscCall(fill(ctx, t, u, v, k < ins->pressure_order - 1 ? ins->Ph[k] : ins->pn));
+    if (k < ins->order - 1) PetscCall(ins->ops.advection(ins->ops.ctx, t, u, v, u, v, 2.0, ins->NUh[k], ins->NVh[k]));
+  }
+  ins->history_given = PetscMax(ins->order - 1, ins->pressure_order - 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -33,7 +33,7 @@ typedef struct {
   PetscErrorCode (*ins_state)(const PetscReal x[], PetscReal t, PetscReal uvp[3], void *ctx); /* initial state (exact solution if ins_exact) */
   PetscBool ins_exact;                                                                        /* ins_state is the exact solution at every t: errors are reported */
   PetscReal velocity_scale;                                                                   /* reference speed (divergence detection) */
-  PetscErrorCode (*ins_finish)(DGDisc *disc, const Vec fields[], PetscReal time, void *ctx);  /* after the run (e.g. Strouhal number) */
+  PetscErrorCode (*ins_summary)(void *ctx, char summary[], size_t len);                       /* "key value" pairs for the summary line (e.g. the Strouhal number) */
 } Problem;
 
 typedef PetscErrorCode (*ProblemCreateFunction)(Problem *problem);
@@ -44,3 +44,4 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Poisson(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Helmholtz(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);

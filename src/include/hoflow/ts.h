@@ -34,6 +34,10 @@ typedef struct {
 } TSInsplitOps;
 
 PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
+/* Supply the past levels (velocity and pressure at t - dt, t - 2 dt, ...) before the first step, so
+ * that the scheme runs at full order from the start instead of the lower-order start-up (for
+ * convergence studies with an exact solution). fill(ctx, t, u, v, p) sets the state at time t. */
+PETSC_EXTERN PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u, Vec v, Vec p), void *ctx);
 /* Krylov iterations of the last step: velocity (both components) and pressure. */
 PETSC_EXTERN PetscErrorCode TSInsplitGetIterations(TS ts, PetscInt *velocity, PetscInt *pressure);
 /* Why the last step was rejected (empty when it was not). */

@@ -28,6 +28,8 @@ struct Unsteady {
    * summary line, the first (velocity or u) also in un->l2_error */
   PetscErrorCode (*physics_errors)(Unsteady *un, char summary[], size_t len);
   const char *required_ts_type; /* set by a physics that runs with one integrator only */
+  /* optional: called after the TS options and any restart are applied */
+  PetscErrorCode (*physics_setup)(Unsteady *un);
   /* optional: why a rejected step was rejected */
   PetscErrorCode (*physics_failure)(Unsteady *un, const char **message);
   /* output, checkpoints, monitors (options under "Output, checkpoints and monitors") */

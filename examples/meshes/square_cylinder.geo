@@ -1,0 +1,51 @@
+// Flow past a square cylinder (seed 000 §4.2): domain [-16, 25] x [-22, 22], cylinder of edge 1 at
+// the origin: 2313 unstructured triangles refined near the cylinder and in its wake. Boundary groups:
+// inflow (left, top, bottom), outflow (right), cylinder.
+lf = 4.0;   // far field
+lc = 0.1;   // on the cylinder
+Point(1) = {-16, -22, 0, lf};
+Point(2) = {25, -22, 0, lf};
+Point(3) = {25, 22, 0, lf};
+Point(4) = {-16, 22, 0, lf};
+Point(5) = {-0.5, -0.5, 0, lc};
+Point(6) = {0.5, -0.5, 0, lc};
+Point(7) = {0.5, 0.5, 0, lc};
+Point(8) = {-0.5, 0.5, 0, lc};
+Line(1) = {1, 2};
+Line(2) = {2, 3};
+Line(3) = {3, 4};
+Line(4) = {4, 1};
+Line(5) = {5, 8};
+Line(6) = {8, 7};
+Line(7) = {7, 6};
+Line(8) = {6, 5};
+Curve Loop(1) = {1, 2, 3, 4};
+Curve Loop(2) = {5, 6, 7, 8};
+Plane Surface(1) = {1, 2};
+// wake: finer triangles behind the cylinder, growing away from it
+Field[1] = Distance;
+Field[1].CurvesList = {5, 6, 7, 8};
+Field[1].NumPointsPerCurve = 40;
+Field[2] = Threshold;
+Field[2].InField = 1;
+Field[2].SizeMin = lc;
+Field[2].SizeMax = lf;
+Field[2].DistMin = 0.2;
+Field[2].DistMax = 18;
+Field[3] = Box;
+Field[3].VIn = 0.45;
+Field[3].VOut = lf;
+Field[3].XMin = 0;
+Field[3].XMax = 14;
+Field[3].YMin = -2.5;
+Field[3].YMax = 2.5;
+Field[4] = Min;
+Field[4].FieldsList = {2, 3};
+Background Field = 4;
+Mesh.MeshSizeExtendFromBoundary = 0;
+Mesh.MeshSizeFromPoints = 0;
+Mesh.Algorithm = 6;
+Physical Curve("inflow") = {1, 3, 4};
+Physical Curve("outflow") = {2};
+Physical Curve("cylinder") = {5, 6, 7, 8};
+Physical Surface("fluid") = {1};

@@ -1,0 +1,163 @@
+# hoflow test suite: incompressible Navier-Stokes (nodal DG, -ts_type insplit). exec()'d by
+# tests/run.py into its globals (test, run, check, summary, Failure, Skip, ROOT, HOFLOW, MPIEXEC,
+# error_test). About two minutes on two cores: the Taylor vortex's spatial and temporal rates,
+# subcycling, divergence detection, restart, the square cylinder's monitors.
+TV = [HOFLOW, "-problem", "taylor_vortex", "-progress_interval", "-1", "-monitor_file", "none"]
+
+
+def ins_summary(out):
+    s = summary(out)
+    for k in ("L2_u", "L2_v", "L2_p", "time", "dt"):
+        if k in s:
+            s[k] = float(s[k])
+    for k in ("steps", "start"):
+        s[k] = int(s[k])
+    return s
+
+
+def rate(e0, e1, ratio=2.0):
+    return math.log(e0 / e1) / math.log(ratio)
+
+
+# Spatial convergence (seed Fig. 1): the error against the exact solution on meshes halving h, at a
+# time step small enough that the temporal error stays well below the spatial one. The past levels
+# come from the exact solution (-ins_exact_history), so the scheme runs at second order from the
+# first step. Coarse base meshes for high orders keep the finest error above the temporal floor.
+INS_SPACE = {
+    # order: (mesh, levels, dt, T)
+    1: ("taylor_vortex", 3, 1e-3, 0.1),
+    2: ("taylor_vortex", 3, 1e-3, 0.1),
+    3: ("taylor_vortex", 3, 1e-3, 0.1),
+    4: ("taylor_vortex_coarse", 3, 2.5e-4, 0.1),
+    5: ("taylor_vortex_coarse", 3, 1e-4, 0.05),
+    6: ("taylor_vortex", 2, 2.5e-5, 0.01),
+}
+
+
+def ins_space_test(order):
+    def f():
+        mesh, levels, dt, T = INS_SPACE[order]
+        eu, ep = [], []
+        for lev in range(levels):
+            s = ins_summary(run(TV + ["-order", str(order), "-dm_plex_filename", "examples/meshes/%s.msh" % mesh, "-dm_refine", str(lev),
+                                      "-ts_dt", str(dt), "-ts_max_time", str(T), "-ins_exact_history"])[1])
+            eu.append(s["L2"])
+            ep.append(s["L2_p"])
+        ru, rp = rate(eu[-2], eu[-1]), rate(ep[-2], ep[-1])
+        check(ru >= order + 0.7, "N=%d: velocity rate %.2f below N + 0.7 (errors %s)" % (order, ru, eu))
+        check(rp >= order - 0.3, "N=%d: pressure rate %.2f below N - 0.3 (errors %s)" % (order, rp, ep))
+        return "velocity %s rate %.2f, pressure %s rate %.2f" % (" ".join("%.2e" % e for e in eu), ru, " ".join("%.2e" % e for e in ep), rp)
+    return f
+
+
+for _order in range(1, 7):
+    test("ins/taylor-vortex/space/N%d" % _order)(ins_space_test(_order))
+
+
+def ins_time_errors(extra, dts, order=6, T=0.25):
+    return [ins_summary(run(TV + ["-order", str(order), "-ts_dt", repr(dt), "-ts_max_time", str(T)] + extra)[1])["L2"] for dt in dts]
+
+
+def ins_time_test(extra, expected, dts=(1e-2, 5e-3, 2.5e-3, 1.25e-3)):
+    """Velocity error at T = 0.25, N = 6, over three halvings of dt: rate over the three >= expected."""
+    def f():
+        e = ins_time_errors(extra, dts)
+        overall = math.log(e[0] / e[-1]) / math.log(dts[0] / dts[-1])
+        check(overall >= expected, "rate %.2f over three halvings of dt below %.1f (errors %s)" % (overall, expected, e))
+        return "errors %s, rates %s, overall %.2f" % (" ".join("%.2e" % x for x in e), " ".join("%.2f" % rate(e[i], e[i + 1]) for i in range(len(e) - 1)), overall)
+    return f
+
+
+# Temporal convergence (seed Fig. 2b): second order for S = 2 with and without subcycling, first order for S = 1
+test("ins/taylor-vortex/time/S2-Ns0")(ins_time_test(["-ins_order", "2"], 1.8))
+test("ins/taylor-vortex/time/S2-Ns4")(ins_time_test(["-ins_order", "2", "-ins_subcycles", "4"], 1.8))
+test("ins/taylor-vortex/time/S2-Ns8")(ins_time_test(["-ins_order", "2", "-ins_subcycles", "8"], 1.8))
+test("ins/taylor-vortex/time/S1-Ns0")(ins_time_test(["-ins_order", "1"], 0.9))
+
+
+@test("ins/taylor-vortex/subcycling-extends-dt")
+def _():
+    # N = 6: without subcycling dt = 0.048 diverges (advective limit ~0.012); 8 subcycles run it stably
+    code, out = run(TV + ["-order", "6", "-ts_dt", "0.048", "-ts_max_time", "0.5"], expect_ok=False)
+    check(code != 0 and "diverged" in out, "dt = 0.048 without subcycles should diverge:\n" + out[-800:])
+    s = ins_summary(run(TV + ["-order", "6", "-ts_dt", "0.048", "-ts_max_time", "0.5", "-ins_subcycles", "8"])[1])
+    check(s["L2"] < 0.05, "dt = 0.048 with 8 subcycles: L2 %.3e" % s["L2"])
+    return "Ns=0 diverges at dt=0.048; Ns=8: L2 %.3e at t=%.3f" % (s["L2"], s["time"])
+
+
+@test("ins/divergence-stops-and-keeps-last-good-state")
+def _():
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out = run(TV + ["-order", "6", "-ts_dt", "0.05", "-ts_max_time", "2", "-output_dir", tmp, "-checkpoint_interval", "100"], expect_ok=False)
+        check(code != 0, "a diverging run must fail")
+        m = re.search(r"Time stepping stopped \(DIVERGED_STEP_REJECTED\): step (\d+) .* diverged: .*use subcycles \(-ins_subcycles \d+\) or a smaller -ts_dt\. The last good state \(step (\d+), t = ([0-9.e+-]+)\) is in (\S+)\.", out.replace("\n", " "))
+        check(m, "message missing:\n" + out[-1500:])
+        check("Segmentation" not in out, "crashed:\n" + out[-800:])
+        with h5py.File(os.path.join(tmp, "checkpoint.h5"), "r") as f:
+            step = int(f.attrs["step"])
+            u = f["vectors/u"][()]
+        check(step == int(m.group(2)) and np.all(np.isfinite(u)) and np.abs(u).max() < 2, "checkpoint of the last good state: step %d, max |u| %g" % (step, np.abs(u).max()))
+        # and the run continues from it with subcycles
+        s = ins_summary(run(TV + ["-order", "6", "-ts_dt", "0.05", "-ts_max_time", "1", "-output_dir", tmp, "-restart", os.path.join(tmp, "checkpoint.h5"), "-ins_subcycles", "8"])[1])
+        return "stopped at step %s, checkpoint at step %d (t = %s); restarted with 8 subcycles to t = %.2f, L2 %.2e" % (m.group(1), step, m.group(3), s["time"], s["L2"])
+
+
+@test("ins/restart/bitwise")
+def _():
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        base = TV + ["-order", "3", "-ts_dt", "1e-2", "-ins_subcycles", "2"]
+        run(base + ["-ts_max_steps", "12", "-output_dir", tmp + "/a", "-checkpoint_interval", "12"])
+        run(base + ["-ts_max_steps", "6", "-output_dir", tmp + "/b", "-checkpoint_interval", "6"])
+        run(base + ["-ts_max_steps", "12", "-output_dir", tmp + "/b", "-checkpoint_interval", "12", "-restart", tmp + "/b/checkpoint.h5"])
+        diffs = []
+        with h5py.File(tmp + "/a/checkpoint.h5", "r") as fa, h5py.File(tmp + "/b/checkpoint.h5", "r") as fb:
+            names = sorted(fa["vectors"].keys())
+            check(names == sorted(fb["vectors"].keys()), "checkpoints hold different vectors")
+            for n in names:
+                diffs.append(float(np.abs(fa["vectors"][n][()] - fb["vectors"][n][()]).max()))
+        check(max(diffs) == 0.0, "restart not bitwise: max differences %s over %s" % (diffs, names))
+        return "12 steps = 6 + 6 bitwise: %s" % ", ".join(names)
+
+
+@test("ins/parallel/2-ranks")
+def _():
+    args = TV + ["-order", "3", "-ts_dt", "1e-2", "-ts_max_steps", "10", "-dm_refine", "1"]
+    s1 = ins_summary(run(args)[1])
+    s2 = ins_summary(run(MPIEXEC + ["2"] + args)[1])
+    check(abs(s1["L2"] - s2["L2"]) <= 1e-8 * s1["L2"] and abs(s1["L2_p"] - s2["L2_p"]) <= 1e-7 * s1["L2_p"], "1 vs 2 ranks: %s / %s" % (s1, s2))
+    return "L2 %.9e / %.9e, L2_p %.9e / %.9e" % (s1["L2"], s2["L2"], s1["L2_p"], s2["L2_p"])
+
+
+@test("ins/output/fields-and-monitors")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        run([HOFLOW, "-problem", "taylor_vortex", "-order", "2", "-ts_dt", "1e-2", "-ts_max_steps", "4", "-output_dir", tmp, "-output_interval", "2", "-progress_interval", "-1"])
+        xmf = open(os.path.join(tmp, "taylor_vortex.xmf")).read()
+        for name in ("u", "v", "p", "vorticity"):
+            check('Name="%s"' % name in xmf, "field %s missing from the XDMF series" % name)
+        rows = list(_csv.reader(open(os.path.join(tmp, "monitors.csv"))))
+        check(rows[0][:6] == ["step", "time", "dt", "L2_error_velocity", "L2_error_pressure", "kinetic_energy"] and len(rows) == 6, "monitors.csv: %s" % rows[:2])
+        ke0, ke4 = float(rows[1][5]), float(rows[5][5])
+        check(abs(ke0 - 0.5) < 1e-3 and ke4 < ke0, "kinetic energy %g -> %g (exact 0.5 e^{-8 pi^2 nu t})" % (ke0, ke4))
+        return "u v p vorticity in %d time steps; kinetic energy %.6f -> %.6f" % (xmf.count("<Time "), ke0, ke4)
+
+
+@test("ins/square-cylinder/start")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        s = ins_summary(run([HOFLOW, "-problem", "square_cylinder", "-order", "2", "-ts_dt", "0.004", "-ts_max_steps", "25", "-output_dir", tmp, "-progress_interval", "-1"])[1])
+        rows = list(_csv.reader(open(os.path.join(tmp, "monitors.csv"))))
+        check(rows[0][3:5] == ["drag_coefficient", "lift_coefficient"], "monitor columns %s" % rows[0])
+        cd, cl = float(rows[-1][3]), float(rows[-1][4])
+        check(1.0 < cd < 10 and abs(cl) < 0.1, "impulsive start at t = %s: C_D %g, C_L %g" % (rows[-1][1], cd, cl))
+        check("CD_mean" in s and "Strouhal" in s, "summary without the cylinder's numbers: %s" % s)
+        return "t = %.2f: C_D %.3f, C_L %.2e, %d steps" % (s["time"], cd, cl, s["steps"])
+
+
+test("errors/ins-wrong-ts-type")(error_test(["-problem", "taylor_vortex", "-ts_type", "rk", "-ts_max_steps", "1"], r"-ts_type rk: problem taylor_vortex \(physics ins\) runs with -ts_type insplit only"))
+test("errors/ins-order")(error_test(["-problem", "taylor_vortex", "-ins_order", "4"], r"-ins_order 4 must be 1, 2 or 3"))
+test("errors/ins-exact-history-without-exact")(error_test(["-problem", "square_cylinder", "-ins_exact_history", "-ts_max_steps", "1"], r"-ins_exact_history: problem square_cylinder has no exact solution"))
