@@ -376,7 +376,10 @@ PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal bc_scale,
 
   PetscFunctionBeginUser;
   PetscCall(INSOpsGetLocal(ops, 1, in, a, &on_device));
-  if (ptrace) PetscCall(VecGetArrayReadAndMemType(ptrace, &t, &mtype));
+  if (ptrace) {
+    PetscCall(VecGetArrayReadAndMemType(ptrace, &t, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype) == on_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incompressible flow operators need all vectors on the same backend");
+  }
   PetscCall(INSOpsGetOutput(2, out, o, on_device));
   PetscCall(INSOpsKernelData(ops, on_device, &kd));
   PetscCall(PetscLogEventBegin(HOFLOW_INSGradient, 0, 0, 0, 0));
@@ -452,7 +455,10 @@ PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt component, Pet
   PetscFunctionBeginUser;
   PetscCheck(component >= 0 && component < 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Face data component %" PetscInt_FMT " is not 0 (u), 1 (v) or 2 (p)", component);
   PetscCall(HoflowVecIsCUDA(face, &on_device));
-  if (x) PetscCall(VecGetArrayReadAndMemType(x, &xa, &mtype));
+  if (x) {
+    PetscCall(VecGetArrayReadAndMemType(x, &xa, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype) == on_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incompressible flow operators need all vectors on the same backend");
+  }
   PetscCall(INSOpsGetOutput(1, &face, o, on_device));
 #if defined(HOFLOW_HAVE_CUDA)
   if (on_device) PetscCall(INSOpsDeviceSetUp(ops));
