@@ -61,3 +61,7 @@ PETSC_EXTERN PetscErrorCode INSOpsDivergence(INSOps ops, Vec u, Vec v, PetscReal
 PETSC_EXTERN PetscErrorCode INSOpsCreateFaceVector(INSOps ops, Vec *face);
 /* face = alpha bcn[component] + beta trace(x) on boundary faces of type `type` (-1: all), else 0. */
 PETSC_EXTERN PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt component, PetscReal alpha, PetscReal beta, Vec x, Vec face);
+/* Seconds per run of the advection N(u) (a = c = (u, v)), gradient G u and divergence D (u, v)
+ * kernels, averaged over reps, on the backend u lives on (host kernels for host vectors, CUDA
+ * kernels for CUDA vectors), without the halo exchange. For benchmarks. */
+PETSC_EXTERN PetscErrorCode INSOpsTimeKernels(INSOps ops, Vec u, Vec v, PetscInt reps, PetscReal seconds[3]);
