@@ -222,6 +222,7 @@ static PetscErrorCode CompareINS(App *app, PetscRandom rnd)
   for (PetscInt k = 0; k < 5; k++) {
     PetscCall(MatCreateVecs(app->A, &in[k], NULL));
     PetscCall(VecSetRandom(in[k], rnd));
+    PetscCall(VecShift(in[k], -0.5)); /* velocities of both signs: flow leaving and entering every face */
     PetscCall(DuplicateOnDevice(in[k], &in_device[k]));
   }
   for (PetscInt op = 0; op < INS_NOPS; op++) {
