@@ -1,9 +1,11 @@
-static const char help[] = "SIPDG kernel benchmark against the empirical roofline of seed 000 §5.1.\n"
+static const char help[] = "SIPDG and incompressible-flow kernel benchmark against the empirical roofline of seed 000 §5.1.\n"
                            "Measures the device-to-device copy bandwidth and the shared-memory bound of the GPU, then\n"
-                           "times the local-gradient and SIPDG-apply kernels for each order on the mesh given by the\n"
-                           "usual options and reports GFLOP/s, GB/s and percent of the roofline (table and CSV).\n"
+                           "times the local-gradient and SIPDG-apply kernels and the incompressible-flow advection N(u),\n"
+                           "gradient and divergence kernels for each order on the mesh given by the usual options and\n"
+                           "reports GFLOP/s, GB/s and percent of the roofline (table and CSV, one row per kernel and order).\n"
                            "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core).\n"
-                           "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n\n";
+                           "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n"
+                           "         -bench_ins false (SIPDG kernels only)\n\n";
 
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
@@ -52,8 +54,60 @@ static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *sh
   const PetscReal roof = PetscMin(copy_bound, shared_bound);
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-9s %3" PetscInt_FMT " %2" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, ept, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-14s %3" PetscInt_FMT " %2" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, ept, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
   if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.3f,%.3f,%.3f,%.3f,%.2f\n", device, shape, N, kernel, K, epb, ept, k.t, gflops, gbs, copy_bound, shared_bound, 100 * gflops / roof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The incompressible-flow kernels of one order (op/ins.c, seed 000 §5.3): advection N(u) with a = c
+ * (the nonlinear term), gradient and divergence; the mesh's boundary faces are Dirichlet faces. */
+static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc *disc, PetscInt reps, PetscBool on_device, PetscReal Bg, PetscReal Bsh)
+{
+  const PetscInt N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nf = Nf * Nfp, Nfq = (3 * N) / 2 + 1, Nc = Nfq * Nfq;
+  const char    *names[3] = {"ins-advection", "ins-gradient", "ins-divergence"};
+  INSOps         ops;
+  Vec            u, v;
+  PetscRandom    rnd;
+  PetscReal      seconds[3];
+  KernelTiming   k[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(INSOpsCreate(disc, NULL, &ops));
+  PetscCall(DMCreateGlobalVector(disc->dm, &u));
+  PetscCall(VecDuplicate(u, &v));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(u, rnd));
+  PetscCall(VecSetRandom(v, rnd));
+  PetscCall(INSOpsTimeKernels(ops, u, v, reps, seconds));
+  for (PetscInt i = 0; i < 3; i++) k[i].t = seconds[i];
+  k[0].flops = mesh->K * INSAdvectionFlopsPerElement((int)Np, (int)Nc, (int)Nf, (int)Nfp, (int)Nfq);
+  k[0].bytes = mesh->K * INSAdvectionBytesPerElement((int)Np, (int)Nf, (int)Nfp, 2);
+  k[1].flops = mesh->K * INSGradientFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
+  k[1].bytes = mesh->K * INSGradientBytesPerElement((int)Np, (int)Nf, (int)Nfp);
+  k[2].flops = mesh->K * INSDivergenceFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
+  k[2].bytes = mesh->K * INSDivergenceBytesPerElement((int)Np, (int)Nf, (int)Nfp);
+  /* Shared-memory bytes per element of the CUDA kernels (cuda/ins.cu), counted per thread as for the
+   * SIPDG kernels. Advection: writes of the four fields on the nodes and across the faces, the
+   * cubature and face fluxes, the lifted fluxes and right-hand sides; reads by the interpolation
+   * (4 Nc Np), the traces at the face Gauss points (8 per point and face node), the weighted
+   * derivatives (4 Nc Np), the face lift, the sum over the faces and the inverse mass (2 Np^2). */
+  k[0].shared = mesh->K * 8.0 * (8.0 * Nc * Np + 10.0 * Nf * Nfq * Nfp + 2.0 * Np * Np + 6.0 * Np + 8.0 * nf + 4.0 * Nc + 2.0 * Nf * Nfq);
+  k[1].shared = mesh->K * 8.0 * (Np * Np + 2.0 * Np * nf + Np + 2.0 * nf); /* p, wx, wy: written once, read per node */
+  k[2].shared = mesh->K * 8.0 * (2.0 * Np * Np + Np * nf + 2.0 * Np + nf); /* u, v, w */
+  for (PetscInt i = 0; i < 3; i++) {
+    PetscInt epb = 0, ept = 1;
+#if defined(HOFLOW_HAVE_CUDA)
+    if (on_device) {
+      epb = INSElementsPerBlock((int)i, (int)Nf, (int)N);
+      ept = INSElementsPerThread((int)i, (int)Nf, (int)N);
+    }
+#endif
+    PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb, ept, names[i], k[i], Bg, Bsh));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(INSOpsDestroy(&ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,7 +116,7 @@ int main(int argc, char **argv)
   Mesh     *mesh;
   char     *sides[4]            = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
   PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100;
-  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, set;
+  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
   FILE     *csv = NULL;
   PetscReal Bg = 0, Bsh = 0;
@@ -78,6 +132,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-bench_epb_sweep", "Sweep the elements per CUDA thread block", NULL, sweep, &sweep, NULL));
   PetscCall(PetscOptionsInt("-bench_cg_order", "Also time CG + Jacobi iterations at this order (0: no)", NULL, cg_order, &cg_order, NULL));
   PetscCall(PetscOptionsInt("-bench_cg_its", "CG iterations timed", NULL, cg_its, &cg_its, NULL));
+  PetscCall(PetscOptionsBool("-bench_ins", "Also time the incompressible-flow kernels (advection, gradient, divergence)", NULL, ins, &ins, NULL));
   PetscOptionsEnd();
 
   PetscCall(MeshCreate(PETSC_COMM_WORLD, NULL, &mesh));
@@ -95,7 +150,7 @@ int main(int argc, char **argv)
 #endif
   PetscCall(MeasureCopyBandwidth(mesh->dm, &Bg));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\ncopy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", device, mesh->Kglobal, RefShapes[mesh->shape], Bg * 1e-9, Bsh * 1e-9));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-9s %3s %2s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "P", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-14s %3s %2s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "P", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,elements_per_thread,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,percent_roofline\n"));
@@ -148,6 +203,7 @@ int main(int argc, char **argv)
       PetscCall(MatDestroy(&A));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
+    if (ins) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, Bg, Bsh));
     if (sweep) {
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot achieved GFLOP/s of the SIPDG kernels against the empirical roofline (seed 000 Figs. 7-8).
+"""Plot achieved GFLOP/s of the SIPDG (and incompressible-flow) kernels against the empirical roofline (seed 000 Figs. 7-8).
 
 usage: python3 bench/plot_roofline.py RESULTS.csv [...] -o OUT.png
 Each CSV is written by build/bench/ipdg_bench -bench_csv; one panel per (shape, kernel).

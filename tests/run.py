@@ -272,6 +272,16 @@ def gpu_apply_test(shape, order, launch=()):
         for k, v in transfer.items():
             check(float(v) <= (0.0 if k == "transfer_repeat" else 1e-12), "CUDA %s differs from the host kernel: %s" % (k, v))
         others.update({k: v for k, v in transfer.items() if k != "transfer_repeat"})
+        m = re.search(r"gpu-ins: .*", out)
+        check(m, "no incompressible-flow result line:\n" + out[-1000:])
+        ins = dict(re.findall(r"(\w+) (\S+)", m.group(0)))
+        check(set(ins) == {"advection", "subcycle", "gradient", "gradient_increment", "divergence", "facedata", "ins_repeat"}, "unexpected incompressible-flow line: %s" % ins)
+        for k, v in ins.items():
+            if k == "ins_repeat":
+                check(float(v) == 0.0, "two CUDA runs of the incompressible-flow operators differ (race?): %s" % v)
+            else:
+                check(float(v) <= 1e-12, "CUDA incompressible-flow %s differs from the host kernel: %s" % (k, v))
+        others.update({"ins_" + k: v for k, v in ins.items() if k != "ins_repeat"})
         return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 

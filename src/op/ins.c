@@ -376,7 +376,10 @@ PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal trace_sca
 
   PetscFunctionBeginUser;
   PetscCall(INSOpsGetLocal(ops, 1, in, a, &on_device));
-  if (ptrace) PetscCall(VecGetArrayReadAndMemType(ptrace, &t, &mtype));
+  if (ptrace) {
+    PetscCall(VecGetArrayReadAndMemType(ptrace, &t, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype) == on_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incompressible flow operators need all vectors on the same backend");
+  }
   PetscCall(INSOpsGetOutput(2, out, o, on_device));
   PetscCall(INSOpsKernelData(ops, on_device, &kd));
   PetscCall(PetscLogEventBegin(HOFLOW_INSGradient, 0, 0, 0, 0));
@@ -452,7 +455,10 @@ PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt component, Pet
   PetscFunctionBeginUser;
   PetscCheck(component >= 0 && component < 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Face data component %" PetscInt_FMT " is not 0 (u), 1 (v) or 2 (p)", component);
   PetscCall(HoflowVecIsCUDA(face, &on_device));
-  if (x) PetscCall(VecGetArrayReadAndMemType(x, &xa, &mtype));
+  if (x) {
+    PetscCall(VecGetArrayReadAndMemType(x, &xa, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype) == on_device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incompressible flow operators need all vectors on the same backend");
+  }
   PetscCall(INSOpsGetOutput(1, &face, o, on_device));
 #if defined(HOFLOW_HAVE_CUDA)
   if (on_device) PetscCall(INSOpsDeviceSetUp(ops));
@@ -540,5 +546,65 @@ PetscErrorCode INSOpsBoundaryForce(INSOps ops, PetscReal nu, Vec u, Vec v, Vec p
   PetscCall(VecRestoreArrayRead(v, &va));
   PetscCall(VecRestoreArrayRead(u, &ua));
   PetscCall(MPIU_Allreduce(F, force, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ops->disc->dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One run of kernel 0 (advection N(u), a = c = (u, v)), 1 (gradient of u) or 2 (divergence of
+ * (u, v)) on local arrays a[2] into owned arrays o[2]; 0 or a CUDA error. */
+static int INSOpsRunKernel(const INSKernelData *kd, PetscBool on_device, PetscInt kernel, const PetscScalar *a[2], PetscScalar *o[2])
+{
+  if (on_device) {
+#if defined(HOFLOW_HAVE_CUDA)
+    if (kernel == 0) return INSAdvectionCUDA(kd, a[0], a[1], a[0], a[1], 2.0, 1.0, o[0], o[1]);
+    if (kernel == 1) return INSGradientCUDA(kd, a[0], NULL, 0.0, 1.0, o[0], o[1]);
+    return INSDivergenceCUDA(kd, a[0], a[1], 1.0, o[0]);
+#else
+    return -1;
+#endif
+  }
+  if (kernel == 0)
+    INSAdvectionHost(kd, a[0], a[1], a[0], a[1], 2.0, 1.0, o[0], o[1]);
+  else if (kernel == 1)
+    INSGradientHost(kd, a[0], NULL, 0.0, 1.0, o[0], o[1]);
+  else
+    INSDivergenceHost(kd, a[0], a[1], 1.0, o[0]);
+  return 0;
+}
+
+PetscErrorCode INSOpsTimeKernels(INSOps ops, Vec u, Vec v, PetscInt reps, PetscReal seconds[3])
+{
+  Vec                  in[2] = {u, v}, out[2];
+  const PetscScalar   *a[2];
+  PetscScalar         *o[2];
+  PetscBool            on_device;
+  const INSKernelData *kd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(u, &out[0]));
+  PetscCall(VecDuplicate(u, &out[1]));
+  PetscCall(INSOpsAdvection(ops, u, v, u, v, 2.0, 1.0, out[0], out[1])); /* warm up: device set-up */
+  PetscCall(INSOpsGetLocal(ops, 2, in, a, &on_device));
+  PetscCall(INSOpsGetOutput(2, out, o, on_device));
+  PetscCall(INSOpsKernelData(ops, on_device, &kd));
+  for (PetscInt kernel = 0; kernel < 3; kernel++) {
+    PetscLogDouble t0, t1;
+    int            err = 0;
+#if defined(HOFLOW_HAVE_CUDA)
+    if (on_device) err = HoflowDeviceSynchronize();
+#endif
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < reps && !err; k++) err = INSOpsRunKernel(kd, on_device, kernel, a, o);
+#if defined(HOFLOW_HAVE_CUDA)
+    if (on_device && !err) err = HoflowDeviceSynchronize();
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA incompressible-flow kernel %" PetscInt_FMT " failed: %s", kernel, HoflowDeviceErrorString(err));
+#endif
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow was built without CUDA");
+    PetscCall(PetscTime(&t1));
+    seconds[kernel] = (t1 - t0) / reps;
+  }
+  PetscCall(INSOpsRestoreOutput(2, out, o));
+  PetscCall(INSOpsRestoreLocal(ops, 2, in, a, on_device));
+  PetscCall(VecDestroy(&out[0]));
+  PetscCall(VecDestroy(&out[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

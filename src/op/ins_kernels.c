@@ -63,10 +63,29 @@ double INSAdvectionFlopsPerElement(int Np, int Nc, int Nfaces, int Nfp, int Nfq)
   return 8.0 * Nc * Np + 12.0 * Nc + 8.0 * Np * Nc + Nfaces * (16.0 * Nfq * Nfp + 20.0 * Nfq + 4.0 * Nfp * Nfq) + 4.0 * Np * Np + 2.0 * Np;
 }
 
-double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfq)
+/* Bytes per element (roofline, as IPDG*BytesPerElement): every input read once on the element and
+ * once across its faces (the neighbours' traces), every output written once, the geometry, face
+ * factors and indices (elem_cell, face types, vmapP). Boundary data are read on boundary faces
+ * only, a vanishing fraction of a mesh worth timing, and are not counted. */
+double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfp, int fields)
 {
-  /* four fields read, two written, geometry, face factors and the boundary data */
-  return 8.0 * (6.0 * Np + HOFLOW_GEO_SIZE + Nfaces * (HOFLOW_SGEO_SIZE + 2.0 * Nfq)) + 4.0 * (1 + Nfaces);
+  const double nf = (double)Nfaces * Nfp;
+  /* `fields` distinct inputs (4 for N~(a; c), 2 for N(u) where a = c), two outputs */
+  return 8.0 * (fields * (Np + nf) + 2.0 * Np + HOFLOW_GEO_SIZE + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
+}
+
+double INSGradientBytesPerElement(int Np, int Nfaces, int Nfp)
+{
+  const double nf = (double)Nfaces * Nfp;
+  /* p on the element and across its faces, gx and gy; rx sx ry sy (no J) */
+  return 8.0 * (3.0 * Np + nf + HOFLOW_GEO_SIZE - 1 + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
+}
+
+double INSDivergenceBytesPerElement(int Np, int Nfaces, int Nfp)
+{
+  const double nf = (double)Nfaces * Nfp;
+  /* u and v on the element and across its faces, the divergence; rx sx ry sy (no J) */
+  return 8.0 * (3.0 * Np + 2.0 * nf + HOFLOW_GEO_SIZE - 1 + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
 }
 
 double INSGradientFlopsPerElement(int Np, int Nfaces, int Nfp)

@@ -1,6 +1,7 @@
 static const char help[] = "Compares every CUDA kernel with its host twin on the same operator and input:\n"
                            "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side, L2 error and the\n"
-                           "p-multigrid transfer (prolongation, restriction).\n"
+                           "p-multigrid transfer (prolongation, restriction), and the incompressible-flow operators (advection\n"
+                           "in both forms, gradient with and without the increment's trace, divergence, face data).\n"
                            "Takes hoflow's options. Prints SKIPPED when hoflow is built without CUDA.\n";
 
 #include <hoflow/app.h>
@@ -103,6 +104,140 @@ static PetscErrorCode CompareTransfer(App *app, PetscRandom rnd, PetscReal *prol
   PetscCall(DGDiscDestroy(&coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Smooth made-up boundary data, every entry non-zero: (u_D, v_D), (du/dn, dv/dn), p_D. */
+static PetscErrorCode INSTestBoundary(const PetscReal x[], const PetscReal n[], PetscReal values[5], void *ctx)
+{
+  PetscFunctionBeginUser;
+  values[0] = 1.0 + PetscSinReal(2.0 * x[0]) * PetscCosReal(x[1]);
+  values[1] = 0.5 + x[0] * x[1];
+  values[2] = PetscCosReal(3.0 * x[1]) + 0.25 * n[0];
+  values[3] = PetscSinReal(x[0] + x[1]) - 0.25 * n[1];
+  values[4] = 2.0 + x[0] - x[1] * x[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One incompressible-flow operation of the test on inputs in[5] (velocity u, v; a second velocity
+ * a, b; pressure p), outputs out[2] (face vectors for the face data). */
+typedef enum {
+  INS_ADVECTION,          /* N(u): a = c = (u, v), lambda_scale 2 */
+  INS_SUBCYCLE,           /* N~(a; c): a = (a, b) != c = (u, v), lambda_scale 1 */
+  INS_GRADIENT,           /* G p */
+  INS_GRADIENT_INCREMENT, /* G p with the outflow data plus a multiple of the trace of u (the increment's form) */
+  INS_DIVERGENCE,         /* D (u, v) */
+  INS_FACEDATA,           /* face data: every boundary face (u data) and outflow faces (p data + trace of a) */
+  INS_NOPS
+} INSTestOp;
+
+static PetscErrorCode INSTestApply(INSOps ops, INSTestOp op, Vec in[5], Vec out[2])
+{
+  PetscFunctionBeginUser;
+  switch (op) {
+  case INS_ADVECTION:
+    PetscCall(INSOpsAdvection(ops, in[0], in[1], in[0], in[1], 2.0, 1.3, out[0], out[1]));
+    break;
+  case INS_SUBCYCLE:
+    PetscCall(INSOpsAdvection(ops, in[2], in[3], in[0], in[1], 1.0, 0.7, out[0], out[1]));
+    break;
+  case INS_GRADIENT:
+    PetscCall(INSOpsGradient(ops, in[4], NULL, 0.0, 1.2, out[0], out[1]));
+    break;
+  case INS_GRADIENT_INCREMENT:
+    PetscCall(INSOpsGradient(ops, in[4], in[0], -0.8, 0.9, out[0], out[1]));
+    break;
+  case INS_DIVERGENCE:
+    PetscCall(INSOpsDivergence(ops, in[0], in[1], 1.1, out[0]));
+    break;
+  default:
+    PetscCall(INSOpsFaceData(ops, -1, 0, 1.5, 0.0, NULL, out[0]));
+    PetscCall(INSOpsFaceData(ops, HOFLOW_FACE_NEUMANN, 2, 0.8, -0.6, in[2], out[1]));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operation on host vectors and twice on CUDA copies: largest relative difference over its
+ * outputs, and the largest difference between the two device runs (races). */
+static PetscErrorCode INSTestCompare(INSOps ops, INSTestOp op, Vec in[5], Vec in_device[5], PetscInt nface, PetscReal *rel, PetscReal *repeat)
+{
+  const PetscInt nout = op == INS_DIVERGENCE ? 1 : 2;
+  Vec            yh[2], yd[2], yd2[2];
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < nout; k++) {
+    if (op == INS_FACEDATA) { /* sequential face vectors, of the type asked for (not the DM's) */
+      PetscCall(VecCreate(PETSC_COMM_SELF, &yh[k]));
+      PetscCall(VecSetSizes(yh[k], nface, PETSC_DECIDE));
+      PetscCall(VecSetType(yh[k], VECSEQ));
+      PetscCall(VecCreate(PETSC_COMM_SELF, &yd[k]));
+      PetscCall(VecSetSizes(yd[k], nface, PETSC_DECIDE));
+      PetscCall(VecSetType(yd[k], VECSEQCUDA));
+    } else {
+      PetscCall(VecDuplicate(in[0], &yh[k]));
+      PetscCall(DuplicateOnDevice(in[0], &yd[k]));
+    }
+    PetscCall(VecDuplicate(yd[k], &yd2[k]));
+    PetscCall(VecSet(yh[k], NAN));
+    PetscCall(VecSet(yd[k], NAN));
+    PetscCall(VecSet(yd2[k], NAN));
+  }
+  PetscCall(INSTestApply(ops, op, in, yh));
+  PetscCall(INSTestApply(ops, op, in_device, yd));
+  PetscCall(INSTestApply(ops, op, in_device, yd2));
+  *rel = *repeat = 0;
+  for (PetscInt k = 0; k < nout; k++) {
+    PetscReal r = 0, rep = 0;
+    PetscCall(RelativeDifference(yh[k], yd[k], &r));
+    PetscCall(VecAXPY(yd2[k], -1.0, yd[k]));
+    PetscCall(VecNorm(yd2[k], NORM_INFINITY, &rep));
+    *rel    = PetscIsNanReal(r) || PetscIsNanReal(*rel) ? NAN : PetscMax(*rel, r);
+    *repeat = PetscIsNanReal(rep) || PetscIsNanReal(*repeat) ? NAN : PetscMax(*repeat, rep);
+    PetscCall(VecDestroy(&yh[k]));
+    PetscCall(VecDestroy(&yd[k]));
+    PetscCall(VecDestroy(&yd2[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Incompressible-flow operators on the app's discretization and boundary conditions (the mesh must
+ * have Dirichlet and outflow faces), host against CUDA. */
+static PetscErrorCode CompareINS(App *app, PetscRandom rnd)
+{
+  INSOps          ops;
+  const PetscInt *face_type;
+  PetscInt        count[2] = {0, 0}, nface = app->mesh->K * app->disc->ref->Nfaces * app->disc->ref->Nfp;
+  Vec             in[5], in_device[5];
+  PetscReal       rel[INS_NOPS], repeat = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(INSOpsCreate(app->disc, NULL, &ops));
+  PetscCall(INSOpsSetBoundaryData(ops, INSTestBoundary, NULL));
+  PetscCall(INSOpsGetFaceTypes(ops, &face_type));
+  for (PetscInt k = 0; k < app->mesh->K * app->disc->ref->Nfaces; k++) {
+    if (face_type[k] == HOFLOW_FACE_DIRICHLET) count[0]++;
+    if (face_type[k] == HOFLOW_FACE_NEUMANN) count[1]++;
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, count, 2, MPIU_INT, MPI_SUM, app->comm));
+  PetscCheck(count[0] && count[1], app->comm, PETSC_ERR_USER_INPUT, "The incompressible-flow comparison needs Dirichlet and outflow faces; the mesh has %" PetscInt_FMT " and %" PetscInt_FMT " (use -bc_dirichlet and -bc_neumann)", count[0], count[1]);
+  for (PetscInt k = 0; k < 5; k++) {
+    PetscCall(MatCreateVecs(app->A, &in[k], NULL));
+    PetscCall(VecSetRandom(in[k], rnd));
+    PetscCall(VecShift(in[k], -0.5)); /* velocities of both signs: flow leaving and entering every face */
+    PetscCall(DuplicateOnDevice(in[k], &in_device[k]));
+  }
+  for (PetscInt op = 0; op < INS_NOPS; op++) {
+    PetscReal rep = 0;
+    PetscCall(INSTestCompare(ops, (INSTestOp)op, in, in_device, nface, &rel[op], &rep));
+    repeat = PetscIsNanReal(rep) || PetscIsNanReal(repeat) ? NAN : PetscMax(repeat, rep);
+  }
+  PetscCall(PetscPrintf(app->comm, "gpu-ins: advection %.3e subcycle %.3e gradient %.3e gradient_increment %.3e divergence %.3e facedata %.3e ins_repeat %.3e\n", (double)rel[INS_ADVECTION], (double)rel[INS_SUBCYCLE], (double)rel[INS_GRADIENT], (double)rel[INS_GRADIENT_INCREMENT], (double)rel[INS_DIVERGENCE], (double)rel[INS_FACEDATA], (double)repeat));
+  for (PetscInt k = 0; k < 5; k++) {
+    PetscCall(VecDestroy(&in[k]));
+    PetscCall(VecDestroy(&in_device[k]));
+  }
+  PetscCall(INSOpsDestroy(&ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 int main(int argc, char **argv)
@@ -118,7 +253,7 @@ int main(int argc, char **argv)
     Vec         x, xd, dh, dd, bh, bd;
     Mat         M, Minv;
     PetscRandom rnd;
-    PetscReal   apply, repeat, diag, mass, mass_repeat, inv, inv_repeat, rhs, eh, ed, prolong, restrict_, transfer_repeat;
+    PetscReal   apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0;
 
     PetscCall(MatCreateVecs(app->A, &x, NULL));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -150,6 +285,7 @@ int main(int argc, char **argv)
     PetscCall(DuplicateOnDevice(x, &xd));
     PetscCall(DGDiscL2Error(app->disc, xd, app->problem.exact, app->problem.ctx, &ed));
     PetscCall(CompareTransfer(app, rnd, &prolong, &restrict_, &transfer_repeat));
+    PetscCall(CompareINS(app, rnd));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-transfer: prolong %.3e restrict %.3e transfer_repeat %.3e\n", (double)prolong, (double)restrict_, (double)transfer_repeat));

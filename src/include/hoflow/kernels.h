@@ -174,11 +174,18 @@ int  INSAdvectionCUDA(const INSKernelData *d, const double *au, const double *av
 int  INSGradientCUDA(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy);
 int  INSDivergenceCUDA(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out);
 int  INSFaceDataCUDA(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
-/* Flops per element (log events) and bytes per element (roofline). */
+/* Launch shape of the CUDA kernels (cuda/ins.cu) of kernel 0 (advection), 1 (gradient) or 2
+ * (divergence): element groups per thread block and elements per thread. */
+int INSElementsPerBlock(int kernel, int Nfaces, int N);
+int INSElementsPerThread(int kernel, int Nfaces, int N);
+/* Flops per element (log events) and bytes per element (roofline); the advection's bytes for
+ * `fields` distinct input fields (4 for N~(a; c), 2 for N(u)). */
 double INSAdvectionFlopsPerElement(int Np, int Nc, int Nfaces, int Nfp, int Nfq);
-double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfq);
+double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfp, int fields);
 double INSGradientFlopsPerElement(int Np, int Nfaces, int Nfp);
+double INSGradientBytesPerElement(int Np, int Nfaces, int Nfp);
 double INSDivergenceFlopsPerElement(int Np, int Nfaces, int Nfp);
+double INSDivergenceBytesPerElement(int Np, int Nfaces, int Nfp);
 
 /* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. */
 int         HoflowDeviceMalloc(void **ptr, size_t bytes);

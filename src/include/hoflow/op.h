@@ -67,3 +67,7 @@ PETSC_EXTERN PetscErrorCode INSOpsFaceData(INSOps ops, PetscInt type, PetscInt c
  * F = int (p n - nu (grad u + grad u^T) n) ds with n the fluid's outward normal, summed over ranks. */
 PETSC_EXTERN PetscErrorCode INSOpsVorticity(INSOps ops, Vec u, Vec v, Vec omega);
 PETSC_EXTERN PetscErrorCode INSOpsBoundaryForce(INSOps ops, PetscReal nu, Vec u, Vec v, Vec p, const PetscBool mask[], PetscReal force[2]);
+/* Seconds per run of the advection N(u) (a = c = (u, v)), gradient G u and divergence D (u, v)
+ * kernels, averaged over reps, on the backend u lives on (host kernels for host vectors, CUDA
+ * kernels for CUDA vectors), without the halo exchange. For benchmarks. */
+PETSC_EXTERN PetscErrorCode INSOpsTimeKernels(INSOps ops, Vec u, Vec v, PetscInt reps, PetscReal seconds[3]);
