@@ -161,3 +161,33 @@ def _():
 test("errors/ins-wrong-ts-type")(error_test(["-problem", "taylor_vortex", "-ts_type", "rk", "-ts_max_steps", "1"], r"-ts_type rk: problem taylor_vortex \(physics ins\) runs with -ts_type insplit only"))
 test("errors/ins-order")(error_test(["-problem", "taylor_vortex", "-ins_order", "4"], r"-ins_order 4 must be 1, 2 or 3"))
 test("errors/ins-exact-history-without-exact")(error_test(["-problem", "square_cylinder", "-ins_exact_history", "-ts_max_steps", "1"], r"-ins_exact_history: problem square_cylinder has no exact solution"))
+
+
+# ---------------------------------------------------------------- GPU (make test-gpu)
+@test("gpu/ins/taylor-vortex-host-vs-device", gpu=True)
+def _():
+    gpu_or_skip()
+    out = {}
+    for sub in ("0", "4"):
+        args = TV + ["-order", "5", "-ts_dt", "5e-3", "-ts_max_steps", "20", "-ins_subcycles", sub, "-vel_ksp_rtol", "1e-12", "-pres_ksp_rtol", "1e-12"]
+        sh = ins_summary(run(args)[1])
+        sd = ins_summary(run(args + ["-dm_vec_type", "cuda"])[1])
+        check(abs(sh["L2"] - sd["L2"]) <= 1e-7 * sh["L2"] and abs(sh["L2_p"] - sd["L2_p"]) <= 1e-6 * sh["L2_p"], "Ns=%s host %s vs device %s" % (sub, sh, sd))
+        out[sub] = "Ns=%s: L2 %.9e / %.9e, L2_p %.9e / %.9e" % (sub, sh["L2"], sd["L2"], sh["L2_p"], sd["L2_p"])
+    return "; ".join(out.values())
+
+
+@test("gpu/ins/step-stays-on-device", gpu=True)
+def _():
+    gpu_or_skip()
+    _, out = run(TV + ["-dm_vec_type", "cuda", "-order", "4", "-ts_dt", "5e-3", "-ts_max_steps", "10", "-ins_subcycles", "2", "-log_view"])
+    ev = log_events(out, ["INSAdvection", "INSGradient", "INSDivergence", "INSFaceData", "IPDGApply", "DGMass", "DGTransfer"])
+    for name, (c2g, g2c, gpuf) in ev.items():
+        check(c2g == 0 and g2c == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (name, c2g, g2c))
+    # the stages of a step: only the first steps' operator setup may copy (new screening constants)
+    stages = re.findall(r"^--- Event Stage \d+: (INS \w+)\s*$(.*?)(?=^--- Event Stage|\Z)", out, re.M | re.S)
+    copies = {}
+    for name, body in stages:
+        rows = [l for l in body.splitlines() if re.match(r"^(VecCUDACopyTo|VecCUDACopyFrom|VecCopy|MatMult|KSPSolve|PCApply)\s", l)]
+        copies[name] = [l.split()[0] + ":" + l.split()[-5] + "/" + l.split()[-3] for l in rows]
+    return " ".join("%s %d/%d;" % (k, v[0], v[1]) for k, v in ev.items()) + " stages: " + str(copies)

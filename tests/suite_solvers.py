@@ -123,3 +123,47 @@ test("errors/unknown-pmat")(error_test(["-pmat", "lorr"], r"Unknown option lorr 
 test("errors/unknown-pc-type")(error_test(["-pc_type", "pmgg"], r"Unable to find requested PC type pmgg"))
 test("errors/unknown-stack-file")(error_test(["-options_file", "options/no_such_stack.yaml"], r"Unable to open YAML option file: options/no_such_stack.yaml"))
 test("errors/pmg-on-assembled-matrix")(error_test(["-pmat", "assembled", "-pc_type", "pmg"], r"Matrix 'assembled SIPDG' is not a hoflow SIPDG operator; .* use -pmat shell"))
+
+
+# ---------------------------------------------------------------- GPU (make test-gpu)
+def log_events(out, names):
+    """(CpuToGpu count, GpuToCpu count, GPU %F) of the named events, summed over the stages of -log_view."""
+    found = {}
+    for name in names:
+        rows = re.findall(r"^%s\s.*$" % re.escape(name), out, re.M)
+        check(rows, "event %s missing from -log_view" % name)
+        c2g = sum(float(r.split()[-5]) for r in rows)
+        g2c = sum(float(r.split()[-3]) for r in rows)
+        found[name] = (c2g, g2c, float(rows[0].split()[-1]))
+    return found
+
+
+def gpu_stack_test(stack, order, tolerance):
+    def f():
+        gpu_or_skip()
+        args = ["-order", str(order), "-options_file", "options/%s.yaml" % stack, "-ksp_rtol", "1e-10", "-dm_plex_filename", SQUARE, "-dm_refine", "2"]
+        sh = summary(run([HOFLOW] + args)[1])
+        sd = summary(run([HOFLOW, "-dm_vec_type", "cuda"] + args)[1])
+        check(sd["reason"].startswith("CONVERGED"), "device solve: %s" % sd)
+        check(abs(sh["iterations"] - sd["iterations"]) <= tolerance * sh["iterations"] + 1, "iterations: host %d, CUDA %d" % (sh["iterations"], sd["iterations"]))
+        check(abs(sh["L2"] - sd["L2"]) <= 1e-5 * sh["L2"], "L2: host %g, CUDA %g" % (sh["L2"], sd["L2"]))
+        return "iterations %d / %d, L2 %.6e / %.6e, preconditioner bytes per element host %s device %s" % (sh["iterations"], sd["iterations"], sh["L2"], sd["L2"], sd["pc_bytes_per_cell"], sd["pc_device_bytes_per_cell"])
+    return f
+
+
+# the device BoomerAMG builds another hierarchy than the host one (GPU-capable smoothers): iterations may differ a little
+test("gpu/solver/pmg_amg/N6", gpu=True)(gpu_stack_test("pmg_amg", 6, 0.25))
+test("gpu/solver/pmg_gamg/N4", gpu=True)(gpu_stack_test("pmg_gamg", 4, 0.25))
+test("gpu/solver/amg/N3", gpu=True)(gpu_stack_test("amg", 3, 0.25))
+test("gpu/solver/lor_amg/N4", gpu=True)(gpu_stack_test("lor_amg", 4, 0.25))
+test("gpu/solver/inverse_mass/N5", gpu=True)(gpu_stack_test("inverse_mass", 5, 0.0))
+
+
+@test("gpu/solver/pmg-fine-levels-on-device", gpu=True)
+def _():
+    gpu_or_skip()
+    _, out = run([HOFLOW, "-dm_vec_type", "cuda", "-order", "6", "-options_file", "options/pmg_amg.yaml", "-dm_plex_filename", SQUARE, "-dm_refine", "3", "-pmg_pc_mg_log", "-log_view"])
+    ev = log_events(out, ["IPDGApply", "IPDGGradient", "DGTransfer", "MGSmooth Level 2", "MGSmooth Level 1", "MGInterp Level 2", "MGInterp Level 1"])
+    for name, (c2g, g2c, gpuf) in ev.items():
+        check(c2g == 0 and g2c == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (name, c2g, g2c))
+    return " ".join("%s %d/%d GPU%%F %d;" % (k, v[0], v[1], v[2]) for k, v in ev.items())

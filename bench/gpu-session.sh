@@ -1,0 +1,71 @@
+#!/bin/bash
+# GPU session stages (run on the GPU machine after `source .gpu/env.sh`), results under $OUT:
+#   build     make CUDA=1
+#   tests     make test-gpu, compute-sanitizer on the kernel tests
+#   copies    -log_view of a CG/Jacobi and a pMG-AMG Poisson solve (host-device copies)
+#   pmg       pMG-AMG Poisson at N = 6 on ~19 M DOFs: throughput, fine levels vs coarse solve
+#   study     scripts/solver_study.py on the GPU
+#   ins       Taylor vortex and square cylinder: per-step breakdown for N = 1..6, Ns = 0, 4, 8, 16,
+#             GPU vs one CPU core
+# Usage: bench/gpu-session.sh STAGE...
+set -uo pipefail
+OUT=${OUT:-output/gpu}
+mkdir -p "$OUT"
+export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
+log() { echo "== $(date -u +%H:%M:%S) $*"; }
+SQ=examples/meshes/square.msh
+
+for stage in "$@"; do
+  case $stage in
+  build)
+    log build
+    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+    touch examples/meshes/*.msh # carried from the CPU machine (no gmsh here)
+    make CUDA=1 -j16 > "$OUT/build.log" 2>&1 || { tail -60 "$OUT/build.log"; exit 1; }
+    rm -f "$OUT/build.log"
+    ;;
+  tests)
+    log tests
+    make test-gpu > "$OUT/test-gpu.log" 2>&1
+    grep -E "FAIL|passed" "$OUT/test-gpu.log" | head -30
+    for N in 2 10; do
+      compute-sanitizer --tool memcheck --error-exitcode 9 ./build/tests/test_gpu -order $N -dm_plex_filename $SQ > "$OUT/r.txt" 2>&1
+      echo "memcheck N=$N exit $? $(grep -c 'ERROR SUMMARY: 0' "$OUT/r.txt") clean summaries"
+      compute-sanitizer --tool racecheck --error-exitcode 9 ./build/tests/test_gpu -order $N -dm_plex_filename $SQ > "$OUT/r.txt" 2>&1
+      echo "racecheck N=$N exit $? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/r.txt" | head -2 | tr '\n' ' ')"
+    done
+    rm -f "$OUT/r.txt"
+    ;;
+  copies)
+    log copies
+    ./hoflow -dm_vec_type cuda -problem poisson -order 5 -dm_plex_filename $SQ -dm_refine 4 -log_view > "$OUT/logview_cg.txt" 2>&1
+    grep -E "^hoflow:|^(MatMult|KSPSolve|IPDGApply|IPDGGradient|IPDGDiagonal|PCApply|PCSetUp) " "$OUT/logview_cg.txt"
+    ;;
+  pmg)
+    log "pmg N=6 on square.msh refined 7 times"
+    ./hoflow -dm_vec_type cuda -order 6 -dm_plex_filename $SQ -dm_refine 7 -options_file options/pmg_amg.yaml -ksp_rtol 1e-8 \
+      -pmg_pc_mg_log -log_view > "$OUT/logview_pmg.txt" 2>&1
+    grep -E "^hoflow:|^(KSPSolve|PCApply|MatMult|IPDGApply|DGTransfer|MGSmooth Level|MGInterp Level|MGResid Level|PCSetUp) " "$OUT/logview_pmg.txt"
+    ./hoflow -dm_vec_type cuda -order 6 -dm_plex_filename $SQ -dm_refine 7 -options_file options/pmg_gamg.yaml -ksp_rtol 1e-8 \
+      -pmg_pc_mg_log -log_view > "$OUT/logview_pmg_gamg.txt" 2>&1
+    grep -E "^hoflow:|^(KSPSolve|PCApply|MGSmooth Level 0) " "$OUT/logview_pmg_gamg.txt"
+    ;;
+  study)
+    log study
+    /usr/bin/env python3 scripts/solver_study.py --cuda --jobs 4 --dts 1e-1,1e-3 --out "$OUT/solver_study_gpu" \
+      --title "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d), 4 solves at a time" > "$OUT/study.log" 2>&1
+    tail -3 "$OUT/study.log"
+    ;;
+  ins)
+    log "ins: Taylor vortex on the GPU"
+    ./hoflow -dm_vec_type cuda -problem taylor_vortex -order 6 -ts_dt 5e-3 -ts_max_time 0.5 -progress_interval -1 -monitor_file none | grep hoflow:
+    log "ins: square cylinder per-step breakdown"
+    python3 bench/ins_breakdown.py --orders 1-6 --subcycles 0,4,8,16 --steps 30 --csv "$OUT/ins_breakdown_gpu.csv" -- -dm_vec_type cuda > "$OUT/ins_breakdown.txt" 2>&1
+    cat "$OUT/ins_breakdown.txt"
+    log "ins: one CPU core of the same build, N = 5"
+    python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 4 --csv "$OUT/ins_breakdown_cpu.csv" | tee -a "$OUT/ins_breakdown.txt"
+    ;;
+  *) echo "unknown stage $stage"; exit 2 ;;
+  esac
+done
+log done
