@@ -44,7 +44,7 @@ for stage in "$@"; do
   pmg)
     log "pmg N=6 on square.msh refined 7 times"
     ./hoflow -dm_vec_type cuda -order 6 -dm_plex_filename $SQ -dm_refine 7 -options_file options/pmg_amg.yaml -ksp_rtol 1e-8 \
-      -pmg_pc_mg_log -log_view > "$OUT/logview_pmg.txt" 2>&1
+      -pmg_pc_mg_log -log_view -log_view_gpu_time > "$OUT/logview_pmg.txt" 2>&1
     grep -E "^hoflow:|^(KSPSolve|PCApply|MatMult|IPDGApply|DGTransfer|MGSmooth Level|MGInterp Level|MGResid Level|PCSetUp) " "$OUT/logview_pmg.txt"
     ./hoflow -dm_vec_type cuda -order 6 -dm_plex_filename $SQ -dm_refine 7 -options_file options/pmg_gamg.yaml -ksp_rtol 1e-8 \
       -pmg_pc_mg_log -log_view > "$OUT/logview_pmg_gamg.txt" 2>&1

@@ -20,7 +20,7 @@ struct _n_INSOps {
 #if defined(HOFLOW_HAVE_CUDA)
   PetscBool     device_ready;
   INSKernelData kd_device;
-  void         *device_arrays[16];
+  void         *device_arrays[24];
   PetscInt      ndevice_arrays;
   Vec           local_device[INS_NLOCAL];
 #endif
