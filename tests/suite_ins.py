@@ -172,7 +172,8 @@ def _():
         args = TV + ["-order", "5", "-ts_dt", "5e-3", "-ts_max_steps", "20", "-ins_subcycles", sub, "-vel_ksp_rtol", "1e-12", "-pres_ksp_rtol", "1e-12"]
         sh = ins_summary(run(args)[1])
         sd = ins_summary(run(args + ["-dm_vec_type", "cuda"])[1])
-        check(abs(sh["L2"] - sd["L2"]) <= 1e-7 * sh["L2"] and abs(sh["L2_p"] - sd["L2_p"]) <= 1e-6 * sh["L2_p"], "Ns=%s host %s vs device %s" % (sub, sh, sd))
+        # the host's pressure coarse solve is GAMG (a CUDA build of hypre takes device vectors only)
+        check(abs(sh["L2"] - sd["L2"]) <= 1e-6 * sh["L2"] and abs(sh["L2_p"] - sd["L2_p"]) <= 1e-6 * sh["L2_p"], "Ns=%s host %s vs device %s" % (sub, sh, sd))
         out[sub] = "Ns=%s: L2 %.9e / %.9e, L2_p %.9e / %.9e" % (sub, sh["L2"], sd["L2"], sh["L2_p"], sd["L2_p"])
     return "; ".join(out.values())
 

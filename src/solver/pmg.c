@@ -139,6 +139,27 @@ static PetscErrorCode PMGEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* BoomerAMG on the assembled order-1 matrix with HMIS coarsening and extended+i interpolation (at
+ * most 4 entries per row): the setup that runs on GPUs, and the least memory
+ * (-<prefix>pmg_mg_coarse_pc_hypre_boomeramg_* override it). */
+static PetscErrorCode PMGSetCoarseHypre(PC cpc, const char mgprefix[])
+{
+  PetscFunctionBeginUser;
+#if defined(PETSC_HAVE_HYPRE)
+  const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}};
+  PetscCall(PCSetType(cpc, PCHYPRE));
+  PetscCall(PCHYPRESetType(cpc, "boomeramg"));
+  for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
+    char      name[PETSC_MAX_OPTION_NAME];
+    PetscBool set;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%smg_coarse_pc_hypre_boomeramg_%s", mgprefix, defaults[k][0]));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, name, defaults[k][1]));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_PMG(PC pc)
 {
   PC_PMG         *pmg  = (PC_PMG *)pc->data;
@@ -208,23 +229,23 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(KSPSetOperators(ksp, pmg->Acoarse, pmg->Acoarse));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &cpc));
+  {
+    /* BoomerAMG by default; GAMG where PETSc has no hypre, or where hypre runs on the GPU only
+     * (a CUDA build of hypre takes device vectors) and this solve is on the host */
+    PetscBool use_hypre = PETSC_FALSE;
 #if defined(PETSC_HAVE_HYPRE)
-  PetscCall(PCSetType(cpc, PCHYPRE));
-  PetscCall(PCHYPRESetType(cpc, "boomeramg"));
-  { /* HMIS coarsening with extended+i interpolation (at most 4 entries per row): the setup that runs
-     * on GPUs, and the least memory (-pmg_mg_coarse_pc_hypre_boomeramg_* override it) */
-    const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}};
-    for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
-      char      name[PETSC_MAX_OPTION_NAME];
-      PetscBool set;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "-%smg_coarse_pc_hypre_boomeramg_%s", mgprefix, defaults[k][0]));
-      PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-      if (!set) PetscCall(PetscOptionsSetValue(NULL, name, defaults[k][1]));
+    use_hypre = PETSC_TRUE;
+  #if defined(PETSC_HAVE_HYPRE_DEVICE)
+    {
+      VecType vtype;
+      PetscCall(DMGetVecType(fine->dm, &vtype));
+      use_hypre = strstr(vtype, "cuda") ? PETSC_TRUE : PETSC_FALSE;
     }
-  }
-#else
-  PetscCall(PCSetType(cpc, PCGAMG));
+  #endif
 #endif
+    if (use_hypre) PetscCall(PMGSetCoarseHypre(cpc, mgprefix));
+    else PetscCall(PCSetType(cpc, PCGAMG));
+  }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));
   PetscCall(PCSetUp(pmg->mg));
