@@ -65,6 +65,23 @@ for stage in "$@"; do
     log "ins: one CPU core of the same build, N = 5"
     python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 4 --csv "$OUT/ins_breakdown_cpu.csv" | tee -a "$OUT/ins_breakdown.txt"
     ;;
+  cpu-vs-gpu)
+    log "square cylinder N = 5: GPU and one CPU core of the same build (pressure coarse solve GAMG on both)"
+    python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 6 --csv "$OUT/ins_cpu.csv" -- -pres_pmg_mg_coarse_pc_type gamg | tee "$OUT/ins_cpu_vs_gpu.txt"
+    python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 30 --csv "$OUT/ins_gpu_gamg.csv" -- -dm_vec_type cuda -pres_pmg_mg_coarse_pc_type gamg | tee -a "$OUT/ins_cpu_vs_gpu.txt"
+    ;;
+  cylinder)
+    # options/square_cylinder.yaml on the GPU for CYL_SECONDS, continuing from .gpurun/ (the last call's
+    # output, carried back) when it holds a checkpoint; everything packed into one tar file
+    log "square cylinder N = 5 to t = 200"
+    mkdir -p "$OUT/cyl"
+    restart=""
+    if [ -f .gpurun/checkpoint.h5 ]; then cp .gpurun/* "$OUT/cyl/"; restart="-restart $OUT/cyl/checkpoint.h5"; fi
+    timeout "${CYL_SECONDS:-420}" ./hoflow -options_file options/square_cylinder.yaml -dm_vec_type cuda -output_dir "$OUT/cyl" \
+      -checkpoint_interval 500 -progress_interval 60 $restart > "$OUT/cyl/run.log" 2>&1
+    echo "exit $?"; tail -3 "$OUT/cyl/run.log"; tail -1 "$OUT/cyl/monitors.csv"
+    tar -C "$OUT" -cf "$OUT/cyl.tar" cyl && rm -rf "$OUT/cyl"
+    ;;
   *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
