@@ -82,6 +82,18 @@ for stage in "$@"; do
     echo "exit $?"; tail -3 "$OUT/cyl/run.log"; tail -1 "$OUT/cyl/monitors.csv"
     tar -C "$OUT" -cf "$OUT/cyl.tar" cyl && rm -rf "$OUT/cyl"
     ;;
+  roofline-ins)
+    log "roofline: SIPDG and incompressible-flow kernels, triangles (270 336 elements)"
+    ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_filename examples/meshes/square_bench.msh -dm_refine 6 -bench_orders 1,2,3,4,5,6,7,8 \
+      -bench_reps 30 -bench_csv "$OUT/roofline_ins_tri.csv" > "$OUT/roofline_ins.txt" 2>&1
+    grep -E "^(device|cells|copy|shared|shape|triangle|ins|throughput)" "$OUT/roofline_ins.txt" | head -60
+    ;;
+  logview-ins)
+    log "-log_view of the square cylinder step on the GPU (N = 5, Ns = 8, 60 steps)"
+    ./hoflow -options_file options/square_cylinder.yaml -dm_vec_type cuda -ts_max_steps 60 -output_interval 0 -checkpoint_interval 0 \
+      -monitor_file none -progress_interval -1 -output_dir "$OUT/lv" -log_view > "$OUT/logview_ins.txt" 2>&1
+    grep -E "^hoflow:|^ +[0-9]+: +(Main Stage|INS)" "$OUT/logview_ins.txt"
+    ;;
   *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

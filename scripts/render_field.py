@@ -7,7 +7,8 @@ display):
 
 It prints one line per time step, `pvread: step K time T cells C points P <field> MIN MAX`, for the
 timestep it renders (the last by default, `--time` picks another; `--all` reports every one), and
-writes the PNG with a colour bar and the time in the title. `--edges` overlays the sub-cell edges.
+writes the PNG with a colour bar and the time in the title. `--edges` overlays the sub-cell edges,
+`--range lo,hi` fixes the colour range and `--view x0,x1,y0,y1` the region shown.
 """
 import argparse
 import os
@@ -26,6 +27,8 @@ def main():
     ap.add_argument("--size", default="900,800", help="image width,height in pixels")
     ap.add_argument("--edges", action="store_true", help="show the sub-cell edges")
     ap.add_argument("--title", default=None, help="title (default: field and time)")
+    ap.add_argument("--range", help="colour range lo,hi (default: the field's range)")
+    ap.add_argument("--view", help="region to show x0,x1,y0,y1 (default: the whole domain)")
     opts = ap.parse_args()
 
     reader = pv.XDMFReader(FileNames=[opts.xdmf])
@@ -67,6 +70,8 @@ def main():
     pv.ColorBy(display, ("POINTS", opts.field))
     lut = pv.GetColorTransferFunction(opts.field)
     lut.ApplyPreset("Cool to Warm", True)
+    if opts.range:
+        lo, hi = (float(v) for v in opts.range.split(","))
     lut.RescaleTransferFunction(lo, hi)
     display.SetScalarBarVisibility(view, True)
     bar = pv.GetScalarBar(lut, view)
@@ -77,8 +82,10 @@ def main():
     tdisp = pv.Show(title, view)
     tdisp.Color = [0, 0, 0]
     tdisp.WindowLocation = "Upper Center"
-    # look straight down on the x-y plane, the domain filling the view
-    b = info.GetBounds()
+    # look straight down on the x-y plane, the domain (or --view) filling the view; the first render
+    # resets the camera, so render once before placing it
+    pv.Render(view)
+    b = [float(v) for v in opts.view.split(",")] if opts.view else info.GetBounds()
     cx, cy = 0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3])
     view.InteractionMode = "2D"
     view.CameraParallelProjection = 1
