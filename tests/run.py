@@ -322,17 +322,25 @@ def _():
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
 
 
-@test("gpu/solve/2-gpus", gpu=True)
-def _():
+def two_gpus_or_skip():
     gpu_or_skip()
     gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
     if gpus < 2:
         raise Skip("needs two GPUs (this machine has %d)" % gpus)
+
+
+def run_two_gpus(args):
+    """hoflow on two ranks, one GPU each."""
+    per_rank = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"', HOFLOW]
+    return run(MPIEXEC + ["2"] + per_rank + args)[1]
+
+
+@test("gpu/solve/2-gpus", gpu=True)
+def _():
+    two_gpus_or_skip()
     args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-ksp_rtol", "1e-13"]
     s1 = summary(run([HOFLOW] + args)[1])
-    # one GPU per rank
-    per_rank = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"', HOFLOW]
-    s2 = summary(run(MPIEXEC + ["2"] + per_rank + args)[1])
+    s2 = summary(run_two_gpus(args))
     check(abs(s1["iterations"] - s2["iterations"]) <= 2 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 GPU vs 2 GPUs differ: %s / %s" % (s1, s2))
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
 

@@ -192,3 +192,13 @@ def _():
         rows = [l for l in body.splitlines() if re.match(r"^(VecCUDACopyTo|VecCUDACopyFrom|VecCopy|MatMult|KSPSolve|PCApply)\s", l)]
         copies[name] = [l.split()[0] + ":" + l.split()[-5] + "/" + l.split()[-3] for l in rows]
     return " ".join("%s %d/%d;" % (k, v[0], v[1]) for k, v in ev.items()) + " stages: " + str(copies)
+
+
+@test("gpu/ins/2-gpus", gpu=True)
+def _():
+    two_gpus_or_skip()
+    args = TV + ["-dm_vec_type", "cuda", "-order", "4", "-dm_refine", "1", "-ts_dt", "5e-3", "-ts_max_steps", "20", "-ins_subcycles", "2", "-vel_ksp_rtol", "1e-12", "-pres_ksp_rtol", "1e-12"]
+    s1 = ins_summary(run(args)[1])
+    s2 = ins_summary(run_two_gpus(args))
+    check(abs(s1["L2"] - s2["L2"]) <= 1e-7 * s1["L2"] and abs(s1["L2_p"] - s2["L2_p"]) <= 1e-6 * s1["L2_p"], "1 GPU vs 2 GPUs: %s / %s" % (s1, s2))
+    return "L2 %.9e / %.9e, L2_p %.9e / %.9e" % (s1["L2"], s2["L2"], s1["L2_p"], s2["L2_p"])

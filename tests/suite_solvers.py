@@ -171,3 +171,14 @@ def _():
     for name, (c2g, g2c, gpuf) in ev.items():
         check(c2g == 0 and g2c == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (name, c2g, g2c))
     return " ".join("%s %d/%d GPU%%F %d;" % (k, v[0], v[1], v[2]) for k, v in ev.items())
+
+
+@test("gpu/solver/pmg_amg-2-gpus", gpu=True)
+def _():
+    two_gpus_or_skip()
+    args = ["-dm_vec_type", "cuda", "-order", "6", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-10", "-dm_plex_filename", SQUARE, "-dm_refine", "3"]
+    s1 = summary(run([HOFLOW] + args)[1])
+    s2 = summary(run_two_gpus(args))
+    # the partitioned BoomerAMG hierarchy differs a little from the serial one
+    check(abs(s1["iterations"] - s2["iterations"]) <= 0.2 * s1["iterations"] + 2 and abs(s1["L2"] - s2["L2"]) <= 1e-5 * s1["L2"], "1 GPU vs 2 GPUs: %s / %s" % (s1, s2))
+    return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
