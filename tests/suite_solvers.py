@@ -176,7 +176,7 @@ def _():
 @test("gpu/solver/pmg_amg-2-gpus", gpu=True)
 def _():
     two_gpus_or_skip()
-    args = ["-dm_vec_type", "cuda", "-order", "6", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-10", "-dm_plex_filename", SQUARE, "-dm_refine", "3"]
+    args = ["-dm_vec_type", "cuda", "-order", "4", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-12", "-dm_plex_filename", SQUARE, "-dm_refine", "2"]
     s1 = summary(run([HOFLOW] + args)[1])
     s2 = summary(run_two_gpus(args))
     # the partitioned BoomerAMG hierarchy differs a little from the serial one
