@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Strouhal number, mean drag and lift amplitude from a square-cylinder monitors.csv (the whole run,
+across restarts), over the times >= --from:
+
+    python3 scripts/strouhal.py output/square_cylinder/monitors.csv --from 100
+
+St = f D / U with D = U = 1 and f the mean frequency of the upward zero crossings of C_L - mean(C_L)
+(interpolated between steps); prints one line `strouhal: St ... CD_mean ... CL_amplitude ... CL_rms ...`.
+"""
+import argparse
+import csv
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv")
+    ap.add_argument("--from", dest="t0", type=float, default=0.0, help="first time of the record used")
+    opts = ap.parse_args()
+    rows = list(csv.DictReader(open(opts.csv)))
+    t = [float(r["time"]) for r in rows if float(r["time"]) >= opts.t0]
+    cd = [float(r["drag_coefficient"]) for r in rows if float(r["time"]) >= opts.t0]
+    cl = [float(r["lift_coefficient"]) for r in rows if float(r["time"]) >= opts.t0]
+    if len(t) < 4:
+        sys.exit("strouhal: fewer than 4 rows after t = %g" % opts.t0)
+    mean = sum(cl) / len(cl)
+    crossings = []
+    for i in range(1, len(t)):
+        a, b = cl[i - 1] - mean, cl[i] - mean
+        if a < 0 <= b:
+            crossings.append(t[i - 1] + (t[i] - t[i - 1]) * (-a) / (b - a))
+    if len(crossings) < 2:
+        sys.exit("strouhal: no shedding period in the record after t = %g" % opts.t0)
+    st = (len(crossings) - 1) / (crossings[-1] - crossings[0])
+    rms = (sum((c - mean) ** 2 for c in cl) / len(cl)) ** 0.5
+    print("strouhal: St %.5f periods %d CD_mean %.5f CL_amplitude %.5f CL_rms %.5f from t = %g to %g" % (st, len(crossings) - 1, sum(cd) / len(cd), max(abs(c - mean) for c in cl), rms, t[0], t[-1]))
+
+
+if __name__ == "__main__":
+    main()
