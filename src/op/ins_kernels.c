@@ -20,7 +20,8 @@
     switch ((d)->Nfaces * 100 + (d)->N) {                                                                             \
       INS_CASE(CALL, 1)                                                                                               \
       INS_CASE(CALL, 2)                                                                                               \
-      INS_CASE(CALL, 3) INS_CASE(CALL, 4) INS_CASE(CALL, 5)                                                           \
+      INS_CASE(CALL, 3)                                                                                               \
+      INS_CASE(CALL, 4) INS_CASE(CALL, 5)                                                                             \
           INS_CASE(CALL, 6) INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : break; \
     }                                                                                                                 \
   } while (0)

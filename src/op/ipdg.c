@@ -396,19 +396,28 @@ PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
+/* The context of a SIPDG operator; an error naming the matrix when it is not one. */
+static PetscErrorCode IPDGOperatorGetContext(Mat A, IPDGContext **ctx)
 {
   void (*mult)(void) = NULL;
-  PetscBool    shell;
-  IPDGContext *ctx;
-  const char  *name;
+  PetscBool   shell;
+  const char *name;
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &shell));
   if (shell) PetscCall(MatShellGetOperation(A, MATOP_MULT, &mult));
   PetscCall(PetscObjectGetName((PetscObject)A, &name));
   PetscCheck(mult == (void (*)(void))MatMult_IPDG, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix '%s' is not a hoflow SIPDG operator; hoflow's preconditioners (-pc_type inverse_mass, pmg) need one as the preconditioning matrix: use -pmat shell", name);
-  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(MatShellGetContext(A, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
+{
+  IPDGContext *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(IPDGOperatorGetContext(A, &ctx));
   *disc = ctx->disc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -416,11 +425,9 @@ PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **disc)
 PetscErrorCode IPDGOperatorGetFaceTypes(Mat A, const PetscInt **face_type)
 {
   IPDGContext *ctx;
-  DGDisc      *disc;
 
   PetscFunctionBeginUser;
-  PetscCall(IPDGOperatorGetDisc(A, &disc));
-  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(IPDGOperatorGetContext(A, &ctx));
   *face_type = ctx->face_type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -668,11 +675,9 @@ PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscC
 PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda)
 {
   IPDGContext *ctx;
-  DGDisc      *disc;
 
   PetscFunctionBeginUser;
-  PetscCall(IPDGOperatorGetDisc(A, &disc));
-  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(IPDGOperatorGetContext(A, &ctx));
   *lambda = ctx->kd.lambda;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,16 +21,17 @@ HOFLOW_INLINE void ApplyAll(const IPDGKernelData *d, const int Np, const int Nfp
 }
 
 /* Instantiate for triangles (Nfaces 3, Np (N+1)(N+2)/2) and quadrilaterals (Nfaces 4, Np (N+1)^2). */
-#define HOFLOW_DISPATCH(d, CALL)                                                                                                     \
-  do {                                                                                                                               \
-    switch ((d)->Nfaces * 100 + (d)->N) {                                                                                            \
-      HOFLOW_CASE(CALL, 1)                                                                                                           \
-      HOFLOW_CASE(CALL, 2)                                                                                                           \
-      HOFLOW_CASE(CALL, 3)                                                                                                           \
-      HOFLOW_CASE(CALL, 4)                                                                                                           \
-      HOFLOW_CASE(CALL, 5)                                                                                                           \
-          HOFLOW_CASE(CALL, 6) HOFLOW_CASE(CALL, 7) HOFLOW_CASE(CALL, 8) HOFLOW_CASE(CALL, 9) HOFLOW_CASE(CALL, 10) default : break; \
-    }                                                                                                                                \
+#define HOFLOW_DISPATCH(d, CALL)                                                                            \
+  do {                                                                                                      \
+    switch ((d)->Nfaces * 100 + (d)->N) {                                                                   \
+      HOFLOW_CASE(CALL, 1)                                                                                  \
+      HOFLOW_CASE(CALL, 2)                                                                                  \
+      HOFLOW_CASE(CALL, 3)                                                                                  \
+      HOFLOW_CASE(CALL, 4)                                                                                  \
+      HOFLOW_CASE(CALL, 5)                                                                                  \
+      HOFLOW_CASE(CALL, 6)                                                                                  \
+      HOFLOW_CASE(CALL, 7) HOFLOW_CASE(CALL, 8) HOFLOW_CASE(CALL, 9) HOFLOW_CASE(CALL, 10) default : break; \
+    }                                                                                                       \
   } while (0)
 #define HOFLOW_CASE(CALL, NN)                       \
   case 300 + NN:                                    \

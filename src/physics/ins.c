@@ -129,14 +129,7 @@ static PetscErrorCode INSPressureSolve(void *ctx, PetscReal t, Vec pstar, Vec b,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Component c of the problem's state at the problem's time, for projections. */
-typedef struct {
-  Problem  *problem;
-  PetscInt  comp;
-  PetscReal time;
-} INSComponent;
-
-static PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
+PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
 {
   INSComponent *c = (INSComponent *)ctx;
   PetscReal     uvp[3];

@@ -8,7 +8,7 @@
  * Monitors: the L2 errors of the velocity and the pressure, the kinetic energy; derived field: the
  * vorticity. */
 #include <hoflow/compat.h>
-#include <hoflow/problem.h>
+#include <hoflow/unsteady.h>
 
 typedef struct {
   Problem *problem;
@@ -48,32 +48,14 @@ static PetscReal TaylorVortexTimeFactor(PetscReal t, PetscInt field, void *ctx)
   return PetscExpReal(-(field ? 2.0 : 1.0) * k * k * tv->problem->nu * t);
 }
 
-typedef struct {
-  TaylorVortex *tv;
-  PetscInt      comp;
-  PetscReal     t;
-} Component;
-
-static PetscErrorCode ComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
-{
-  Component *c = (Component *)ctx;
-  PetscReal  uvp[3];
-
-  PetscFunctionBeginUser;
-  PetscCall(TaylorVortexState(x, c->t, uvp, c->tv));
-  *value = uvp[c->comp];
-  if (grad) grad[0] = grad[1] = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MonitorVelocityError(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
 {
   PetscReal e[2];
 
   PetscFunctionBeginUser;
   for (PetscInt c = 0; c < 2; c++) {
-    Component comp = {(TaylorVortex *)ctx, c, time};
-    PetscCall(DGDiscL2Error(disc, fields[c], ComponentFunction, &comp, &e[c]));
+    INSComponent comp = {((TaylorVortex *)ctx)->problem, c, time};
+    PetscCall(DGDiscL2Error(disc, fields[c], INSComponentFunction, &comp, &e[c]));
   }
   *value = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -81,10 +63,10 @@ static PetscErrorCode MonitorVelocityError(DGDisc *disc, const Vec fields[], Pet
 
 static PetscErrorCode MonitorPressureError(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
 {
-  Component comp = {(TaylorVortex *)ctx, 2, time};
+  INSComponent comp = {((TaylorVortex *)ctx)->problem, 2, time};
 
   PetscFunctionBeginUser;
-  PetscCall(DGDiscL2Error(disc, fields[2], ComponentFunction, &comp, value));
+  PetscCall(DGDiscL2Error(disc, fields[2], INSComponentFunction, &comp, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

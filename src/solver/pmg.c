@@ -235,16 +235,18 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     PetscBool use_hypre = PETSC_FALSE;
 #if defined(PETSC_HAVE_HYPRE)
     use_hypre = PETSC_TRUE;
-  #if defined(PETSC_HAVE_HYPRE_DEVICE)
+#  if defined(PETSC_HAVE_HYPRE_DEVICE)
     {
       VecType vtype;
       PetscCall(DMGetVecType(fine->dm, &vtype));
       use_hypre = strstr(vtype, "cuda") ? PETSC_TRUE : PETSC_FALSE;
     }
-  #endif
+#  endif
 #endif
-    if (use_hypre) PetscCall(PMGSetCoarseHypre(cpc, mgprefix));
-    else PetscCall(PCSetType(cpc, PCGAMG));
+    if (use_hypre)
+      PetscCall(PMGSetCoarseHypre(cpc, mgprefix));
+    else
+      PetscCall(PCSetType(cpc, PCGAMG));
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));

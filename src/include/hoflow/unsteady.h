@@ -54,6 +54,14 @@ PETSC_EXTERN PetscFunctionList UnsteadyPhysicsList;
 PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_Heat(Unsteady *unsteady);
 /* Incompressible Navier–Stokes by nodal DG with -ts_type insplit (physics/ins.c). */
 PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *unsteady);
+/* Component comp (0: u, 1: v, 2: p) of an incompressible-flow problem's state (Problem.ins_state) at
+ * time `time`, as a PointFunction whose ctx is an INSComponent: for projections and errors. */
+typedef struct {
+  Problem  *problem;
+  PetscInt  comp;
+  PetscReal time;
+} INSComponent;
+PETSC_EXTERN PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
 
 PETSC_EXTERN PetscErrorCode UnsteadyCreate(App *app, Unsteady **unsteady);
 PETSC_EXTERN PetscErrorCode UnsteadySolve(Unsteady *unsteady);
