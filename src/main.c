@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof(unsteady_options) / sizeof(unsteady_options[0]); k++) {
       PetscBool set;
       PetscCall(PetscOptionsHasName(NULL, NULL, unsteady_options[k], &set));
-      PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s: problem %s is steady (one elliptic solve); only time-dependent problems (heat) checkpoint and restart", unsteady_options[k], app->problem_name);
+      PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s: problem %s is steady (one elliptic solve); only time-dependent problems (heat, taylor_vortex, square_cylinder) checkpoint and restart", unsteady_options[k], app->problem_name);
     }
     PetscCall(AppSolve(app));
     PetscCall(AppWriteFields(app));

@@ -323,7 +323,7 @@ test("io/errors/restart-other-mesh-same-size")(restart_error_test(["-dm_plex_box
 test("io/errors/restart-foreign-history")(restart_error_test([], [], r"holds vector bdf_history \(of a time integrator's history\) that this run does not use", set_attribute("vectors", "u,bdf_history")))
 test("io/errors/checkpoint-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-checkpoint_interval", "5"], r"-checkpoint_interval: TS type bdf keeps its multistep history \(the previous solutions\) private, so hoflow cannot checkpoint it"))
 test("io/errors/restart-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-restart", "x.h5"], r"-restart: TS type bdf keeps its multistep history"))
-test("io/errors/restart-steady-problem")(error_test(["-problem", "poisson", "-restart", "x.h5"], r"-restart: problem poisson is steady \(one elliptic solve\); only time-dependent problems \(heat\) checkpoint and restart"))
+test("io/errors/restart-steady-problem")(error_test(["-problem", "poisson", "-restart", "x.h5"], r"-restart: problem poisson is steady \(one elliptic solve\); only time-dependent problems \(heat, taylor_vortex, square_cylinder\) checkpoint and restart"))
 
 
 # ---------------------------------------------------------------- monitors and progress
