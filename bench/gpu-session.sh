@@ -70,6 +70,11 @@ for stage in "$@"; do
     python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 6 --csv "$OUT/ins_cpu.csv" -- -pres_pmg_mg_coarse_pc_type gamg | tee "$OUT/ins_cpu_vs_gpu.txt"
     python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 30 --csv "$OUT/ins_gpu_gamg.csv" -- -dm_vec_type cuda -pres_pmg_mg_coarse_pc_type gamg | tee -a "$OUT/ins_cpu_vs_gpu.txt"
     ;;
+  cpu-vs-gpu-long)
+    log "square cylinder N = 5 with the long run's settings (options/square_cylinder.yaml, dt = 0.02, Ns = 8): GPU and one CPU core"
+    python3 bench/ins_breakdown.py --orders 5 --subcycles 8 --dt 0.02 --steps 40 --csv "$OUT/ins_long_gpu.csv" -- -options_file options/square_cylinder.yaml -dm_vec_type cuda -output_interval 0 -checkpoint_interval 0 | tee "$OUT/ins_cpu_vs_gpu_long.txt"
+    python3 bench/ins_breakdown.py --orders 5 --subcycles 8 --dt 0.02 --steps 8 --csv "$OUT/ins_long_cpu.csv" -- -options_file options/square_cylinder.yaml -output_interval 0 -checkpoint_interval 0 | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+    ;;
   cylinder)
     # options/square_cylinder.yaml on the GPU for CYL_SECONDS, continuing from .gpurun/ (the last call's
     # output, carried back) when it holds a checkpoint; everything packed into one tar file

@@ -45,7 +45,7 @@ def stage_times(out):
 
 def run_case(args, order, ns, extra):
     dt0 = args.cfl * 0.1 / order**2
-    dt = dt0 * max(1, ns)
+    dt = args.dt if args.dt else dt0 * max(1, ns)
     cmd = [os.path.join(ROOT, "hoflow"), "-problem", "square_cylinder", "-order", str(order), "-ts_dt", repr(dt), "-ts_max_steps", str(args.steps),
            "-ins_subcycles", str(ns), "-monitor_file", "none", "-progress_interval", "-1", "-log_view"] + extra
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -75,6 +75,7 @@ def main():
     ap.add_argument("--subcycles", default="0,4,8,16")
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--cfl", type=float, default=0.25, help="dt0 = cfl * h_min / N^2")
+    ap.add_argument("--dt", type=float, default=0.0, help="one dt for every case instead of max(1, Ns) dt0(N)")
     ap.add_argument("--csv", default="output/ins_breakdown.csv")
     ap.add_argument("extra", nargs="*", help="options for hoflow (after --)")
     args = ap.parse_args()
