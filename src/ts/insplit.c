@@ -504,16 +504,6 @@ PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TSInsplitGetIterations(TS ts, PetscInt *velocity, PetscInt *pressure)
-{
-  TS_Insplit *ins = (TS_Insplit *)ts->data;
-
-  PetscFunctionBeginUser;
-  *velocity = ins->vel_its;
-  *pressure = ins->pres_its;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode TSInsplitGetFailure(TS ts, const char **message)
 {
   TS_Insplit *ins = (TS_Insplit *)ts->data;

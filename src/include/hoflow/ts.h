@@ -38,8 +38,6 @@ PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
  * that the scheme runs at full order from the start instead of the lower-order start-up (for
  * convergence studies with an exact solution). fill(ctx, t, u, v, p) sets the state at time t. */
 PETSC_EXTERN PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u, Vec v, Vec p), void *ctx);
-/* Krylov iterations of the last step: velocity (both components) and pressure. */
-PETSC_EXTERN PetscErrorCode TSInsplitGetIterations(TS ts, PetscInt *velocity, PetscInt *pressure);
 /* Why the last step was rejected (empty when it was not). */
 PETSC_EXTERN PetscErrorCode TSInsplitGetFailure(TS ts, const char **message);
 /* Register insplit and lserk4 with PETSc (idempotent). */
