@@ -16,6 +16,16 @@ PetscErrorCode HoflowVecIsCUDA(Vec v, PetscBool *is_cuda)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda)
+{
+  VecType vtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetVecType(dm, &vtype));
+  PetscCall(PetscStrendswith(vtype, "cuda", is_cuda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HoflowGetCUDAStream(void **stream)
 {
   PetscFunctionBeginUser;

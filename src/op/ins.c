@@ -434,13 +434,13 @@ PetscErrorCode INSOpsDivergence(INSOps ops, Vec u, Vec v, PetscReal bc_scale, Ve
 
 PetscErrorCode INSOpsCreateFaceVector(INSOps ops, Vec *face)
 {
-  VecType vtype;
+  PetscBool cuda;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGetVecType(ops->disc->dm, &vtype));
+  PetscCall(HoflowDMIsCUDA(ops->disc->dm, &cuda));
   PetscCall(VecCreate(PETSC_COMM_SELF, face));
   PetscCall(VecSetSizes(*face, (PetscInt)ops->kd.K * ops->kd.Nfaces * ops->kd.Nfp, PETSC_DECIDE));
-  PetscCall(VecSetType(*face, strstr(vtype, "cuda") ? VECSEQCUDA : VECSEQ));
+  PetscCall(VecSetType(*face, cuda ? VECSEQCUDA : VECSEQ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

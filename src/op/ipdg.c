@@ -25,6 +25,7 @@ typedef struct {
   PetscReal     *d_gx, *d_gy;
   Vec            xlocal_device;
 #endif
+  Vec            bwork; /* boundary-data residual, kept between calls; the type of the last b */
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(void *ptr)
@@ -33,6 +34,7 @@ static PetscErrorCode IPDGContextDestroy(void *ptr)
 
   PetscFunctionBeginUser;
   PetscCall(VecDestroy(&ctx->xlocal));
+  PetscCall(VecDestroy(&ctx->bwork));
   PetscCall(PetscFree(ctx->face_type));
   PetscCall(PetscFree2(ctx->gx, ctx->gy));
   PetscCall(PetscFree4(ctx->DrT, ctx->DsT, ctx->LIFTT, ctx->MT));
@@ -462,7 +464,16 @@ PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b)
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(HoflowVecIsCUDA(b, &on_device));
-  PetscCall(VecDuplicate(b, &r));
+  if (ctx->bwork) { /* reuse the work vector: this runs several times per time step */
+    VecType   tb, tw;
+    PetscBool same;
+    PetscCall(VecGetType(b, &tb));
+    PetscCall(VecGetType(ctx->bwork, &tw));
+    PetscCall(PetscStrcmp(tb, tw, &same));
+    if (!same) PetscCall(VecDestroy(&ctx->bwork));
+  }
+  if (!ctx->bwork) PetscCall(VecDuplicate(b, &ctx->bwork));
+  r = ctx->bwork;
   if (!on_device) {
     const PetscScalar *bca;
     PetscScalar       *ra;
@@ -503,7 +514,6 @@ PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b)
 #endif
   }
   PetscCall(VecAXPY(b, -1.0, r));
-  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -647,14 +657,10 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
 
 PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
 {
-  VecType   vtype;
   PetscBool cuda;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGetVecType(dm, &vtype));
-  PetscCall(PetscStrncmp(vtype, VECCUDA, 7, &cuda)); /* cuda, seqcuda, mpicuda */
-  if (!cuda) PetscCall(PetscStrncmp(vtype, VECSEQCUDA, 7, &cuda));
-  if (!cuda) PetscCall(PetscStrncmp(vtype, VECMPICUDA, 7, &cuda));
+  PetscCall(HoflowDMIsCUDA(dm, &cuda));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), B));
   PetscCall(MatSetSizes(*B, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*B, cuda ? MATAIJCUSPARSE : MATAIJ));

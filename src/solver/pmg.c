@@ -10,6 +10,7 @@
  * The smoothers and transfers run on the backend of the vectors (CUDA kernels for CUDA vectors). */
 #include <petsc/private/pcimpl.h>
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/log.h>
 #include <hoflow/op.h>
 #include <hoflow/solver.h>
@@ -236,11 +237,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
 #if defined(PETSC_HAVE_HYPRE)
     use_hypre = PETSC_TRUE;
 #  if defined(PETSC_HAVE_HYPRE_DEVICE)
-    {
-      VecType vtype;
-      PetscCall(DMGetVecType(fine->dm, &vtype));
-      use_hypre = strstr(vtype, "cuda") ? PETSC_TRUE : PETSC_FALSE;
-    }
+    PetscCall(HoflowDMIsCUDA(fine->dm, &use_hypre));
 #  endif
 #endif
     if (use_hypre)

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <petscvec.h>
+#include <petscdm.h>
 
 /* PETSC_TRUE when v is a CUDA vector: operators then run their CUDA kernels. */
 PETSC_EXTERN PetscErrorCode HoflowVecIsCUDA(Vec v, PetscBool *is_cuda);
+/* PETSC_TRUE when the DM creates CUDA vectors (-dm_vec_type cuda, seqcuda, mpicuda). */
+PETSC_EXTERN PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda);
 /* The cudaStream_t of PETSc's current device context, so hoflow's kernels order with PETSc's. */
 PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
 /* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */
