@@ -7,6 +7,10 @@
 #   study     scripts/solver_study.py on the GPU
 #   ins       Taylor vortex and square cylinder: per-step breakdown for N = 1..6, Ns = 0, 4, 8, 16,
 #             GPU vs one CPU core
+#   cpu-vs-gpu, cpu-vs-gpu-long   square cylinder N = 5 on the GPU and one CPU core (breakdown
+#             settings; the long run's settings, from rest and continuing a checkpoint)
+#   cylinder  options/square_cylinder.yaml on the GPU (continues .gpurun/ when it holds a checkpoint)
+#   roofline-ins, logview-ins   roofline of the flow kernels; -log_view of the cylinder's step
 # Usage: bench/gpu-session.sh STAGE...
 set -uo pipefail
 OUT=${OUT:-output/gpu}
@@ -71,9 +75,19 @@ for stage in "$@"; do
     python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 30 --csv "$OUT/ins_gpu_gamg.csv" -- -dm_vec_type cuda -pres_pmg_mg_coarse_pc_type gamg | tee -a "$OUT/ins_cpu_vs_gpu.txt"
     ;;
   cpu-vs-gpu-long)
+    # from rest (the first steps at start-up orders) and, with a checkpoint of the developed flow
+    # (CHECKPOINT, default .gpurun/checkpoint.h5, e.g. from the stage cylinder), continuing it
     log "square cylinder N = 5 with the long run's settings (options/square_cylinder.yaml, dt = 0.02, Ns = 8): GPU and one CPU core"
-    python3 bench/ins_breakdown.py --orders 5 --subcycles 8 --dt 0.02 --steps 40 --csv "$OUT/ins_long_gpu.csv" -- -options_file options/square_cylinder.yaml -dm_vec_type cuda -output_interval 0 -checkpoint_interval 0 | tee "$OUT/ins_cpu_vs_gpu_long.txt"
-    python3 bench/ins_breakdown.py --orders 5 --subcycles 8 --dt 0.02 --steps 8 --csv "$OUT/ins_long_cpu.csv" -- -options_file options/square_cylinder.yaml -output_interval 0 -checkpoint_interval 0 | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+    L="--orders 5 --subcycles 8 --dt 0.02"
+    O="-options_file options/square_cylinder.yaml"
+    python3 bench/ins_breakdown.py $L --steps 40 --csv "$OUT/ins_long_gpu.csv" -- $O -dm_vec_type cuda | tee "$OUT/ins_cpu_vs_gpu_long.txt"
+    python3 bench/ins_breakdown.py $L --steps 8 --csv "$OUT/ins_long_cpu.csv" -- $O | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+    ckpt=${CHECKPOINT:-.gpurun/checkpoint.h5}
+    if [ -f "$ckpt" ]; then
+      log "the same, continuing $ckpt"
+      python3 bench/ins_breakdown.py $L --restart "$ckpt" --steps 40 --csv "$OUT/ins_developed_gpu.csv" -- $O -dm_vec_type cuda | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+      python3 bench/ins_breakdown.py $L --restart "$ckpt" --steps 6 --csv "$OUT/ins_developed_cpu.csv" -- $O | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+    fi
     ;;
   cylinder)
     # options/square_cylinder.yaml on the GPU for CYL_SECONDS, continuing from .gpurun/ (the last call's

@@ -158,6 +158,26 @@ def _():
         return "t = %.2f: C_D %.3f, C_L %.2e, %d steps" % (s["time"], cd, cl, s["steps"])
 
 
+@test("ins/log-stages/setup-apart")
+def _():
+    # -log_view splits a step into advection, velocity, pressure and update (seed Fig. 6); operator
+    # and preconditioner setup (three here: the velocity at BDF1 and BDF2, the pressure) have their
+    # own stage, so the step's stages time the solves alone
+    _, out = run(TV + ["-order", "3", "-ts_dt", "5e-3", "-ts_max_steps", "4", "-ins_subcycles", "2", "-vel_pc_type", "pmg", "-log_view"])
+    events = {}
+    for stage, body in re.findall(r"^--- Event Stage \d+: (.+?)\s*$(.*?)(?=^--- Event Stage|^-{20,}\s*$\s*^Object Type|\Z)", out, re.M | re.S):
+        for name, count in re.findall(r"^(PCSetUp|PMGSetUp|IPDGAssemble|KSPSolve|INSAdvection)\s+(\d+)\s", body, re.M):
+            events[(stage, name)] = int(count)
+    expected = {("INS setup", "PMGSetUp"): 3, ("INS setup", "IPDGAssemble"): 3, ("INS advection", "INSAdvection"): None,
+                ("INS velocity", "KSPSolve"): 8, ("INS pressure", "KSPSolve"): 4}
+    for key, n in expected.items():
+        check(key in events and (n is None or events[key] == n), "%s/%s: %s (expected %s)" % (key[0], key[1], events.get(key), n))
+    for stage in ("INS advection", "INS velocity", "INS pressure", "INS update"):
+        for ev in ("PCSetUp", "PMGSetUp", "IPDGAssemble"):
+            check(events.get((stage, ev), 0) == 0, "%s inside the stage %s: %d" % (ev, stage, events.get((stage, ev), 0)))
+    return "; ".join("%s/%s %d" % (k[0], k[1], v) for k, v in sorted(events.items()))
+
+
 test("errors/ins-wrong-ts-type")(error_test(["-problem", "taylor_vortex", "-ts_type", "rk", "-ts_max_steps", "1"], r"-ts_type rk: problem taylor_vortex \(physics ins\) runs with -ts_type insplit only"))
 test("errors/ins-order")(error_test(["-problem", "taylor_vortex", "-ins_order", "4"], r"-ins_order 4 must be 1, 2 or 3"))
 test("errors/ins-exact-history-without-exact")(error_test(["-problem", "square_cylinder", "-ins_exact_history", "-ts_max_steps", "1"], r"-ins_exact_history: problem square_cylinder has no exact solution"))
@@ -185,13 +205,21 @@ def _():
     ev = log_events(out, ["INSAdvection", "INSGradient", "INSDivergence", "INSFaceData", "IPDGApply", "DGMass", "DGTransfer"])
     for name, (c2g, g2c, gpuf) in ev.items():
         check(c2g == 0 and g2c == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (name, c2g, g2c))
-    # the stages of a step: only the first steps' operator setup may copy (new screening constants)
-    stages = re.findall(r"^--- Event Stage \d+: (INS \w+)\s*$(.*?)(?=^--- Event Stage|\Z)", out, re.M | re.S)
-    copies = {}
-    for name, body in stages:
-        rows = [l for l in body.splitlines() if re.match(r"^(VecCUDACopyTo|VecCUDACopyFrom|VecCopy|MatMult|KSPSolve|PCApply)\s", l)]
-        copies[name] = [l.split()[0] + ":" + l.split()[-5] + "/" + l.split()[-3] for l in rows]
-    return " ".join("%s %d/%d;" % (k, v[0], v[1]) for k, v in ev.items()) + " stages: " + str(copies)
+    # inside a step (the stages below; operator and preconditioner setup have the stage INS setup)
+    # only scalars cross: VecMAXPY's coefficients, norms and dot products, at most 1 kB per copy
+    big, scalars = [], 0
+    for name, body in re.findall(r"^--- Event Stage \d+: (INS (?:advection|velocity|pressure|update))\s*$(.*?)(?=^--- Event Stage|\Z)", out, re.M | re.S):
+        for line in body.splitlines():
+            t = line.split()
+            if len(t) < 20 or not re.match(r"^[A-Za-z]\w*\s+\d+\s", line):
+                continue
+            c2g, c2g_mb, g2c, g2c_mb = float(t[-5]), float(t[-4]), float(t[-3]), float(t[-2])
+            scalars += int(c2g + g2c)
+            if c2g_mb > 1e-3 * c2g or g2c_mb > 1e-3 * g2c:
+                big.append("%s %s: CpuToGpu %d (%g MB), GpuToCpu %d (%g MB)" % (name, t[0], c2g, c2g_mb, g2c, g2c_mb))
+    check(scalars > 0, "no copy counts found in the step's stages of -log_view")
+    check(not big, "copies of more than scalars inside a step: " + "; ".join(big))
+    return " ".join("%s %d/%d;" % (k, v[0], v[1]) for k, v in ev.items()) + " step stages: %d scalar copies, none larger" % scalars
 
 
 @test("gpu/ins/2-gpus", gpu=True)

@@ -31,3 +31,11 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("INSFaceData", HOFLOW_CLASSID, &HOFLOW_INSFaceData));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode HoflowLogStageGet(const char name[], PetscLogStage *stage)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogStageGetId(name, stage));
+  if (*stage < 0) PetscCall(PetscLogStageRegister(name, stage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -10,6 +10,7 @@
  * Solvers are PETSc options: by default CG with the inverse mass matrix for the velocity and CG
  * with p-multigrid + AMG for the pressure (-vel_pc_type, -pres_pc_type, -pres_pmat, ...). */
 #include <hoflow/compat.h>
+#include <hoflow/log.h>
 #include <hoflow/solver.h>
 #include <hoflow/ts.h>
 #include <hoflow/unsteady.h>
@@ -27,6 +28,11 @@ typedef struct {
   MatNullSpace pres_null;
   Vec          sub[3];
   PetscBool    exact_history;
+  PetscBool    pres_ready;
+  /* "INS setup": operator and preconditioner setup (p-multigrid levels, eigenvalue bounds, AMG),
+   * at the first step and when the screening constant changes (start-up orders, a new dt), kept
+   * out of the step's stages so that these time the solves alone */
+  PetscLogStage stage_setup;
 } INS;
 
 static PetscReal INSTimeFactor(INS *ins, PetscReal t, PetscInt field)
@@ -101,11 +107,14 @@ static PetscErrorCode INSVelocitySolve(void *ctx, PetscReal t, PetscReal lambda,
 
   PetscFunctionBeginUser;
   if (lambda != ins->vel_lambda || !ins->Avel) { /* a new screening constant (start-up orders, a new dt): a new operator */
+    PetscCall(PetscLogStagePush(ins->stage_setup));
     PetscCall(MatDestroy(&ins->Avel));
     PetscCall(INSOpsGetFaceTypes(ins->ops, &face_type));
     PetscCall(IPDGOperatorCreateWithFaceTypes(ins->app->disc, lambda, face_type, &ins->Avel));
     PetscCall(PetscObjectSetName((PetscObject)ins->Avel, "SIPDG velocity"));
     PetscCall(HoflowKSPSetOperators(ins->kvel, ins->Avel));
+    PetscCall(KSPSetUp(ins->kvel));
+    PetscCall(PetscLogStagePop());
     ins->vel_lambda = lambda;
   }
   PetscCall(INSOpsFaceData(ins->ops, -1, comp, INSTimeFactor(ins, t, 0), 0.0, NULL, ins->face));
@@ -124,6 +133,12 @@ static PetscErrorCode INSPressureSolve(void *ctx, PetscReal t, Vec pstar, Vec b,
   PetscCall(INSOpsFaceData(ins->ops, HOFLOW_FACE_NEUMANN, 2, INSTimeFactor(ins, t, 1), -1.0, pstar, ins->face));
   PetscCall(IPDGOperatorAddBoundaryDataVec(ins->Apres, ins->face, b));
   if (ins->pres_null) PetscCall(MatNullSpaceRemove(ins->pres_null, b));
+  if (!ins->pres_ready) {
+    PetscCall(PetscLogStagePush(ins->stage_setup));
+    PetscCall(KSPSetUp(ins->kpres));
+    PetscCall(PetscLogStagePop());
+    ins->pres_ready = PETSC_TRUE;
+  }
   PetscCall(KSPSolve(ins->kpres, b, phi));
   PetscCall(INSCheckSolve(ins->kpres, "pressure", t, its));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -279,6 +294,7 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   un->physics_errors  = INSErrors;
   un->physics_failure = INSFailure;
   un->physics_setup   = INSSetUp;
+  PetscCall(HoflowLogStageGet("INS setup", &ins->stage_setup));
 
   /* operators: the velocity's boundary types are the mesh's (-bc_dirichlet / -bc_neumann) */
   PetscCall(INSOpsCreate(app->disc, NULL, &ins->ops));

@@ -24,6 +24,7 @@
 #include <petsc/private/tsimpl.h>
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
+#include <hoflow/log.h>
 #include <hoflow/ts.h>
 
 #define INS_SMAX 3
@@ -459,17 +460,10 @@ static PetscErrorCode TSCreate_Insplit(TS ts)
   ts->ops->setfromoptions = TSSetFromOptions_Insplit;
   ts->ops->view           = TSView_Insplit;
   ts->default_adapt_type  = TSADAPTNONE;
-  PetscCall(PetscLogStageGetId("INS advection", &ins->stage_advection));
-  if (ins->stage_advection < 0) {
-    PetscCall(PetscLogStageRegister("INS advection", &ins->stage_advection));
-    PetscCall(PetscLogStageRegister("INS velocity", &ins->stage_velocity));
-    PetscCall(PetscLogStageRegister("INS pressure", &ins->stage_pressure));
-    PetscCall(PetscLogStageRegister("INS update", &ins->stage_update));
-  } else {
-    PetscCall(PetscLogStageGetId("INS velocity", &ins->stage_velocity));
-    PetscCall(PetscLogStageGetId("INS pressure", &ins->stage_pressure));
-    PetscCall(PetscLogStageGetId("INS update", &ins->stage_update));
-  }
+  PetscCall(HoflowLogStageGet("INS advection", &ins->stage_advection));
+  PetscCall(HoflowLogStageGet("INS velocity", &ins->stage_velocity));
+  PetscCall(HoflowLogStageGet("INS pressure", &ins->stage_pressure));
+  PetscCall(HoflowLogStageGet("INS update", &ins->stage_update));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, TSInsplitGetHistory_Insplit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

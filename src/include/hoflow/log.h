@@ -8,6 +8,8 @@ PETSC_EXTERN PetscClassId  HOFLOW_CLASSID;
 PETSC_EXTERN PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData;
 
 PETSC_EXTERN PetscErrorCode HoflowLogRegister(void);
+/* The log stage of this name, registered on first use (stages split -log_view by phase). */
+PETSC_EXTERN PetscErrorCode HoflowLogStageGet(const char name[], PetscLogStage *stage);
 /* Memory in use by this process: live heap bytes on the host (every library's mallocs) and, in
  * CUDA builds, device memory in use; differences give what a setup step holds (core/memory.c). */
 PETSC_EXTERN PetscErrorCode HoflowMemoryInUse(PetscLogDouble *host, PetscLogDouble *device);
