@@ -282,6 +282,11 @@ def gpu_apply_test(shape, order, launch=()):
             else:
                 check(float(v) <= 1e-12, "CUDA incompressible-flow %s differs from the host kernel: %s" % (k, v))
         others.update({"ins_" + k: v for k, v in ins.items() if k != "ins_repeat"})
+        m = re.search(r"gpu-chebyshev: zero_guess (\S+) nonzero_guess (\S+)", out)
+        check(m, "no Chebyshev smoother result line:\n" + out[-1000:])
+        for k, v in (("chebyshev_zero_guess", m.group(1)), ("chebyshev_nonzero_guess", m.group(2))):
+            check(float(v) <= 1e-12, "CUDA %s differs from the host kernel: %s" % (k, v))
+            others[k] = v
         return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 

@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -29,6 +29,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("INSGradient", HOFLOW_CLASSID, &HOFLOW_INSGradient));
   PetscCall(PetscLogEventRegister("INSDivergence", HOFLOW_CLASSID, &HOFLOW_INSDivergence));
   PetscCall(PetscLogEventRegister("INSFaceData", HOFLOW_CLASSID, &HOFLOW_INSFaceData));
+  PetscCall(PetscLogEventRegister("ChebyJacobiUpd", HOFLOW_CLASSID, &HOFLOW_ChebyshevUpdate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -28,3 +28,8 @@ void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, do
       out[e * m + i] = a;
     }
 }
+
+void ChebyshevUpdateHost(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x)
+{
+  for (int i = 0; i < n; i++) ChebyshevUpdateEntry(i, mode, a, c, b, w, dinv, r, d, x);
+}

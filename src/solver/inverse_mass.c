@@ -75,5 +75,6 @@ PetscErrorCode HoflowSolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(PCRegister("inverse_mass", PCCreate_InverseMass));
   PetscCall(PCRegister("pmg", PCCreate_PMG));
+  PetscCall(KSPRegister(KSPCHEBYJACOBI, KSPCreate_ChebyJacobi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,7 +3,8 @@
  * The fine levels are hoflow's matrix-free SIPDG operators at orders N = N_0 > N_1 > ... > N_L = 1
  * on the same mesh (-pc_pmg_orders, or -pc_pmg_coarsen halving|minus1), connected by matrix-free
  * nodal interpolation (DGTransferCreate) and its transpose; each is smoothed by Chebyshev/Jacobi
- * (-pc_pmg_chebyshev_degree, the diagonal from the operator). The order-1 operator is assembled
+ * (-pc_pmg_chebyshev_degree, the diagonal from the operator) with one fused vector kernel per
+ * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The order-1 operator is assembled
  * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
  * where PETSc has no hypre). Everything is a PETSc PCMG underneath, with options prefix
  * <prefix>pmg_: -pmg_mg_levels_ksp_max_it, -pmg_mg_coarse_pc_type gamg, -pmg_pc_mg_log, ...
@@ -98,48 +99,6 @@ static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* lambda_max of D^{-1} A by a few CG iterations (Lanczos) on a deterministic noisy right-hand side,
- * done here with a KSP destroyed afterwards: a Chebyshev smoother that estimates by itself keeps its
- * estimating KSP and that KSP's work vectors (about 2 kB per element at N = 6) for good. */
-static PetscErrorCode PMGEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax)
-{
-  KSP          ksp;
-  PC           pc;
-  Vec          x, b;
-  PetscScalar *ba;
-  PetscInt     n, start;
-  PetscReal    emin;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecGetOwnershipRange(b, &start, NULL));
-  PetscCall(VecGetLocalSize(b, &n));
-  PetscCall(VecGetArrayWrite(b, &ba));
-  for (PetscInt i = 0; i < n; i++) { /* a hash of the global index: the same on any number of ranks and backend */
-    unsigned int h = (unsigned int)(start + i + 1);
-    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
-    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
-    h              = (h >> 16) ^ h;
-    ba[i]          = (PetscScalar)(h % 2000001u) * 1e-6 - 1.0;
-  }
-  PetscCall(VecRestoreArrayWrite(b, &ba));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-30, PETSC_DEFAULT, steps));
-  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPComputeExtremeSingularValues(ksp, emax, &emin));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* BoomerAMG on the assembled order-1 matrix with HMIS coarsening and extended+i interpolation (at
  * most 4 entries per row): the setup that runs on GPUs, and the least memory
  * (-<prefix>pmg_mg_coarse_pc_hypre_boomeramg_* override it). */
@@ -214,13 +173,26 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       PetscCall(PCMGSetInterpolation(pmg->mg, lev, pmg->P[l]));
       PetscCall(PCMGGetSmoother(pmg->mg, lev, &ksp));
       PetscCall(KSPSetOperators(ksp, pmg->A[l], pmg->A[l]));
-      PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
+      /* hoflow's fused Chebyshev/Jacobi (-ksp_type chebyjacobi, no PC of its own); PETSc's
+       * -pmg_mg_levels_ksp_type chebyshev gets PCJACOBI unless a -pc_type is given */
+      PetscCall(KSPSetType(ksp, KSPCHEBYJACOBI));
       PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree));
       PetscCall(KSPGetPC(ksp, &spc));
-      PetscCall(PCSetType(spc, PCJACOBI));
-      { /* target [0.1, 1.1] lambda_max: PETSc's default transform of the estimate */
+      PetscCall(PCSetType(spc, PCNONE));
+      PetscCall(KSPSetFromOptions(ksp));
+      {
+        PetscBool   fused, pc_given;
+        const char *kprefix;
+        PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYJACOBI, &fused));
+        PetscCall(KSPGetOptionsPrefix(ksp, &kprefix));
+        PetscCall(PetscOptionsHasName(NULL, kprefix, "-pc_type", &pc_given));
+        if (!fused && !pc_given) PetscCall(PCSetType(spc, PCJACOBI));
+      }
+      { /* target [0.1, 1.1] lambda_max: PETSc's default transform of the estimate. Estimated here,
+         * with a KSP destroyed afterwards: a Chebyshev that estimates for itself keeps that KSP and
+         * its vectors (about 2 kB per element at N = 6) */
         PetscReal emax;
-        PetscCall(PMGEstimateMaxEigenvalue(pmg->A[l], 10, &emax));
+        PetscCall(HoflowEstimateMaxEigenvalue(pmg->A[l], 10, &emax));
         PetscCall(KSPChebyshevSetEigenvalues(ksp, 1.1 * emax, 0.1 * emax));
         PetscCall(KSPChebyshevEstEigSet(ksp, 0, 0, 0, 0));
       }

@@ -1,11 +1,13 @@
 static const char help[] = "Compares every CUDA kernel with its host twin on the same operator and input:\n"
-                           "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side, L2 error and the\n"
-                           "p-multigrid transfer (prolongation, restriction), and the incompressible-flow operators (advection\n"
-                           "in both forms, gradient with and without the increment's trace, divergence, face data).\n"
+                           "SIPDG apply (gradient + apply), diagonal, mass, inverse mass, right-hand side, L2 error, the\n"
+                           "p-multigrid transfer (prolongation, restriction) and Chebyshev/Jacobi smoother, and the\n"
+                           "incompressible-flow operators (advection in both forms, gradient with and without the\n"
+                           "increment's trace, divergence, face data).\n"
                            "Takes hoflow's options. Prints SKIPPED when hoflow is built without CUDA.\n";
 
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
+#include <hoflow/solver.h>
 
 #if defined(HOFLOW_HAVE_CUDA)
 /* A CUDA vector with x's layout and values. */
@@ -240,6 +242,57 @@ static PetscErrorCode CompareINS(App *app, PetscRandom rnd)
 }
 #endif
 
+#if defined(HOFLOW_HAVE_CUDA)
+/* The Chebyshev/Jacobi smoother (-ksp_type chebyjacobi, degree 3) on host vectors and on CUDA copies,
+ * from a zero and from a nonzero initial guess: relative differences of the results. */
+static PetscErrorCode CompareChebyshev(Mat A, PetscRandom rnd, PetscReal rel[2])
+{
+  Vec       b, x0;
+  PetscReal emax;
+
+  PetscFunctionBeginUser;
+  PetscCall(HoflowSolverRegisterAll());
+  PetscCall(MatCreateVecs(A, &x0, &b));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(VecSetRandom(x0, rnd));
+  PetscCall(HoflowEstimateMaxEigenvalue(A, 10, &emax));
+  for (PetscInt guess = 0; guess < 2; guess++) {
+    Vec x[2], bb[2];
+    for (PetscInt dev = 0; dev < 2; dev++) {
+      KSP ksp;
+      PC  pc;
+      if (dev) {
+        PetscCall(DuplicateOnDevice(b, &bb[1]));
+        PetscCall(DuplicateOnDevice(x0, &x[1]));
+      } else {
+        PetscCall(VecDuplicate(b, &bb[0]));
+        PetscCall(VecCopy(b, bb[0]));
+        PetscCall(VecDuplicate(x0, &x[0]));
+        PetscCall(VecCopy(x0, x[0]));
+      }
+      PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+      PetscCall(KSPSetType(ksp, KSPCHEBYJACOBI));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCNONE));
+      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 3));
+      PetscCall(KSPChebyshevSetEigenvalues(ksp, 1.1 * emax, 0.1 * emax));
+      PetscCall(KSPSetInitialGuessNonzero(ksp, guess ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(KSPSolve(ksp, bb[dev], x[dev]));
+      PetscCall(KSPDestroy(&ksp));
+    }
+    PetscCall(RelativeDifference(x[0], x[1], &rel[guess]));
+    for (PetscInt dev = 0; dev < 2; dev++) {
+      PetscCall(VecDestroy(&x[dev]));
+      PetscCall(VecDestroy(&bb[dev]));
+    }
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 int main(int argc, char **argv)
 {
   App *app;
@@ -253,7 +306,7 @@ int main(int argc, char **argv)
     Vec         x, xd, dh, dd, bh, bd;
     Mat         M, Minv;
     PetscRandom rnd;
-    PetscReal   apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0;
+    PetscReal   apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0, cheb[2] = {0, 0};
 
     PetscCall(MatCreateVecs(app->A, &x, NULL));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -286,9 +339,11 @@ int main(int argc, char **argv)
     PetscCall(DGDiscL2Error(app->disc, xd, app->problem.exact, app->problem.ctx, &ed));
     PetscCall(CompareTransfer(app, rnd, &prolong, &restrict_, &transfer_repeat));
     PetscCall(CompareINS(app, rnd));
+    PetscCall(CompareChebyshev(app->A, rnd, cheb));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-transfer: prolong %.3e restrict %.3e transfer_repeat %.3e\n", (double)prolong, (double)restrict_, (double)transfer_repeat));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-chebyshev: zero_guess %.3e nonzero_guess %.3e\n", (double)cheb[0], (double)cheb[1]));
     PetscCall(PetscRandomDestroy(&rnd));
     PetscCall(MatDestroy(&M));
     PetscCall(MatDestroy(&Minv));

@@ -121,6 +121,15 @@ int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, 
 void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out);
 int  DGBlockApplyCUDA(int K, int m, int n, const double *A, const double *in, double *out, void *stream);
 
+/* One iteration's vector work of the Chebyshev/Jacobi smoother (solver/chebyjacobi.c), entry-wise
+ * over n entries (Saad, Iterative Methods, Alg. 12.1, with w = A x or A d computed before):
+ *   mode 0 (first, zero guess)     r = b,      d = c dinv r,          x = d
+ *   mode 1 (first, nonzero guess)  r = b - w,  d = c dinv r,          x = x + d
+ *   mode 2 (further iterations)    r = r - w,  d = a d + c dinv r,    x = x + d
+ * (b is read in modes 0 and 1, w in modes 1 and 2; the others may be NULL). */
+void ChebyshevUpdateHost(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x);
+int  ChebyshevUpdateCUDA(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x, void *stream);
+
 /* ---- incompressible flow operators (seed 000 §2.1, §5.3): ins_kernels.c, cuda/ins.cu ----
  * Two velocity components and the pressure are separate DG fields with the nodal layout above.
  * Boundary faces carry the velocity's type: HOFLOW_FACE_DIRICHLET (inflow, walls: u = g) or

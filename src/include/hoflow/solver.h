@@ -1,4 +1,5 @@
-/* hoflow preconditioners, registered with PETSc so -pc_type selects them like built-in ones. */
+/* hoflow preconditioners and smoothers, registered with PETSc so -pc_type and -ksp_type select them
+ * like built-in ones. */
 #pragma once
 
 #include <petscksp.h>
@@ -7,6 +8,13 @@
 PETSC_EXTERN PetscErrorCode PCCreate_InverseMass(PC pc);
 /* -pc_type pmg: p-multigrid on matrix-free SIPDG levels with an AMG coarse solve (pMG-AMG). */
 PETSC_EXTERN PetscErrorCode PCCreate_PMG(PC pc);
+/* -ksp_type chebyjacobi: Chebyshev/Jacobi with one fused vector kernel per iteration (the p-multigrid
+ * smoother); bounds from KSPChebyshevSetEigenvalues or estimated. */
+#define KSPCHEBYJACOBI "chebyjacobi"
+PETSC_EXTERN PetscErrorCode KSPCreate_ChebyJacobi(KSP ksp);
+/* lambda_max of D^{-1} A from `steps` CG/Jacobi iterations on a fixed pseudo-random right-hand side
+ * (the same on any number of ranks and backend), with a KSP destroyed afterwards. */
+PETSC_EXTERN PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax);
 typedef enum {
   HOFLOW_PMAT_SHELL,
   HOFLOW_PMAT_ASSEMBLED,
@@ -16,5 +24,5 @@ PETSC_EXTERN const char *const HoflowPmatTypes[];
 /* KSPSetOperators(ksp, A, P) for a SIPDG operator A, with P chosen by -[prefix]pmat shell|assembled|lor
  * (solver/pmat.c). Attach A's null space before calling: assembled matrices inherit it. */
 PETSC_EXTERN PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A);
-/* Register hoflow's PC types (idempotent). */
+/* Register hoflow's PC and KSP types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);

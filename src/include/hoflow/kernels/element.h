@@ -186,3 +186,13 @@ HOFLOW_HD double ErrorElement(const DGKernelData *d, const int Np, const int Nq,
   }
   return J * s;
 }
+
+/* Entry i of ChebyshevUpdateHost/CUDA (hoflow/kernels.h). */
+HOFLOW_HD void ChebyshevUpdateEntry(int i, int mode, double a, double c, const double *HOFLOW_RESTRICT b, const double *HOFLOW_RESTRICT w, const double *HOFLOW_RESTRICT dinv, double *HOFLOW_RESTRICT r, double *HOFLOW_RESTRICT d, double *HOFLOW_RESTRICT x)
+{
+  const double ri = (mode == 2 ? r[i] : b[i]) - (mode == 0 ? 0.0 : w[i]);
+  const double di = (mode == 2 ? a * d[i] : 0.0) + c * dinv[i] * ri;
+  r[i]            = ri;
+  d[i]            = di;
+  x[i]            = (mode == 0 ? 0.0 : x[i]) + di;
+}
