@@ -8,7 +8,8 @@
 #   ins       Taylor vortex and square cylinder: per-step breakdown for N = 1..6, Ns = 0, 4, 8, 16,
 #             GPU vs one CPU core
 #   cpu-vs-gpu, cpu-vs-gpu-long   square cylinder N = 5 on the GPU and one CPU core (breakdown
-#             settings; the long run's settings, from rest and continuing a checkpoint)
+#             settings; the long run's settings and options/gpu.yaml, from rest and continuing a
+#             checkpoint)
 #   cylinder  options/square_cylinder.yaml on the GPU (continues .gpurun/ when it holds a checkpoint)
 #   roofline-ins, logview-ins   roofline of the flow kernels; -log_view of the cylinder's step
 # Usage: bench/gpu-session.sh STAGE...
@@ -75,19 +76,27 @@ for stage in "$@"; do
     python3 bench/ins_breakdown.py --orders 5 --subcycles 0,8 --steps 30 --csv "$OUT/ins_gpu_gamg.csv" -- -dm_vec_type cuda -pres_pmg_mg_coarse_pc_type gamg | tee -a "$OUT/ins_cpu_vs_gpu.txt"
     ;;
   cpu-vs-gpu-long)
-    # from rest (the first steps at start-up orders) and, with a checkpoint of the developed flow
-    # (CHECKPOINT, default .gpurun/checkpoint.h5, e.g. from the stage cylinder), continuing it
-    log "square cylinder N = 5 with the long run's settings (options/square_cylinder.yaml, dt = 0.02, Ns = 8): GPU and one CPU core"
+    # the long run's settings (options/square_cylinder.yaml: dt = 0.02, Ns = 8, pMG degree 2) and the
+    # GPU's (plus options/gpu.yaml: degree 4), each on the GPU and on one CPU core; GPU cases twice
+    # (run-to-run spread). From rest (the first steps at start-up orders) and, with a checkpoint of
+    # the developed flow (CHECKPOINT, default .gpurun/checkpoint.h5, e.g. from the stage cylinder),
+    # continuing it.
+    log "square cylinder N = 5, long run's settings and options/gpu.yaml: GPU and one CPU core"
     L="--orders 5 --subcycles 8 --dt 0.02"
     O="-options_file options/square_cylinder.yaml"
-    python3 bench/ins_breakdown.py $L --steps 40 --csv "$OUT/ins_long_gpu.csv" -- $O -dm_vec_type cuda | tee "$OUT/ins_cpu_vs_gpu_long.txt"
-    python3 bench/ins_breakdown.py $L --steps 8 --csv "$OUT/ins_long_cpu.csv" -- $O | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
+    G="-options_file options/gpu.yaml"
+    D="-vel_pc_pmg_chebyshev_degree 4 -pres_pc_pmg_chebyshev_degree 4"
+    cmp() { # label, ins_breakdown arguments
+      tag=$1; shift
+      for k in 1 2; do python3 bench/ins_breakdown.py $L "$@" --steps 40 --csv "$OUT/${tag}_gpu_d2_$k.csv" -- $O -dm_vec_type cuda | tail -2 | head -1 | sed "s/^/$tag gpu d2   /"; done
+      for k in 1 2; do python3 bench/ins_breakdown.py $L "$@" --steps 40 --csv "$OUT/${tag}_gpu_d4_$k.csv" -- $O $G | tail -2 | head -1 | sed "s/^/$tag gpu d4   /"; done
+      python3 bench/ins_breakdown.py $L "$@" --steps 6 --csv "$OUT/${tag}_cpu_d2.csv" -- $O | tail -2 | head -1 | sed "s/^/$tag cpu d2   /"
+      python3 bench/ins_breakdown.py $L "$@" --steps 6 --csv "$OUT/${tag}_cpu_d4.csv" -- $O $D | tail -2 | head -1 | sed "s/^/$tag cpu d4   /"
+    }
+    echo "case      backend  N  Ns        dt      its   advect s   velocity   pressure     update     step s  speedup   setup s   status"
+    cmp rest
     ckpt=${CHECKPOINT:-.gpurun/checkpoint.h5}
-    if [ -f "$ckpt" ]; then
-      log "the same, continuing $ckpt"
-      python3 bench/ins_breakdown.py $L --restart "$ckpt" --steps 40 --csv "$OUT/ins_developed_gpu.csv" -- $O -dm_vec_type cuda | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
-      python3 bench/ins_breakdown.py $L --restart "$ckpt" --steps 6 --csv "$OUT/ins_developed_cpu.csv" -- $O | tee -a "$OUT/ins_cpu_vs_gpu_long.txt"
-    fi
+    [ -f "$ckpt" ] && cmp developed --restart "$ckpt"
     ;;
   cylinder)
     # options/square_cylinder.yaml on the GPU for CYL_SECONDS, continuing from .gpurun/ (the last call's
