@@ -220,6 +220,14 @@ def error_test(args, pattern, mpi=None):
 
 
 test("errors/unknown-problem")(error_test(["-problem", "nosuch"], r"Unknown -problem 'nosuch'; known: .*poisson.*helmholtz"))
+@test("errors/cuda-vectors-without-cuda-build")
+def _():
+    _, out = run([TEST_GPU, "-order", "1", "-dm_plex_box_faces", "2,2"])
+    if "SKIPPED" not in out:
+        raise Skip("hoflow is built with CUDA")
+    return error_test(["-options_file", "options/gpu.yaml"], r"-dm_vec_type cuda: this hoflow was built without CUDA; build it with 'make CUDA=1'")()
+
+
 test("errors/order-zero")(error_test(["-order", "0"], r"-order 0 is out of range: hoflow supports polynomial orders 1\.\.10"))
 test("errors/order-eleven")(error_test(["-order", "11"], r"-order 11 is out of range"))
 test("errors/missing-mesh")(error_test(["-dm_plex_filename", "no/such/mesh.msh"], r"Mesh file 'no/such/mesh.msh' \(from -dm_plex_filename\) does not exist"))

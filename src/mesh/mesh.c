@@ -271,6 +271,14 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   } else
     PetscCall(PetscStrncpy(mesh->source, "box", sizeof(mesh->source)));
 
+#if !defined(HOFLOW_HAVE_CUDA)
+  {
+    char      vtype[64] = "";
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_vec_type", vtype, sizeof(vtype), &set));
+    PetscCheck(!set || !strstr(vtype, "cuda"), comm, PETSC_ERR_SUP, "-dm_vec_type %s: this hoflow was built without CUDA; build it with 'make CUDA=1' against a CUDA-enabled PETSc (README, GPUs)", vtype);
+  }
+#endif
   PetscCall(DMCreate(comm, &dm));
   PetscCall(DMSetType(dm, DMPLEX));
   PetscCall(PetscObjectSetName((PetscObject)dm, "mesh"));
