@@ -118,7 +118,7 @@ for stage in "$@"; do
     ;;
   logview-ins)
     log "-log_view of the square cylinder step on the GPU (N = 5, Ns = 8, 60 steps)"
-    ./hoflow -options_file options/square_cylinder.yaml -dm_vec_type cuda -ts_max_steps 60 -output_interval 0 -checkpoint_interval 0 \
+    ./hoflow -options_file options/square_cylinder.yaml -options_file options/gpu.yaml -ts_max_steps 60 -output_interval 0 -checkpoint_interval 0 \
       -monitor_file none -progress_interval -1 -output_dir "$OUT/lv" -log_view > "$OUT/logview_ins.txt" 2>&1
     grep -E "^hoflow:|^ +[0-9]+: +(Main Stage|INS)" "$OUT/logview_ins.txt"
     ;;
