@@ -86,6 +86,20 @@ def _():
     return "pMG-AMG %.0f B/element, full AMG %.0f B/element (N = 6)" % (pb, ab)
 
 
+@test("solver/chebyjacobi/estimated-bounds")
+def _():
+    # -ksp_type chebyjacobi without given bounds estimates them (CG/Jacobi, [0.1, 1.1] lambda_max), as
+    # PETSc's Chebyshev/Jacobi does: as a fixed polynomial preconditioner of FGMRES both need about
+    # the same iterations
+    base = [HOFLOW, "-order", "4", "-dm_refine", "1", "-ksp_rtol", "1e-10", "-ksp_type", "fgmres", "-pc_type", "ksp", "-ksp_ksp_max_it", "4"]
+    ours = summary(run(base + ["-ksp_ksp_type", "chebyjacobi", "-ksp_pc_type", "none"])[1])
+    petsc = summary(run(base + ["-ksp_ksp_type", "chebyshev", "-ksp_pc_type", "jacobi"])[1])
+    check(ours["reason"] == "CONVERGED_RTOL", "chebyjacobi-preconditioned FGMRES: %s" % ours["reason"])
+    check(ours["iterations"] <= 1.1 * petsc["iterations"] + 2, "iterations %d against PETSc's Chebyshev/Jacobi %d" % (ours["iterations"], petsc["iterations"]))
+    check(abs(ours["L2"] - petsc["L2"]) <= 1e-2 * petsc["L2"], "L2 %g against %g" % (ours["L2"], petsc["L2"]))
+    return "iterations %d (PETSc's Chebyshev/Jacobi %d), L2 %.6e / %.6e" % (ours["iterations"], petsc["iterations"], ours["L2"], petsc["L2"])
+
+
 @test("solver/screened-poisson/pmg-and-inverse-mass")
 def _():
     # lambda = 1/(nu dt): pMG-AMG stays bounded for every lambda; inverse mass wins when mass-dominated
