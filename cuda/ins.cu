@@ -12,123 +12,14 @@
 // pattern (cuda/ipdg.cu) with a face term. The pointwise physics (exterior states, flux, face data)
 // are the host's own routines (hoflow/kernels/ins_element.h). No PETSc here.
 //
-// INSKernelData holds the reference matrices row-major, as the host kernels read them; a warp of
-// threads, one per row, would read them 8 B apart a row's length away from each other. Each call
-// therefore first writes transposed copies (column-major: thread t reads A^T[j*rows + t], at
-// consecutive addresses across a warp) into stream-ordered scratch memory; they are read through the
-// read-only cache (__ldg). The scratch comes from a memory pool of this file that keeps its memory,
-// so calls neither allocate from the system nor synchronize. The copies are at most 3 Nc Np + Np^2
-// + 2 Nfq Nfp doubles (0.8 MB at N = 10, quadrilaterals), small against the fields of any mesh
-// worth a GPU, but one more launch per call: storing the transposes in INSKernelData (as
-// IPDGKernelData does) would remove it.
+// The kernels read the reference matrices through their column-major copies in INSKernelData
+// (IcT, DrWT, ..., built once when the operators first run on the device): thread t of a warp reads
+// A^T[j*rows + t], at consecutive addresses across the warp, through the read-only cache (__ldg).
 #include <cuda_runtime.h>
-#include <stdint.h>
 #include <hoflow/kernels.h>
 #include <hoflow/kernels/ins_element.h>
 
 static const size_t shared_limit = 48 * 1024; // dynamic shared memory without cudaFuncSetAttribute
-
-// ---------------------------------------------------------------- transposed reference matrices
-
-// Column-major copies of the reference matrices: AT[j*rows + i] = A[i*cols + j].
-typedef struct {
-  const double *IcT;         // [Np][Nc]     IcT[j*Nc + q]  = Ic[q*Np + j]
-  const double *DrWT, *DsWT; // [Nc][Np]    DrWT[q*Np + i] = DrW[i*Nc + q]
-  const double *MinvT;       // [Np][Np]     MinvT[j*Np + i] = Minv[i*Np + j]
-  const double *IfT;         // [Nfp][Nfq]   IfT[a*Nfq + q] = If[q*Nfp + a]
-  const double *LIFTfT;      // [Nfq][Nfp]   LIFTfT[q*Nfp + a] = LIFTf[a*Nfq + q]
-  const double *DrT, *DsT;   // [Np][Np]     DrT[j*Np + i] = Dr[i*Np + j]
-  const double *LIFTT;       // [Nfaces*Nfp][Np]  LIFTT[n*Np + i] = LIFT[i*Nfaces*Nfp + n]
-} INSTransposed;
-
-enum { INS_TRANSPOSE_MAX = 6 };
-typedef struct {
-  const double *src[INS_TRANSPOSE_MAX];
-  double       *dst[INS_TRANSPOSE_MAX];
-  int           rows[INS_TRANSPOSE_MAX], cols[INS_TRANSPOSE_MAX], n;
-} TransposeJobs;
-
-// dst[c*rows + r] = src[r*cols + c] for each job; consecutive threads write consecutive entries.
-__global__ void TransposeKernel(const TransposeJobs jobs)
-{
-  for (int k = 0; k < jobs.n; k++) {
-    const int rows = jobs.rows[k], total = rows * jobs.cols[k];
-    for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x) {
-      const int c = idx / rows, r = idx % rows;
-      jobs.dst[k][idx] = jobs.src[k][r * jobs.cols[k] + c];
-    }
-  }
-}
-
-// Scratch memory ordered on `stream`, from a pool per device that never gives its memory back (the
-// default pool's release threshold of 0 would unmap it at every synchronization).
-static int ScratchAlloc(size_t bytes, cudaStream_t stream, double **ptr)
-{
-  enum { MAX_DEVICES = 64 };
-  static cudaMemPool_t pools[MAX_DEVICES];
-  static bool          created[MAX_DEVICES];
-  int                  dev;
-  cudaError_t          err = cudaGetDevice(&dev);
-
-  if (err != cudaSuccess) return (int)err;
-  if (dev < 0 || dev >= MAX_DEVICES) return (int)cudaErrorInvalidDevice;
-  if (!created[dev]) {
-    cudaMemPoolProps props = {};
-    uint64_t         keep  = UINT64_MAX;
-    props.allocType        = cudaMemAllocationTypePinned;
-    props.location.type    = cudaMemLocationTypeDevice;
-    props.location.id      = dev;
-    err                    = cudaMemPoolCreate(&pools[dev], &props);
-    if (err != cudaSuccess) return (int)err;
-    err = cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
-    if (err != cudaSuccess) return (int)err;
-    created[dev] = true;
-  }
-  return (int)cudaMallocFromPoolAsync((void **)ptr, bytes, pools[dev], stream);
-}
-
-// Queue the transposes of the matrices the kernels of `advection` (or else gradient and divergence)
-// read into fresh scratch memory *scratch, to be released with cudaFreeAsync after the kernel.
-static int MakeTransposes(const INSKernelData *d, bool advection, INSTransposed *m, double **scratch)
-{
-  const int     Np = d->Np, Nc = d->Nc, Nfp = d->Nfp, Nfq = d->Nfq, nfn = d->Nfaces * d->Nfp;
-  const size_t  n      = advection ? (size_t)3 * Nc * Np + (size_t)Np * Np + 2 * (size_t)Nfq * Nfp : 2 * (size_t)Np * Np + (size_t)Np * nfn;
-  cudaStream_t  stream = (cudaStream_t)d->stream;
-  TransposeJobs jobs;
-  double       *w;
-  int           err = ScratchAlloc(n * sizeof(double), stream, scratch);
-
-  if (err) return err;
-  *m     = INSTransposed();
-  w      = *scratch;
-  jobs.n = 0;
-#define INS_TRANSPOSE(SRC, ROWS, COLS, DST) \
-  do {                                      \
-    jobs.src[jobs.n]  = (SRC);              \
-    jobs.dst[jobs.n]  = w;                  \
-    jobs.rows[jobs.n] = (ROWS);             \
-    jobs.cols[jobs.n] = (COLS);             \
-    jobs.n++;                               \
-    (DST) = w;                              \
-    w += (size_t)(ROWS) * (COLS);           \
-  } while (0)
-  if (advection) {
-    INS_TRANSPOSE(d->Ic, Nc, Np, m->IcT);
-    INS_TRANSPOSE(d->DrW, Np, Nc, m->DrWT);
-    INS_TRANSPOSE(d->DsW, Np, Nc, m->DsWT);
-    INS_TRANSPOSE(d->Minv, Np, Np, m->MinvT);
-    INS_TRANSPOSE(d->If, Nfq, Nfp, m->IfT);
-    INS_TRANSPOSE(d->LIFTf, Nfp, Nfq, m->LIFTfT);
-  } else {
-    INS_TRANSPOSE(d->Dr, Np, Np, m->DrT);
-    INS_TRANSPOSE(d->Ds, Np, Np, m->DsT);
-    INS_TRANSPOSE(d->LIFT, Np, nfn, m->LIFTT);
-  }
-#undef INS_TRANSPOSE
-  TransposeKernel<<<64, 256, 0, stream>>>(jobs);
-  if ((err = (int)cudaGetLastError())) cudaFreeAsync(*scratch, stream);
-  return err;
-}
 
 // ---------------------------------------------------------------- launch shapes
 
@@ -202,7 +93,7 @@ struct AdvectionLayout {
 };
 
 template <int NP, int NFP, int NF, int NC, int NFQ, int P>
-__global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, const double *__restrict__ au, const double *__restrict__ av, const double *__restrict__ c0, const double *__restrict__ c1, double lambda_scale, double bc_scale, double *__restrict__ out0, double *__restrict__ out1)
+__global__ void AdvectionKernel(const INSKernelData d, const double *__restrict__ au, const double *__restrict__ av, const double *__restrict__ c0, const double *__restrict__ c1, double lambda_scale, double bc_scale, double *__restrict__ out0, double *__restrict__ out1)
 {
   typedef AdvectionSizes<NP, NFP, NF, NC, NFQ>  Z;
   typedef AdvectionLayout<NP, NFP, NF, NC, NFQ> L;
@@ -242,7 +133,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
     for (int p = 0; p < P; p++) a[p] = b[p] = w0[p] = w1[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double I = __ldg(m.IcT + j * NC + q);
+      const double I = __ldg(d.IcT + j * NC + q);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
@@ -279,7 +170,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
       double        aM = 0, bM = 0, c0M = 0, c1M = 0, aP = 0, bP = 0, c0P = 0, c1P = 0;
 #pragma unroll
       for (int a = 0; a < NFP; a++) {
-        const double I = __ldg(m.IfT + a * NFQ + q);
+        const double I = __ldg(d.IfT + a * NFQ + q);
         const int    n = __ldg(d.face_nodes + f * NFP + a);
         aM += I * s[L::AU + n];
         bM += I * s[L::AV + n];
@@ -308,7 +199,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
   if (t < NP) {
 #pragma unroll 8
     for (int q = 0; q < NC; q++) {
-      const double dr = __ldg(m.DrWT + q * NP + t), ds = __ldg(m.DsWT + q * NP + t);
+      const double dr = __ldg(d.DrWT + q * NP + t), ds = __ldg(d.DsWT + q * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
@@ -325,7 +216,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
     for (int p = 0; p < P; p++) l0[p] = l1[p] = 0;
 #pragma unroll
     for (int q = 0; q < NFQ; q++) {
-      const double Lq = __ldg(m.LIFTfT + q * NFP + a);
+      const double Lq = __ldg(d.LIFTfT + q * NFP + a);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
@@ -374,7 +265,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
     for (int p = 0; p < P; p++) o0[p] = o1[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double Mij = __ldg(m.MinvT + j * NP + t);
+      const double Mij = __ldg(d.MinvT + j * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
@@ -397,7 +288,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const INSTransposed m, co
 
 // G p: shared per element p [NP], the lifted-jump weights wx, wy [NFN each].
 template <int NP, int NFP, int NF, int P>
-__global__ void GradientKernel(const INSKernelData d, const INSTransposed m, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, double *__restrict__ gx, double *__restrict__ gy)
+__global__ void GradientKernel(const INSKernelData d, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, double *__restrict__ gx, double *__restrict__ gy)
 {
   constexpr int            NFN = NF * NFP, S = NP + 2 * NFN;
   extern __shared__ double smem[];
@@ -434,7 +325,7 @@ __global__ void GradientKernel(const INSKernelData d, const INSTransposed m, con
     for (int p = 0; p < P; p++) ur[p] = us[p] = lx[p] = ly[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(m.DrT + j * NP + t), ds = __ldg(m.DsT + j * NP + t);
+      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double pj = sh[p * S + j];
@@ -444,7 +335,7 @@ __global__ void GradientKernel(const INSKernelData d, const INSTransposed m, con
     }
 #pragma unroll
     for (int n = 0; n < NFN; n++) {
-      const double Ln = __ldg(m.LIFTT + n * NP + t);
+      const double Ln = __ldg(d.LIFTT + n * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         lx[p] += Ln * sh[p * S + NP + n];
@@ -464,7 +355,7 @@ __global__ void GradientKernel(const INSKernelData d, const INSTransposed m, con
 
 // D u: shared per element u, v [NP each], the lifted-jump weight w [NFN].
 template <int NP, int NFP, int NF, int P>
-__global__ void DivergenceKernel(const INSKernelData d, const INSTransposed m, const double *__restrict__ u, const double *__restrict__ v, double bc_scale, double *__restrict__ out)
+__global__ void DivergenceKernel(const INSKernelData d, const double *__restrict__ u, const double *__restrict__ v, double bc_scale, double *__restrict__ out)
 {
   constexpr int            NFN = NF * NFP, S = 2 * NP + NFN;
   extern __shared__ double smem[];
@@ -506,7 +397,7 @@ __global__ void DivergenceKernel(const INSKernelData d, const INSTransposed m, c
     for (int p = 0; p < P; p++) ur[p] = us[p] = vr[p] = vs[p] = l[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(m.DrT + j * NP + t), ds = __ldg(m.DsT + j * NP + t);
+      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double uj = sh[p * S + j], vj = sh[p * S + NP + j];
@@ -518,7 +409,7 @@ __global__ void DivergenceKernel(const INSKernelData d, const INSTransposed m, c
     }
 #pragma unroll
     for (int n = 0; n < NFN; n++) {
-      const double Ln = __ldg(m.LIFTT + n * NP + t);
+      const double Ln = __ldg(d.LIFTT + n * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) l[p] += Ln * sh[p * S + 2 * NP + n];
     }
@@ -541,8 +432,7 @@ static bool SizesMatch(const INSKernelData *d)
   return d->Np == NP && d->Nfp == NFP && d->Nfaces == NF && d->Nc == NC && d->Nfq == NFQ;
 }
 
-// One kernel launch on `rows` element groups of P elements per block (0: GroupsPerBlock), after
-// the transposes; the scratch memory is released in stream order behind the kernel.
+// One kernel launch on `rows` element groups of P elements per block (0: GroupsPerBlock).
 template <int NP, int NFP, int NF, int NC, int NFQ, int P>
 static int LaunchAdvectionP(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1, int rows)
 {
@@ -550,19 +440,13 @@ static int LaunchAdvectionP(const INSKernelData *d, const double *au, const doub
   constexpr size_t                             per_group   = (size_t)P * Z::S * sizeof(double);
   static const int                             max_threads = MaxThreadsPerBlock(AdvectionKernel<NP, NFP, NF, NC, NFQ, P>); /* once per instantiation */
   cudaStream_t                                 stream      = (cudaStream_t)d->stream;
-  INSTransposed                                m;
-  double                                      *scratch;
-  int                                          err;
 
   if (!SizesMatch<NP, NFP, NF, NC, NFQ>(d) || per_group > shared_limit) return (int)cudaErrorInvalidValue;
   if (!d->K) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  if ((err = MakeTransposes(d, true, &m, &scratch))) return err;
-  AdvectionKernel<NP, NFP, NF, NC, NFQ, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, m, au, av, c0, c1, lambda_scale, bc_scale, out0, out1);
-  err = (int)cudaGetLastError();
-  cudaFreeAsync(scratch, stream);
-  return err ? err : (int)cudaGetLastError();
+  AdvectionKernel<NP, NFP, NF, NC, NFQ, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, au, av, c0, c1, lambda_scale, bc_scale, out0, out1);
+  return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF, int P>
@@ -572,19 +456,13 @@ static int LaunchGradientP(const INSKernelData *d, const double *p, const double
   constexpr size_t               per_group   = (size_t)P * (NP + 2 * Z::NFN) * sizeof(double);
   static const int               max_threads = MaxThreadsPerBlock(GradientKernel<NP, NFP, NF, P>); /* once per instantiation */
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
-  INSTransposed                  m;
-  double                        *scratch;
-  int                            err;
 
   if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
   if (!d->K) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  if ((err = MakeTransposes(d, false, &m, &scratch))) return err;
-  GradientKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, m, p, ptrace, trace_scale, bc_scale, gx, gy);
-  err = (int)cudaGetLastError();
-  cudaFreeAsync(scratch, stream);
-  return err ? err : (int)cudaGetLastError();
+  GradientKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, p, ptrace, trace_scale, bc_scale, gx, gy);
+  return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF, int P>
@@ -594,19 +472,13 @@ static int LaunchDivergenceP(const INSKernelData *d, const double *u, const doub
   constexpr size_t               per_group   = (size_t)P * (2 * NP + Z::NFN) * sizeof(double);
   static const int               max_threads = MaxThreadsPerBlock(DivergenceKernel<NP, NFP, NF, P>); /* once per instantiation */
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
-  INSTransposed                  m;
-  double                        *scratch;
-  int                            err;
 
   if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
   if (!d->K) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  if ((err = MakeTransposes(d, false, &m, &scratch))) return err;
-  DivergenceKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, m, u, v, bc_scale, out);
-  err = (int)cudaGetLastError();
-  cudaFreeAsync(scratch, stream);
-  return err ? err : (int)cudaGetLastError();
+  DivergenceKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, u, v, bc_scale, out);
+  return (int)cudaGetLastError();
 }
 
 // The launch shape of each order: P from INSPerThread, reduced to fit the shared memory.

@@ -20,7 +20,7 @@ struct _n_INSOps {
 #if defined(HOFLOW_HAVE_CUDA)
   PetscBool     device_ready;
   INSKernelData kd_device;
-  void         *device_arrays[24];
+  void         *device_arrays[32];
   PetscInt      ndevice_arrays;
   Vec           local_device[INS_NLOCAL];
 #endif
@@ -235,6 +235,31 @@ static PetscErrorCode INSOpsDeviceSetUp(INSOps ops)
   PetscCall(INSUpload(ops, h->LIFTf, sizeof(double) * h->Nfq * h->Nfp, (const void **)&d->LIFTf));
   PetscCall(INSUpload(ops, h->bcq, sizeof(double) * 2 * nf * h->Nfq, (const void **)&d->bcq));
   PetscCall(INSUpload(ops, h->bcn, sizeof(double) * 3 * nf * h->Nfp, (const void **)&d->bcn));
+  { /* the kernels' column-major copies of the reference matrices, made once */
+    const int nfn = h->Nfaces * h->Nfp;
+    struct {
+      const double  *A;
+      int            rows, cols;
+      const double **AT;
+    } t[] = {
+        {h->Ic, h->Nc, h->Np, &d->IcT},
+        {h->DrW, h->Np, h->Nc, &d->DrWT},
+        {h->DsW, h->Np, h->Nc, &d->DsWT},
+        {h->Minv, h->Np, h->Np, &d->MinvT},
+        {h->If, h->Nfq, h->Nfp, &d->IfT},
+        {h->LIFTf, h->Nfp, h->Nfq, &d->LIFTfT},
+        {h->Dr, h->Np, h->Np, &d->DrT},
+        {h->Ds, h->Np, h->Np, &d->DsT},
+        {h->LIFT, h->Np, nfn, &d->LIFTT},
+    };
+    PetscReal *AT;
+    PetscCall(PetscMalloc1(h->Np * PetscMax(h->Nc, PetscMax(h->Np, nfn)), &AT));
+    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+      DenseTranspose(t[k].rows, t[k].cols, t[k].A, AT);
+      PetscCall(INSUpload(ops, AT, sizeof(double) * t[k].rows * t[k].cols, (const void **)t[k].AT));
+    }
+    PetscCall(PetscFree(AT));
+  }
   for (PetscInt k = 0; k < INS_NLOCAL; k++) {
     PetscCall(VecCreate(PETSC_COMM_SELF, &ops->local_device[k]));
     PetscCall(VecSetSizes(ops->local_device[k], (PetscInt)h->Klocal * h->Np, PETSC_DECIDE));

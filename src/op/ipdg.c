@@ -358,14 +358,10 @@ PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, c
   {
     const PetscInt Np = ref->Np, nfn = ref->Nfaces * ref->Nfp;
     PetscCall(PetscMalloc4(Np * Np, &ctx->DrT, Np * Np, &ctx->DsT, Np * nfn, &ctx->LIFTT, Np * Np, &ctx->MT));
-    for (PetscInt i = 0; i < Np; i++) {
-      for (PetscInt j = 0; j < Np; j++) {
-        ctx->DrT[j * Np + i] = ref->Dr[i * Np + j];
-        ctx->DsT[j * Np + i] = ref->Ds[i * Np + j];
-        ctx->MT[j * Np + i]  = ref->M[i * Np + j];
-      }
-      for (PetscInt n = 0; n < nfn; n++) ctx->LIFTT[n * Np + i] = ref->LIFT[i * nfn + n];
-    }
+    DenseTranspose(Np, Np, ref->Dr, ctx->DrT);
+    DenseTranspose(Np, Np, ref->Ds, ctx->DsT);
+    DenseTranspose(Np, Np, ref->M, ctx->MT);
+    DenseTranspose(Np, nfn, ref->LIFT, ctx->LIFTT);
     kd->DrT   = ctx->DrT;
     kd->DsT   = ctx->DsT;
     kd->LIFTT = ctx->LIFTT;

@@ -95,3 +95,9 @@ void DenseMatMultTranspose(PetscInt m, PetscInt k, PetscInt n, const PetscReal A
     }
   }
 }
+
+void DenseTranspose(PetscInt rows, PetscInt cols, const PetscReal A[], PetscReal AT[])
+{
+  for (PetscInt i = 0; i < rows; i++)
+    for (PetscInt j = 0; j < cols; j++) AT[j * rows + i] = A[i * cols + j];
+}

@@ -157,7 +157,10 @@ typedef struct {
   const double *bcq;        /* [2][K*Nfaces*Nfq] velocity data u, v at face Gauss points of every boundary face (spatial part) */
   const double *bcn;        /* [3][K*Nfaces*Nfp] at face nodes (spatial parts): for u and v the SIPDG data (g on Dirichlet
                                faces, n.grad u on outflow faces), for p its value on outflow faces */
-  void *stream;             /* CUDA stream; NULL: default */
+  /* column-major copies of the matrices above for the CUDA kernels (A^T[j*rows + i] = A[i*cols + j]),
+   * made once when the operators first run on the device; NULL on the host */
+  const double *IcT, *DrWT, *DsWT, *MinvT, *IfT, *LIFTfT, *DrT, *DsT, *LIFTT;
+  void         *stream; /* CUDA stream; NULL: default */
 } INSKernelData;
 
 /* Advection in divergence form with cubature (seed 000 eqs. 8, 9, 21, 34):

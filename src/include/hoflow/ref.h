@@ -84,5 +84,7 @@ PETSC_EXTERN PetscErrorCode RefElementLebesgueConstant(const RefElement *ref, Pe
 PETSC_EXTERN PetscErrorCode DenseInvert(PetscInt n, const PetscReal A[], PetscReal Ainv[]);
 /* C = A B, A is m x k, B is k x n. C may not alias A or B. */
 PETSC_EXTERN void DenseMatMult(PetscInt m, PetscInt k, PetscInt n, const PetscReal A[], const PetscReal B[], PetscReal C[]);
+/* AT[j*rows + i] = A[i*cols + j]: the transpose of the row-major rows x cols matrix A. */
+PETSC_EXTERN void DenseTranspose(PetscInt rows, PetscInt cols, const PetscReal A[], PetscReal AT[]);
 /* C = A B^T, A is m x k, B is n x k. */
 PETSC_EXTERN void DenseMatMultTranspose(PetscInt m, PetscInt k, PetscInt n, const PetscReal A[], const PetscReal B[], PetscReal C[]);
