@@ -63,7 +63,7 @@ static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *sh
  * (the nonlinear term), gradient and divergence; the mesh's boundary faces are Dirichlet faces. */
 static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc *disc, PetscInt reps, PetscBool on_device, PetscReal Bg, PetscReal Bsh)
 {
-  const PetscInt N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nf = Nf * Nfp, Nfq = (3 * N) / 2 + 1, Nc = Nfq * Nfq;
+  const PetscInt N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nf = Nf * Nfp, Nfq = (3 * N) / 2 + 1, Nc = Nfq * Nfq;
   const char    *names[3] = {"ins-advection", "ins-gradient", "ins-divergence"};
   INSOps         ops;
   Vec            u, v;
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
       Vec          x;
       PetscRandom  rnd;
       KernelTiming g, a;
-      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp, nfn = Nf * Nfp, epb_g = 0, epb_a = 0, ept_g = 1, ept_a = 1;
+      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nfn = Nf * Nfp, epb_g = 0, epb_a = 0, ept_g = 1, ept_a = 1;
       char         val[64];
 
       if (sweep && on_device) {

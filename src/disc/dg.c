@@ -19,7 +19,7 @@ static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *disc)
 {
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
-  const PetscInt    Np = ref->Np, Nfp = ref->Nfp, Nf = ref->Nfaces;
+  const PetscInt    Np = ref->Np, Nfp = ref->Nfp[0], Nf = ref->Nfaces;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(mesh->K * Nf * Nfp, &disc->vmapP));
@@ -88,7 +88,7 @@ PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc_out)
   for (PetscInt c = 0; c < mesh->Klocal; c++)
     for (PetscInt i = 0; i < Np; i++) {
       PetscReal x[2];
-      DGMapPoint(mesh, c, disc->ref->r[i], disc->ref->s[i], x);
+      DGMapPoint(mesh, c, disc->ref->xi[2 * i], disc->ref->xi[2 * i + 1], x);
       disc->x[c * Np + i] = x[0];
       disc->y[c * Np + i] = x[1];
     }
@@ -185,7 +185,7 @@ static PetscErrorCode DGDiscEvaluateAtCubature(DGDisc *disc, PointFunction f, vo
   for (PetscInt e = 0; e < mesh->K; e++)
     for (PetscInt q = 0; q < ref->Nq; q++) {
       PetscReal x[2];
-      DGMapPoint(mesh, mesh->elem_cell[e], ref->rq[q], ref->sq[q], x);
+      DGMapPoint(mesh, mesh->elem_cell[e], ref->xiq[2 * q], ref->xiq[2 * q + 1], x);
       PetscCall(f(x, &(*fq)[e * ref->Nq + q], NULL, ctx));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -274,7 +274,7 @@ PetscErrorCode DGDiscBoundaryData(DGDisc *disc, const PetscInt face_type[], Poin
 {
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
-  const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp;
+  const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp[0];
 
   PetscFunctionBeginUser;
   if (!face_type) face_type = mesh->face_type;

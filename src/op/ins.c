@@ -40,17 +40,20 @@ static PetscReal Lagrange1D(PetscInt n, const PetscReal xi[], PetscInt a, PetscR
 static PetscErrorCode INSOpsBuildTables(INSOps ops)
 {
   const RefElement *ref = ops->disc->ref;
-  const PetscInt    Np = ref->Np, Nfp = ref->Nfp, N = ref->N;
+  const PetscInt    Np = ref->Np, Nfp = ref->Nfp[0], N = ref->N;
   PetscInt          Nc, Nfq = (3 * N) / 2 + 1;
-  PetscReal        *rc, *sc, *wc, *P, *Pr, *Ps, *xi, *wxi, *xg, *wg;
+  PetscReal        *pc, *wc, *P, *Pr, *Ps, *xi, *wxi, *xg, *wg;
 
   PetscFunctionBeginUser;
-  PetscCall(RefElementCubature(ref->shape, 3 * N, &Nc, &rc, &sc, &wc));
+  PetscCall(RefElementCubature(ref->shape, 3 * N, &Nc, &pc, &wc));
   PetscCheck(Nc <= HOFLOW_NCUB_MAX && Nfq <= HOFLOW_NFQ_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cubature larger than the kernels' bounds");
   PetscCall(PetscMalloc3(Nc * Np, &ops->Ic, Np * Nc, &ops->DrW, Np * Nc, &ops->DsW));
-  PetscCall(RefElementInterpolationMatrix(ref, Nc, rc, sc, ops->Ic));
+  PetscCall(RefElementInterpolationMatrix(ref, Nc, pc, ops->Ic));
   PetscCall(PetscMalloc3(Nc * Np, &P, Nc * Np, &Pr, Nc * Np, &Ps));
-  PetscCall(RefElementModalBasis(ref->shape, N, Nc, rc, sc, P, Pr, Ps));
+  {
+    PetscReal *dP[3] = {Pr, Ps, NULL};
+    PetscCall(RefElementModalBasis(ref->shape, N, Nc, pc, P, dP));
+  }
   /* dl_i/dr (x_q) = sum_k dphi_k/dr (x_q) Vinv[k][i] (the nodal basis l_i = sum_k phi_k Vinv[k][i]) */
   for (PetscInt q = 0; q < Nc; q++)
     for (PetscInt i = 0; i < Np; i++) {
@@ -63,7 +66,7 @@ static PetscErrorCode INSOpsBuildTables(INSOps ops)
       ops->DsW[i * Nc + q] = wc[q] * ds;
     }
   PetscCall(PetscFree3(P, Pr, Ps));
-  PetscCall(PetscFree3(rc, sc, wc));
+  PetscCall(PetscFree2(pc, wc));
   PetscCall(PetscMalloc4(Nfp, &xi, Nfp, &wxi, Nfq, &xg, Nfq, &wg));
   PetscCall(GaussLobattoLegendre(Nfp, xi, wxi));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, Nfq, xg, wg));
@@ -99,7 +102,7 @@ PetscErrorCode INSOpsCreate(DGDisc *disc, const PetscInt face_type[], INSOps *op
   kd             = &ops->kd;
   kd->N          = (int)disc->N;
   kd->Np         = (int)ref->Np;
-  kd->Nfp        = (int)ref->Nfp;
+  kd->Nfp        = (int)ref->Nfp[0];
   kd->Nfaces     = (int)ref->Nfaces;
   kd->K          = (int)mesh->K;
   kd->Klocal     = (int)mesh->Klocal;
@@ -109,8 +112,8 @@ PetscErrorCode INSOpsCreate(DGDisc *disc, const PetscInt face_type[], INSOps *op
   kd->face_type  = (const int *)ops->face_type;
   kd->vmapP      = (const int *)disc->vmapP;
   kd->face_nodes = (const int *)ref->face_nodes;
-  kd->Dr         = ref->Dr;
-  kd->Ds         = ref->Ds;
+  kd->Dr         = ref->D[0];
+  kd->Ds         = ref->D[1];
   kd->LIFT       = ref->LIFT;
   kd->Minv       = ref->Minv;
   PetscCall(INSOpsBuildTables(ops));
@@ -119,7 +122,7 @@ PetscErrorCode INSOpsCreate(DGDisc *disc, const PetscInt face_type[], INSOps *op
   kd->DsW   = ops->DsW;
   kd->If    = ops->If;
   kd->LIFTf = ops->LIFTf;
-  PetscCall(PetscCalloc2(2 * mesh->K * ref->Nfaces * kd->Nfq, &ops->bcq, 3 * mesh->K * ref->Nfaces * ref->Nfp, &ops->bcn));
+  PetscCall(PetscCalloc2(2 * mesh->K * ref->Nfaces * kd->Nfq, &ops->bcq, 3 * mesh->K * ref->Nfaces * ref->Nfp[0], &ops->bcn));
   kd->bcq = ops->bcq;
   kd->bcn = ops->bcn;
   for (PetscInt k = 0; k < INS_NLOCAL; k++) PetscCall(DMCreateLocalVector(disc->dm, &ops->local[k]));
@@ -156,7 +159,7 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
   DGDisc           *disc = ops->disc;
   const Mesh       *mesh = disc->mesh;
   const RefElement *ref  = disc->ref;
-  const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp, Nfq = ops->kd.Nfq, nv = mesh->Nverts, nbn = mesh->K * Nf * Nfp, nbq = mesh->K * Nf * Nfq;
+  const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp[0], Nfq = ops->kd.Nfq, nv = mesh->Nverts, nbn = mesh->K * Nf * Nfp, nbq = mesh->K * Nf * Nfq;
   PetscReal        *xg, *wg;
 
   PetscFunctionBeginUser;

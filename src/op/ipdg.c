@@ -273,7 +273,7 @@ static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
 /* The reference tables of the diagonal (kernels.h): volume stiffness diagonals and face terms. */
 static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tables)
 {
-  const PetscInt Np = ref->Np, Nfp = ref->Nfp, Nf = ref->Nfaces;
+  const PetscInt Np = ref->Np, Nfp = ref->Nfp[0], Nf = ref->Nfaces;
   PetscReal     *T, *FDr, *FDs, *Mfd;
 
   PetscFunctionBeginUser;
@@ -285,9 +285,9 @@ static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tabl
     for (PetscInt k = 0; k < Np; k++)
       for (PetscInt l = 0; l < Np; l++) {
         const PetscReal m = ref->M[k * Np + l];
-        T[i] += ref->Dr[k * Np + i] * m * ref->Dr[l * Np + i];
-        T[Np + i] += ref->Dr[k * Np + i] * m * ref->Ds[l * Np + i];
-        T[2 * Np + i] += ref->Ds[k * Np + i] * m * ref->Ds[l * Np + i];
+        T[i] += ref->D[0][k * Np + i] * m * ref->D[0][l * Np + i];
+        T[Np + i] += ref->D[0][k * Np + i] * m * ref->D[1][l * Np + i];
+        T[2 * Np + i] += ref->D[1][k * Np + i] * m * ref->D[1][l * Np + i];
       }
     T[3 * Np + i] = ref->M[i * Np + i];
   }
@@ -296,8 +296,8 @@ static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tabl
       const PetscInt m = ref->face_nodes[f * Nfp + a];
       for (PetscInt b = 0; b < Nfp; b++) {
         const PetscInt mb = ref->face_nodes[f * Nfp + b];
-        FDr[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->Dr[mb * Np + m];
-        FDs[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->Ds[mb * Np + m];
+        FDr[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->D[0][mb * Np + m];
+        FDs[f * Nfp + a] += ref->Mface[a * Nfp + b] * ref->D[1][mb * Np + m];
       }
     }
   for (PetscInt a = 0; a < Nfp; a++) Mfd[a] = ref->Mface[a * Nfp + a];
@@ -338,7 +338,7 @@ PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, c
   kd             = &ctx->kd;
   kd->N          = (int)disc->N;
   kd->Np         = (int)ref->Np;
-  kd->Nfp        = (int)ref->Nfp;
+  kd->Nfp        = (int)ref->Nfp[0];
   kd->Nfaces     = (int)ref->Nfaces;
   kd->K          = (int)mesh->K;
   kd->Klocal     = (int)mesh->Klocal;
@@ -348,18 +348,18 @@ PetscErrorCode IPDGOperatorCreateWithFaceTypes(DGDisc *disc, PetscReal lambda, c
   kd->face_type  = (const int *)ctx->face_type;
   kd->vmapP      = (const int *)disc->vmapP;
   kd->face_nodes = (const int *)ref->face_nodes;
-  kd->Dr         = ref->Dr;
-  kd->Ds         = ref->Ds;
+  kd->Dr         = ref->D[0];
+  kd->Ds         = ref->D[1];
   kd->LIFT       = ref->LIFT;
   kd->M          = ref->M;
   kd->lambda     = lambda;
   PetscCall(IPDGDiagonalTables(ref, &ctx->diag_tables));
   kd->diag_tables = ctx->diag_tables;
   {
-    const PetscInt Np = ref->Np, nfn = ref->Nfaces * ref->Nfp;
+    const PetscInt Np = ref->Np, nfn = ref->Nfaces * ref->Nfp[0];
     PetscCall(PetscMalloc4(Np * Np, &ctx->DrT, Np * Np, &ctx->DsT, Np * nfn, &ctx->LIFTT, Np * Np, &ctx->MT));
-    DenseTranspose(Np, Np, ref->Dr, ctx->DrT);
-    DenseTranspose(Np, Np, ref->Ds, ctx->DsT);
+    DenseTranspose(Np, Np, ref->D[0], ctx->DrT);
+    DenseTranspose(Np, Np, ref->D[1], ctx->DsT);
     DenseTranspose(Np, Np, ref->M, ctx->MT);
     DenseTranspose(Np, nfn, ref->LIFT, ctx->LIFTT);
     kd->DrT   = ctx->DrT;
@@ -517,8 +517,8 @@ PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b)
 static void CellDerivatives(const RefElement *ref, const PetscReal *g, PetscReal *Dx, PetscReal *Dy)
 {
   for (PetscInt k = 0; k < ref->Np * ref->Np; k++) {
-    Dx[k] = g[HOFLOW_GEO_RX] * ref->Dr[k] + g[HOFLOW_GEO_SX] * ref->Ds[k];
-    Dy[k] = g[HOFLOW_GEO_RY] * ref->Dr[k] + g[HOFLOW_GEO_SY] * ref->Ds[k];
+    Dx[k] = g[HOFLOW_GEO_RX] * ref->D[0][k] + g[HOFLOW_GEO_SX] * ref->D[1][k];
+    Dy[k] = g[HOFLOW_GEO_RY] * ref->D[0][k] + g[HOFLOW_GEO_SY] * ref->D[1][k];
   }
 }
 
@@ -557,7 +557,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
   mesh = disc->mesh;
   ref  = disc->ref;
   Np   = ref->Np;
-  Nfp  = ref->Nfp;
+  Nfp  = ref->Nfp[0];
   Nf   = ref->Nfaces;
   n    = mesh->K * Np;
   PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));

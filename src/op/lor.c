@@ -84,7 +84,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
   mesh = disc->mesh;
   ref  = disc->ref;
   Np   = ref->Np;
-  Nfp  = ref->Nfp;
+  Nfp  = ref->Nfp[0];
   Nf   = ref->Nfaces;
   nv   = ref->Nverts;
   n    = mesh->K * Np;

@@ -100,7 +100,7 @@ PetscErrorCode DGTransferCreate(DGDisc *coarse, DGDisc *fine, Mat *P)
   ctx->Npc = coarse->Np;
   ctx->Npf = fine->Np;
   PetscCall(PetscMalloc2(ctx->Npf * ctx->Npc, &ctx->interp, ctx->Npf * ctx->Npc, &ctx->interpT));
-  PetscCall(RefElementInterpolationMatrix(coarse->ref, fine->Np, fine->ref->r, fine->ref->s, ctx->interp));
+  PetscCall(RefElementInterpolationMatrix(coarse->ref, fine->Np, fine->ref->xi, ctx->interp));
   for (PetscInt i = 0; i < ctx->Npf; i++)
     for (PetscInt j = 0; j < ctx->Npc; j++) ctx->interpT[j * ctx->Npf + i] = ctx->interp[i * ctx->Npc + j];
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)fine->dm), fine->mesh->K * fine->Np, coarse->mesh->K * coarse->Np, PETSC_DETERMINE, PETSC_DETERMINE, ctx, P));

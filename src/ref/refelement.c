@@ -1,359 +1,290 @@
-/* Reference elements: orthonormal modal bases, nodal operators (Vandermonde, derivative,
- * mass and lift matrices) and cubature, following Hesthaven & Warburton's nodal DG setup.
+/* Reference elements of every shape: nodal operators (Vandermonde, derivative, mass and lift
+ * matrices), face node maps and cubature, built generically from the shape's nodes, modal basis
+ * and cubature (RefShapeOps, one file per shape), following Hesthaven & Warburton's nodal DG setup.
  *
  * Everything nodal is built from the orthonormal modal basis phi_j through the Vandermonde
  * matrix V_ij = phi_j(x_i): the nodal (Lagrange) basis is l = V^{-T} phi, hence
  *   M = int l l^T = V^{-T} (int phi phi^T) V^{-1} = (V V^T)^{-1}   (int phi phi^T = I),
- *   Dr = Vr V^{-1}, Ds = Vs V^{-1}  with Vr_ij = d phi_j/dr (x_i),
- * and interpolation to arbitrary points is P(points) V^{-1}. */
+ *   D_d = V_d V^{-1}  with (V_d)_ij = d phi_j/d r_d (x_i),
+ * and interpolation to arbitrary points is P(points) V^{-1}. Faces take the same construction on
+ * the face's own shape (segment, triangle, quadrilateral) at the face nodes' face coordinates. */
 #include <hoflow/compat.h>
 #include <hoflow/ref.h>
 
-const char *const RefShapes[] = {"triangle", "quadrilateral", "RefShape", "REF_", NULL};
-
-/* x^n for a small non-negative integer n, with x^0 = 1 also for x = 0 (the collapsed
- * coordinate factors (1-b)^i are evaluated at b = 1). */
-static PetscReal IntPow(PetscReal x, PetscInt n)
+PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal pts[], PetscReal P[], PetscReal *dP[])
 {
-  PetscReal p = 1.0;
-
-  for (PetscInt k = 0; k < n; k++) p *= x;
-  return p;
-}
-
-/* Number of nodes of the order-N element. */
-static PetscInt ShapeNp(RefShape shape, PetscInt N)
-{
-  return shape == REF_TRIANGLE ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1);
-}
-
-/* Orthonormal bases.
- *
- * Triangle (Dubiner / Koornwinder, H&W Simplex2DP): with the collapsed coordinates
- *   a = 2 (1+r)/(1-s) - 1,  b = s    (the square [-1,1]^2 -> triangle, the edge b = 1
- *                                       collapsing onto the vertex (-1,1); a = -1 there),
- *   phi_ij(r,s) = sqrt(2) P_i^{(0,0)}(a) P_j^{(2i+1,0)}(b) (1-b)^i,   i+j <= N,
- * which is a polynomial of total degree i+j in (r,s) since P_i(a)(1-b)^i is. Mode ordering
- * i = 0..N outer, j = 0..N-i inner.
- *
- * Gradient (H&W GradSimplex2DP): with da/dr = 2/(1-b), da/ds = 2(1+r)/(1-b)^2 = (1+a)/(1-b),
- *   dphi/dr = 2^{i+1/2} P_i'(a) P_j(b) ((1-b)/2)^{i-1},
- *   dphi/ds = 2^{i+1/2} [ P_i'(a) P_j(b) (1+a)/2 ((1-b)/2)^{i-1}
- *                         + P_i(a) ( P_j'(b) ((1-b)/2)^i - i/2 P_j(b) ((1-b)/2)^{i-1} ) ],
- * where the factors ((1-b)/2)^{i-1} are dropped for i = 0 (they multiply P_0' = 0). With
- * a = -1 at b = 1 this formula gives the exact gradient at the collapsed vertex too: for
- * i >= 2 both sides vanish, and for i <= 1 the terms in (1+a) cancel exactly.
- *
- * Quadrilateral: phi_{i+(N+1)j}(r,s) = P_i^{(0,0)}(r) P_j^{(0,0)}(s), 0 <= i,j <= N. */
-PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal P[], PetscReal Pr[], PetscReal Ps[])
-{
-  const PetscInt Np = ShapeNp(shape, N);
+  const RefShapeOps *ops;
 
   PetscFunctionBeginUser;
-  PetscCheck(shape == REF_TRIANGLE || shape == REF_QUADRILATERAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown reference shape %d", (int)shape);
   PetscCheck(N >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Polynomial order must be non-negative (-order), got %" PetscInt_FMT, N);
-  for (PetscInt q = 0; q < n; q++) {
-    const PetscReal r = rp[q], s = sp[q];
+  PetscCall(RefShapeGetOps(shape, &ops));
+  PetscCall(ops->basis(N, n, pts, P, dP));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    if (shape == REF_TRIANGLE) {
-      const PetscReal a = PetscAbsReal(1.0 - s) > 1e-14 ? 2.0 * (1.0 + r) / (1.0 - s) - 1.0 : -1.0;
-      const PetscReal b = s, hb = 0.5 * (1.0 - b);
-      PetscInt        m = 0;
+PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq, PetscReal **pts, PetscReal **wq)
+{
+  const RefShapeOps *ops;
 
-      for (PetscInt i = 0; i <= N; i++) {
-        const PetscReal fa = JacobiP(a, 0.0, 0.0, i), dfa = JacobiPDerivative(a, 0.0, 0.0, i);
-        const PetscReal scale = PetscPowReal(2.0, i + 0.5);
-
-        for (PetscInt j = 0; j <= N - i; j++, m++) {
-          const PetscReal gb = JacobiP(b, 2.0 * i + 1.0, 0.0, j), dgb = JacobiPDerivative(b, 2.0 * i + 1.0, 0.0, j);
-
-          /* sqrt(2) (1-b)^i = 2^{i+1/2} ((1-b)/2)^i */
-          if (P) P[q * Np + m] = scale * fa * gb * IntPow(hb, i);
-          if (Pr || Ps) {
-            const PetscReal him1 = i > 0 ? IntPow(hb, i - 1) : 0.0;
-            const PetscReal dr   = dfa * gb * him1;
-            PetscReal       ds   = dfa * gb * 0.5 * (1.0 + a) * him1 + fa * dgb * IntPow(hb, i);
-
-            if (i > 0) ds -= fa * 0.5 * i * gb * him1;
-            if (Pr) Pr[q * Np + m] = scale * dr;
-            if (Ps) Ps[q * Np + m] = scale * ds;
-          }
-        }
-      }
-    } else {
-      for (PetscInt j = 0; j <= N; j++) {
-        const PetscReal ps = JacobiP(s, 0.0, 0.0, j), dps = JacobiPDerivative(s, 0.0, 0.0, j);
-
-        for (PetscInt i = 0; i <= N; i++) {
-          const PetscInt  m  = i + (N + 1) * j;
-          const PetscReal pr = JacobiP(r, 0.0, 0.0, i), dpr = JacobiPDerivative(r, 0.0, 0.0, i);
-
-          if (P) P[q * Np + m] = pr * ps;
-          if (Pr) Pr[q * Np + m] = dpr * ps;
-          if (Ps) Ps[q * Np + m] = pr * dps;
-        }
-      }
-    }
-  }
+  PetscFunctionBeginUser;
+  PetscCheck(degree >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cubature degree %" PetscInt_FMT " must be >= 0", degree);
+  PetscCall(RefShapeGetOps(shape, &ops));
+  PetscCall(ops->cubature(degree, nq, pts, wq));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* interp = P(points) V^{-1}: row i holds the nodal basis functions l_j evaluated at point i. */
-PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal interp[])
+PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, const PetscReal pts[], PetscReal interp[])
 {
   PetscReal *P;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(n * ref->Np, &P));
-  PetscCall(RefElementModalBasis(ref->shape, ref->N, n, rp, sp, P, NULL, NULL));
+  PetscCall(RefElementModalBasis(ref->shape, ref->N, n, pts, P, NULL));
   DenseMatMult(n, ref->Np, ref->Np, P, ref->Vinv, interp);
   PetscCall(PetscFree(P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode RefElementDerivativeMatrices(const RefElement *ref, PetscInt n, const PetscReal pts[], PetscReal *dinterp[])
+{
+  PetscReal *dP[HOFLOW_DIM_MAX] = {NULL, NULL, NULL};
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < ref->dim; d++)
+    if (dinterp[d]) PetscCall(PetscMalloc1(n * ref->Np, &dP[d]));
+  PetscCall(RefElementModalBasis(ref->shape, ref->N, n, pts, NULL, dP));
+  for (PetscInt d = 0; d < ref->dim; d++)
+    if (dinterp[d]) {
+      DenseMatMult(n, ref->Np, ref->Np, dP[d], ref->Vinv, dinterp[d]);
+      PetscCall(PetscFree(dP[d]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells)
 {
-  const PetscInt N = ref->N, nv = ref->Nverts;
-  PetscInt      *c, n           = 0;
+  const RefShapeOps *ops;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(N * N * nv, &c));
-  if (ref->shape == REF_TRIANGLE) {
-    /* lattice node (i,j), i + j <= N, is node j(N+1) - j(j-1)/2 + i (NodesTriangleWarpBlend order) */
-#define TRI_NODE(i, j) ((j) * (N + 1) - (j) * ((j)-1) / 2 + (i))
-    for (PetscInt j = 0; j < N; j++)
-      for (PetscInt i = 0; i < N - j; i++) {
-        c[n++] = TRI_NODE(i, j);
-        c[n++] = TRI_NODE(i + 1, j);
-        c[n++] = TRI_NODE(i, j + 1);
-        if (i + j < N - 1) {
-          c[n++] = TRI_NODE(i + 1, j);
-          c[n++] = TRI_NODE(i + 1, j + 1);
-          c[n++] = TRI_NODE(i, j + 1);
-        }
-      }
-#undef TRI_NODE
-  } else {
-    for (PetscInt j = 0; j < N; j++)
-      for (PetscInt i = 0; i < N; i++) {
-        c[n++] = j * (N + 1) + i;
-        c[n++] = j * (N + 1) + i + 1;
-        c[n++] = (j + 1) * (N + 1) + i + 1;
-        c[n++] = (j + 1) * (N + 1) + i;
-      }
-  }
-  PetscCheck(n == N * N * nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sub-cell count %" PetscInt_FMT " != N^2", n / nv);
-  *nsub  = N * N;
-  *cells = c;
+  PetscCall(RefShapeGetOps(ref->shape, &ops));
+  PetscCall(ops->subcells(ref->N, nsub, cells));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Face f of the element: whether (r,s) lies on it (within tol) and the 1D coordinate
- * xi in [-1,1] that runs along the face from its first vertex (xi = -1) to its second
- * (xi = 1), faces being numbered by their first vertex (counterclockwise).
- *   triangle: f0 s = -1, xi = r;   f1 r + s = 0, xi = s;   f2 r = -1, xi = -s;
- *   square:   f0 s = -1, xi = r;   f1 r = 1, xi = s;   f2 s = 1, xi = -r;   f3 r = -1, xi = -s. */
-static PetscBool OnFace(RefShape shape, PetscInt f, PetscReal r, PetscReal s, PetscReal tol, PetscReal *xi)
+/* The face coordinates of the point x of face f (hoflow/shape.h): x = v0 + (1+a)/2 e1 + (1+b)/2 e2
+ * with e1 = v1 - v0 and e2 = v_last - v0, solved in the least-squares sense; *dist is the distance
+ * of x from the face's line or plane. */
+static void FaceCoordinates(const RefShapeInfo *info, PetscInt f, const PetscReal x[], PetscReal fc[], PetscReal *dist)
 {
-  if (shape == REF_TRIANGLE) {
-    switch (f) {
-    case 0:
-      *xi = r;
-      return (PetscBool)(PetscAbsReal(s + 1.0) < tol);
-    case 1:
-      *xi = s;
-      return (PetscBool)(PetscAbsReal(r + s) < tol);
-    default:
-      *xi = -s;
-      return (PetscBool)(PetscAbsReal(r + 1.0) < tol);
-    }
+  const PetscInt dim = info->dim, nv = info->face_nverts[f];
+  const double  *v0 = info->verts[info->face_verts[f][0]], *v1 = info->verts[info->face_verts[f][1]];
+  PetscReal      e1[3] = {0, 0, 0}, e2[3] = {0, 0, 0}, y[3] = {0, 0, 0}, a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0, p[3];
+
+  for (PetscInt d = 0; d < dim; d++) {
+    e1[d] = v1[d] - v0[d];
+    y[d]  = x[d] - v0[d];
   }
-  switch (f) {
-  case 0:
-    *xi = r;
-    return (PetscBool)(PetscAbsReal(s + 1.0) < tol);
-  case 1:
-    *xi = s;
-    return (PetscBool)(PetscAbsReal(r - 1.0) < tol);
-  case 2:
-    *xi = -r;
-    return (PetscBool)(PetscAbsReal(s - 1.0) < tol);
-  default:
-    *xi = -s;
-    return (PetscBool)(PetscAbsReal(r + 1.0) < tol);
+  if (dim == 1) {
+    *dist = PetscAbsReal(y[0]);
+    return;
+  }
+  if (dim == 3) {
+    const double *vl = info->verts[info->face_verts[f][nv - 1]];
+    for (PetscInt d = 0; d < 3; d++) e2[d] = vl[d] - v0[d];
+  }
+  for (PetscInt d = 0; d < dim; d++) {
+    a11 += e1[d] * e1[d];
+    a12 += e1[d] * e2[d];
+    a22 += e2[d] * e2[d];
+    b1 += e1[d] * y[d];
+    b2 += e2[d] * y[d];
+  }
+  if (dim == 2) {
+    /* from the face's midpoint: exact for faces along the axes */
+    const PetscReal m[2] = {x[0] - 0.5 * (v0[0] + v1[0]), x[1] - 0.5 * (v0[1] + v1[1])};
+    fc[0]                = (m[0] * e1[0] + m[1] * e1[1]) / (0.5 * a11);
+    for (PetscInt d = 0; d < 2; d++) p[d] = y[d] - 0.5 * (1.0 + fc[0]) * e1[d];
+    *dist = PetscSqrtReal(p[0] * p[0] + p[1] * p[1]);
+  } else {
+    const PetscReal det = a11 * a22 - a12 * a12, c1 = (a22 * b1 - a12 * b2) / det, c2 = (a11 * b2 - a12 * b1) / det;
+    fc[0] = 2.0 * c1 - 1.0;
+    fc[1] = 2.0 * c2 - 1.0;
+    for (PetscInt d = 0; d < 3; d++) p[d] = y[d] - c1 * e1[d] - c2 * e2[d];
+    *dist = PetscSqrtReal(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
   }
 }
 
-/* face_nodes[f*Nfp + i]: the nodes found on face f, sorted by increasing face coordinate;
- * xi0[i] returns the face coordinates of face 0 (the same GLL set on every face). */
-static PetscErrorCode BuildFaceNodes(RefElement *ref, PetscReal xi0[])
+/* Face nodes: the nodes on face f (within 1e-10 of it), ordered by their face coordinates (by a in
+ * 2D; row by row in b, then a, in 3D), with their face coordinates. */
+static PetscErrorCode BuildFaceNodes(RefElement *ref)
 {
-  const PetscInt Nfp = ref->Nfp;
-  PetscReal     *xi;
-  PetscInt       badface = -1, badcount = 0;
+  const RefShapeInfo *info = &RefShapeTable[ref->shape];
+  const PetscInt      dim = ref->dim, fdim = dim - 1;
+  PetscInt           *nodes, cnt;
+  PetscReal          *fc;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(Nfp, &xi));
+  PetscCall(PetscMalloc2(ref->Np, &nodes, ref->Np * 2, &fc));
+  ref->face_offset[0] = 0;
   for (PetscInt f = 0; f < ref->Nfaces; f++) {
-    PetscInt *fn = &ref->face_nodes[f * Nfp], cnt = 0;
+    const RefShape fshape = info->face_shape[f];
+    const PetscInt expect = fdim ? RefShapeNumNodes(fshape, (int)ref->N) : 1;
 
+    cnt = 0;
     for (PetscInt n = 0; n < ref->Np; n++) {
-      PetscReal x;
-
-      if (!OnFace(ref->shape, f, ref->r[n], ref->s[n], 1e-10, &x)) continue;
-      if (cnt < Nfp) {
-        xi[cnt] = x;
-        fn[cnt] = n;
-      }
+      PetscReal c[2] = {0, 0}, dist;
+      FaceCoordinates(info, f, ref->xi + n * dim, c, &dist);
+      if (dist > 1e-10) continue;
+      PetscCheck(cnt < ref->Np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face node overflow");
+      nodes[cnt]      = n;
+      fc[2 * cnt]     = c[0];
+      fc[2 * cnt + 1] = c[1];
       cnt++;
     }
-    if (cnt != Nfp) {
-      badface  = f;
-      badcount = cnt;
-      break;
-    }
-    PetscCall(PetscSortRealWithArrayInt(Nfp, xi, fn));
-    if (f == 0) {
-      for (PetscInt i = 0; i < Nfp; i++) xi0[i] = xi[i];
-    }
-  }
-  PetscCall(PetscFree(xi));
-  PetscCheck(badface < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Found %" PetscInt_FMT " nodes on face %" PetscInt_FMT " of the %s, expected %" PetscInt_FMT, badcount, badface, RefShapes[ref->shape], Nfp);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Cubature on the reference element exact for polynomials of degree `degree`:
- *   square: tensor n-point Gauss–Legendre, n = ceil((degree+1)/2), exact to 2n-1 per direction.
- *   triangle: collapsed (Stroud conical) rule. With r = (1+a)(1-b)/2 - 1, s = b the Jacobian
- *     is dr ds = (1-b)/2 da db, so int_T f = 1/2 int int f (1-b) da db: Gauss–Legendre in a
- *     and Gauss–Jacobi(1,0) in b (which absorbs the factor 1-b), n points each; a degree-d
- *     polynomial in (r,s) has degree <= d in a and in b, so the rule is exact to 2n-1.
- *     Weights w = w_a w_b / 2 sum to 2 * 2 / 2 = 2, the triangle's area. */
-PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq_out, PetscReal **rq, PetscReal **sq, PetscReal **wq)
-{
-  const PetscInt nq = degree / 2 + 1; /* 2 nq - 1 >= degree */
-  PetscReal     *xa, *wa, *xb, *wb;
-
-  PetscFunctionBeginUser;
-  PetscCheck(degree >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cubature degree %" PetscInt_FMT " must be >= 0", degree);
-  PetscCall(PetscMalloc4(nq, &xa, nq, &wa, nq, &xb, nq, &wb));
-  PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xa, wa));
-  if (shape == REF_TRIANGLE)
-    PetscCall(JacobiGaussQuadrature(1.0, 0.0, nq, xb, wb));
-  else
-    PetscCall(JacobiGaussQuadrature(0.0, 0.0, nq, xb, wb));
-  *nq_out = nq * nq;
-  PetscCall(PetscMalloc1(nq * nq, rq));
-  PetscCall(PetscMalloc1(nq * nq, sq));
-  PetscCall(PetscMalloc1(nq * nq, wq));
-  for (PetscInt j = 0; j < nq; j++) {
-    for (PetscInt i = 0; i < nq; i++) {
-      const PetscInt q = i + nq * j;
-
-      if (shape == REF_TRIANGLE) {
-        (*rq)[q] = 0.5 * (1.0 + xa[i]) * (1.0 - xb[j]) - 1.0;
-        (*sq)[q] = xb[j];
-        (*wq)[q] = 0.5 * wa[i] * wb[j];
-      } else {
-        (*rq)[q] = xa[i];
-        (*sq)[q] = xb[j];
-        (*wq)[q] = wa[i] * wb[j];
+    PetscCheck(cnt == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Found %" PetscInt_FMT " nodes on face %" PetscInt_FMT " of the order-%" PetscInt_FMT " %s, expected %" PetscInt_FMT, cnt, f, ref->N, info->name, expect);
+    /* insertion sort by (b, a) */
+    for (PetscInt i = 1; i < cnt; i++) {
+      for (PetscInt j = i; j > 0; j--) {
+        const PetscReal db = fc[2 * j + 1] - fc[2 * (j - 1) + 1], da = fc[2 * j] - fc[2 * (j - 1)];
+        const PetscBool before = (PetscBool)(fdim == 2 && PetscAbsReal(db) > 1e-10 ? db < 0 : da < 0);
+        if (!before) break;
+        for (PetscInt k = 0; k < 2; k++) {
+          const PetscReal t   = fc[2 * j + k];
+          fc[2 * j + k]       = fc[2 * (j - 1) + k];
+          fc[2 * (j - 1) + k] = t;
+        }
+        {
+          const PetscInt t = nodes[j];
+          nodes[j]         = nodes[j - 1];
+          nodes[j - 1]     = t;
+        }
       }
     }
+    ref->Nfp[f]             = cnt;
+    ref->face_offset[f + 1] = ref->face_offset[f] + cnt;
+    ref->NfpMax             = PetscMax(ref->NfpMax, cnt);
+    if (f == 0) {
+      PetscCall(PetscMalloc1(ref->Np * ref->Nfaces, &ref->face_nodes)); /* enough; trimmed below */
+      PetscCall(PetscMalloc1(PetscMax(1, ref->Np * ref->Nfaces * fdim), &ref->face_xi));
+    }
+    for (PetscInt i = 0; i < cnt; i++) {
+      ref->face_nodes[ref->face_offset[f] + i] = nodes[i];
+      for (PetscInt k = 0; k < fdim; k++) ref->face_xi[(ref->face_offset[f] + i) * fdim + k] = fc[2 * i + k];
+    }
   }
-  PetscCall(PetscFree4(xa, wa, xb, wb));
+  ref->Nfn = ref->face_offset[ref->Nfaces];
+  PetscCall(PetscFree2(nodes, fc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Element cubature exact for polynomials of degree 2N+1 (products of two degree-N functions times
- * a degree-1 factor such as an affine coefficient), and the interpolation to it. */
-static PetscErrorCode BuildCubature(RefElement *ref)
+/* Face mass matrices: on each face the analogue of M, (Vf Vf^T)^{-1} = Vf^{-T} Vf^{-1} with the
+ * face shape's orthonormal Vandermonde Vf at the face nodes' face coordinates (the nodal basis
+ * restricted to a face is the face's own nodal basis, since exactly Nfp nodes lie on it and the
+ * trace is a polynomial of the face's space). */
+static PetscErrorCode BuildFaceMass(RefElement *ref)
 {
+  const RefShapeInfo *info = &RefShapeTable[ref->shape];
+  const PetscInt      fdim = ref->dim - 1;
+  PetscInt            size = 0;
+
   PetscFunctionBeginUser;
-  PetscCall(RefElementCubature(ref->shape, 2 * ref->N + 1, &ref->Nq, &ref->rq, &ref->sq, &ref->wq));
-  PetscCall(PetscMalloc1(ref->Nq * ref->Np, &ref->Iq));
-  PetscCall(RefElementInterpolationMatrix(ref, ref->Nq, ref->rq, ref->sq, ref->Iq));
+  for (PetscInt f = 0; f < ref->Nfaces; f++) {
+    ref->face_mass_offset[f] = size;
+    size += ref->Nfp[f] * ref->Nfp[f];
+  }
+  PetscCall(PetscMalloc1(size, &ref->Mface));
+  for (PetscInt f = 0; f < ref->Nfaces; f++) {
+    const PetscInt Nfp = ref->Nfp[f];
+    PetscReal     *V1, *V1inv, *V1invT;
+
+    if (!fdim) {
+      ref->Mface[ref->face_mass_offset[f]] = 1.0;
+      continue;
+    }
+    PetscCall(PetscMalloc3(Nfp * Nfp, &V1, Nfp * Nfp, &V1inv, Nfp * Nfp, &V1invT));
+    PetscCall(RefElementModalBasis(info->face_shape[f], ref->N, Nfp, ref->face_xi + ref->face_offset[f] * fdim, V1, NULL));
+    PetscCall(DenseInvert(Nfp, V1, V1inv));
+    for (PetscInt i = 0; i < Nfp; i++)
+      for (PetscInt j = 0; j < Nfp; j++) V1invT[i * Nfp + j] = V1inv[j * Nfp + i];
+    DenseMatMult(Nfp, Nfp, Nfp, V1invT, V1inv, ref->Mface + ref->face_mass_offset[f]);
+    PetscCall(PetscFree3(V1, V1inv, V1invT));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode RefElementCreate(RefShape shape, PetscInt N, RefElement **ref)
 {
-  RefElement *re;
-  PetscInt    Np, Nfp, Nf;
-  PetscReal  *Vr, *Vs, *VinvT, *xi, *V1, *V1inv, *V1invT, *E;
+  const RefShapeOps  *ops;
+  const RefShapeInfo *info;
+  RefElement         *re;
+  PetscInt            Np, dim, Nfn;
+  PetscReal          *VinvT, *E, *dV[HOFLOW_DIM_MAX] = {NULL, NULL, NULL};
 
   PetscFunctionBeginUser;
-  PetscCheck(shape == REF_TRIANGLE || shape == REF_QUADRILATERAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown reference shape %d", (int)shape);
+  PetscCheck(shape >= 0 && shape < REF_NUM_SHAPES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown reference shape %d", (int)shape);
   PetscCheck(N >= 1 && N <= HOFLOW_NMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Polynomial order -order %" PetscInt_FMT " is outside the supported range 1..%d", N, HOFLOW_NMAX);
+  PetscCall(RefShapeGetOps(shape, &ops));
+  info = &RefShapeTable[shape];
   PetscCall(PetscCalloc1(1, &re));
   re->shape = shape;
-  re->N     = N;
-  re->Np = Np = ShapeNp(shape, N);
-  re->Nfp = Nfp = N + 1;
-  re->Nfaces = Nf = shape == REF_TRIANGLE ? 3 : 4;
-  re->Nverts      = Nf;
+  re->dim = dim = info->dim;
+  re->N         = N;
+  re->Np = Np = RefShapeNumNodes(shape, (int)N);
+  re->Nfaces  = info->nfaces;
+  re->Nverts  = info->nverts;
 
-  /* Nodes */
-  /* Every array is allocated on its own (no PetscMalloc2..), so that users may replace or
-   * free members individually without knowing how they were grouped. */
-  PetscCall(PetscMalloc1(Np, &re->r));
-  PetscCall(PetscMalloc1(Np, &re->s));
-  if (shape == REF_TRIANGLE)
-    PetscCall(NodesTriangleWarpBlend(N, re->r, re->s));
-  else
-    PetscCall(NodesQuadrilateralGLL(N, re->r, re->s));
-  PetscCall(PetscMalloc1(Nf * Nfp, &re->face_nodes));
-  PetscCall(PetscMalloc1(Nfp, &xi));
-  PetscCall(BuildFaceNodes(re, xi));
+  /* Nodes and faces. Every array is allocated on its own, so that users may replace or free
+   * members individually without knowing how they were grouped. */
+  PetscCall(PetscMalloc1(Np * dim, &re->xi));
+  PetscCall(ops->nodes(N, re->xi));
+  PetscCall(BuildFaceNodes(re));
+  Nfn = re->Nfn;
 
   /* Vandermonde matrices and derivative operators */
   PetscCall(PetscMalloc1(Np * Np, &re->V));
   PetscCall(PetscMalloc1(Np * Np, &re->Vinv));
-  PetscCall(PetscMalloc1(Np * Np, &re->Dr));
-  PetscCall(PetscMalloc1(Np * Np, &re->Ds));
-  PetscCall(PetscMalloc3(Np * Np, &Vr, Np * Np, &Vs, Np * Np, &VinvT));
-  PetscCall(RefElementModalBasis(shape, N, Np, re->r, re->s, re->V, Vr, Vs));
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(PetscMalloc1(Np * Np, &re->D[d]));
+    PetscCall(PetscMalloc1(Np * Np, &dV[d]));
+  }
+  PetscCall(ops->basis(N, Np, re->xi, re->V, dV));
   PetscCall(DenseInvert(Np, re->V, re->Vinv));
-  DenseMatMult(Np, Np, Np, Vr, re->Vinv, re->Dr);
-  DenseMatMult(Np, Np, Np, Vs, re->Vinv, re->Ds);
+  for (PetscInt d = 0; d < dim; d++) {
+    DenseMatMult(Np, Np, Np, dV[d], re->Vinv, re->D[d]);
+    PetscCall(PetscFree(dV[d]));
+  }
 
   /* Mass matrix and inverse: Minv = V V^T, M = (V V^T)^{-1} = V^{-T} V^{-1}, the latter
    * evaluated as a product of the already computed inverse instead of a second inversion. */
   PetscCall(PetscMalloc1(Np * Np, &re->M));
   PetscCall(PetscMalloc1(Np * Np, &re->Minv));
+  PetscCall(PetscMalloc1(Np * Np, &VinvT));
   DenseMatMultTranspose(Np, Np, Np, re->V, re->V, re->Minv);
   for (PetscInt i = 0; i < Np; i++)
     for (PetscInt j = 0; j < Np; j++) VinvT[i * Np + j] = re->Vinv[j * Np + i];
   DenseMatMult(Np, Np, Np, VinvT, re->Vinv, re->M);
-  PetscCall(PetscFree3(Vr, Vs, VinvT));
+  PetscCall(PetscFree(VinvT));
 
-  /* Face mass matrix: the 1D analogue, Mface = (V1 V1^T)^{-1} = V1^{-T} V1^{-1} with the
-   * orthonormal Legendre Vandermonde V1_ik = P_k(xi_i) at the face nodes' coordinate xi. */
-  PetscCall(PetscMalloc1(Nfp * Nfp, &re->Mface));
-  PetscCall(PetscMalloc3(Nfp * Nfp, &V1, Nfp * Nfp, &V1inv, Nfp * Nfp, &V1invT));
-  for (PetscInt i = 0; i < Nfp; i++)
-    for (PetscInt k = 0; k < Nfp; k++) V1[i * Nfp + k] = JacobiP(xi[i], 0.0, 0.0, k);
-  PetscCall(DenseInvert(Nfp, V1, V1inv));
-  for (PetscInt i = 0; i < Nfp; i++)
-    for (PetscInt j = 0; j < Nfp; j++) V1invT[i * Nfp + j] = V1inv[j * Nfp + i];
-  DenseMatMult(Nfp, Nfp, Nfp, V1invT, V1inv, re->Mface);
-  PetscCall(PetscFree3(V1, V1inv, V1invT));
-  PetscCall(PetscFree(xi));
-
-  /* LIFT = Minv E: E maps face traces to the element, E[face_nodes[f Nfp + i], f Nfp + j]
-   * = Mface_ij, so that (E g)_n = int_face l_n g ds for a face function g given at the face
-   * nodes (the nodal basis restricted to a face is the face's 1D nodal basis, since exactly
-   * Nfp nodes lie on it and the trace has degree N). */
-  PetscCall(PetscCalloc1(Np * Nf * Nfp, &E));
-  for (PetscInt f = 0; f < Nf; f++)
+  /* LIFT = Minv E: E maps face traces to the element, E[face_nodes[off_f + i], off_f + j] =
+   * Mface_f[ij], so that (E g)_n = int_face l_n g ds for a face function g given at the face nodes. */
+  PetscCall(BuildFaceMass(re));
+  PetscCall(PetscCalloc1(Np * Nfn, &E));
+  for (PetscInt f = 0; f < re->Nfaces; f++) {
+    const PetscInt   Nfp = re->Nfp[f], off = re->face_offset[f];
+    const PetscReal *Mf = re->Mface + re->face_mass_offset[f];
     for (PetscInt i = 0; i < Nfp; i++)
-      for (PetscInt j = 0; j < Nfp; j++) E[re->face_nodes[f * Nfp + i] * (Nf * Nfp) + f * Nfp + j] = re->Mface[i * Nfp + j];
-  PetscCall(PetscMalloc1(Np * Nf * Nfp, &re->LIFT));
-  DenseMatMult(Np, Np, Nf * Nfp, re->Minv, E, re->LIFT);
+      for (PetscInt j = 0; j < Nfp; j++) E[re->face_nodes[off + i] * Nfn + off + j] = Mf[i * Nfp + j];
+  }
+  PetscCall(PetscMalloc1(Np * Nfn, &re->LIFT));
+  DenseMatMult(Np, Np, Nfn, re->Minv, E, re->LIFT);
   PetscCall(PetscFree(E));
 
-  /* Cubature and interpolation to it */
-  PetscCall(BuildCubature(re));
+  /* Cubature exact for polynomials of degree 2N+1 (products of two degree-N functions times a
+   * degree-1 factor such as an affine coefficient), and the interpolation to it. */
+  PetscCall(ops->cubature(2 * N + 1, &re->Nq, &re->xiq, &re->wq));
+  PetscCall(PetscMalloc1(re->Nq * Np, &re->Iq));
+  PetscCall(RefElementInterpolationMatrix(re, re->Nq, re->xiq, re->Iq));
   *ref = re;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -365,22 +296,78 @@ PetscErrorCode RefElementDestroy(RefElement **ref)
   PetscFunctionBeginUser;
   if (!ref || !*ref) PetscFunctionReturn(PETSC_SUCCESS);
   re = *ref;
-  PetscCall(PetscFree(re->r));
-  PetscCall(PetscFree(re->s));
+  PetscCall(PetscFree(re->xi));
   PetscCall(PetscFree(re->face_nodes));
+  PetscCall(PetscFree(re->face_xi));
   PetscCall(PetscFree(re->V));
   PetscCall(PetscFree(re->Vinv));
-  PetscCall(PetscFree(re->Dr));
-  PetscCall(PetscFree(re->Ds));
+  for (PetscInt d = 0; d < HOFLOW_DIM_MAX; d++) PetscCall(PetscFree(re->D[d]));
   PetscCall(PetscFree(re->M));
   PetscCall(PetscFree(re->Minv));
   PetscCall(PetscFree(re->Mface));
   PetscCall(PetscFree(re->LIFT));
-  PetscCall(PetscFree(re->rq));
-  PetscCall(PetscFree(re->sq));
+  PetscCall(PetscFree(re->xiq));
   PetscCall(PetscFree(re->wq));
   PetscCall(PetscFree(re->Iq));
   PetscCall(PetscFree(re));
   *ref = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Lebesgue constant Lambda = max_x sum_j |l_j(x)| (the interpolation operator's norm in the max
+ * norm), estimated on the points of the lattice of K subdivisions per direction of the bounding
+ * box [-1,1]^dim that lie in the shape, boundary included. The lattice maximum is a lower bound
+ * that converges to Lambda as K grows. Points are processed in chunks to bound the size of the
+ * interpolation matrix. */
+#define LEBESGUE_CHUNK 512
+
+static PetscBool InsideShape(RefShape shape, const PetscReal x[])
+{
+  const PetscReal tol = 1e-12;
+  switch (shape) {
+  case REF_TRIANGLE:
+    return (PetscBool)(x[0] + x[1] <= tol);
+  case REF_TETRAHEDRON:
+    return (PetscBool)(x[0] + x[1] + x[2] <= -1.0 + tol);
+  case REF_PRISM:
+    return (PetscBool)(x[0] + x[1] <= tol);
+  default:
+    return PETSC_TRUE;
+  }
+}
+
+PetscErrorCode RefElementLebesgueConstant(const RefElement *ref, PetscReal *lebesgue)
+{
+  const PetscInt dim = ref->dim, Np = ref->Np, K = dim == 3 ? 40 : 120;
+  const PetscInt total = dim == 3 ? (K + 1) * (K + 1) * (K + 1) : dim == 2 ? (K + 1) * (K + 1)
+                                                                           : K + 1;
+  PetscReal     *pts, *Imat, lmax = 0.0;
+  PetscInt       n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(LEBESGUE_CHUNK * dim, &pts, LEBESGUE_CHUNK * Np, &Imat));
+  for (PetscInt idx = 0; idx < total; idx++) {
+    PetscInt  rest = idx;
+    PetscReal x[3] = {0, 0, 0};
+    for (PetscInt d = 0; d < dim; d++) {
+      x[d] = -1.0 + 2.0 * (rest % (K + 1)) / K;
+      rest /= K + 1;
+    }
+    if (InsideShape(ref->shape, x)) {
+      for (PetscInt d = 0; d < dim; d++) pts[n * dim + d] = x[d];
+      n++;
+    }
+    if (n && (n == LEBESGUE_CHUNK || idx == total - 1)) {
+      PetscCall(RefElementInterpolationMatrix(ref, n, pts, Imat));
+      for (PetscInt q = 0; q < n; q++) {
+        PetscReal sum = 0.0;
+        for (PetscInt l = 0; l < Np; l++) sum += PetscAbsReal(Imat[q * Np + l]);
+        lmax = PetscMax(lmax, sum);
+      }
+      n = 0;
+    }
+  }
+  PetscCall(PetscFree2(pts, Imat));
+  *lebesgue = lmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -207,7 +207,7 @@ static PetscErrorCode CompareINS(App *app, PetscRandom rnd)
 {
   INSOps          ops;
   const PetscInt *face_type;
-  PetscInt        count[2] = {0, 0}, nface = app->mesh->K * app->disc->ref->Nfaces * app->disc->ref->Nfp;
+  PetscInt        count[2] = {0, 0}, nface = app->mesh->K * app->disc->ref->Nfaces * app->disc->ref->Nfp[0];
   Vec             in[5], in_device[5];
   PetscReal       rel[INS_NOPS], repeat = 0;
 

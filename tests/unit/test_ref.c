@@ -179,11 +179,11 @@ static PetscErrorCode TestCubature(const RefElement *ref, const char *tag)
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < ref->Nq; q++) {
     wsum += ref->wq[q];
-    inside = (PetscBool)(inside && ref->wq[q] > 0.0 && ref->rq[q] > -1.0 && ref->sq[q] > -1.0);
+    inside = (PetscBool)(inside && ref->wq[q] > 0.0 && ref->xiq[2 * q] > -1.0 && ref->xiq[2 * (q) + 1] > -1.0);
     if (ref->shape == REF_TRIANGLE)
-      inside = (PetscBool)(inside && ref->rq[q] + ref->sq[q] < 0.0);
+      inside = (PetscBool)(inside && ref->xiq[2 * q] + ref->xiq[2 * (q) + 1] < 0.0);
     else
-      inside = (PetscBool)(inside && ref->rq[q] < 1.0 && ref->sq[q] < 1.0);
+      inside = (PetscBool)(inside && ref->xiq[2 * q] < 1.0 && ref->xiq[2 * (q) + 1] < 1.0);
   }
   PetscCall(PetscSNPrintf(name, sizeof(name), "cubature %s weights positive, points interior, sum = area %d", tag, (int)area));
   PetscCall(Check(name, inside ? PetscAbsReal(wsum - area) : PETSC_MAX_REAL, 1e-14 * 10));
@@ -194,7 +194,7 @@ static PetscErrorCode TestCubature(const RefElement *ref, const char *tag)
 
       if (ref->shape == REF_TRIANGLE && a + b > deg) continue;
       exact = ref->shape == REF_TRIANGLE ? TriangleMoment(a, b) : Moment1D(a) * Moment1D(b);
-      for (PetscInt k = 0; k < ref->Nq; k++) q += ref->wq[k] * IPow(ref->rq[k], a) * IPow(ref->sq[k], b);
+      for (PetscInt k = 0; k < ref->Nq; k++) q += ref->wq[k] * IPow(ref->xiq[2 * k], a) * IPow(ref->xiq[2 * (k) + 1], b);
       err = PetscMax(err, PetscAbsReal(q - exact));
     }
   }
@@ -215,12 +215,12 @@ static PetscErrorCode TestDerivatives(const RefElement *ref, const char *tag)
   for (PetscInt a = 0; a <= N; a++) {
     for (PetscInt b = 0; b <= N; b++) {
       if (ref->shape == REF_TRIANGLE && a + b > N) continue;
-      for (PetscInt i = 0; i < Np; i++) u[i] = IPow(ref->r[i], a) * IPow(ref->s[i], b);
-      DenseMatMult(Np, Np, 1, ref->Dr, u, ur);
-      DenseMatMult(Np, Np, 1, ref->Ds, u, us);
+      for (PetscInt i = 0; i < Np; i++) u[i] = IPow(ref->xi[2 * i], a) * IPow(ref->xi[2 * (i) + 1], b);
+      DenseMatMult(Np, Np, 1, ref->D[0], u, ur);
+      DenseMatMult(Np, Np, 1, ref->D[1], u, us);
       for (PetscInt i = 0; i < Np; i++) {
-        const PetscReal dr = a ? a * IPow(ref->r[i], a - 1) * IPow(ref->s[i], b) : 0.0;
-        const PetscReal ds = b ? b * IPow(ref->r[i], a) * IPow(ref->s[i], b - 1) : 0.0;
+        const PetscReal dr = a ? a * IPow(ref->xi[2 * i], a - 1) * IPow(ref->xi[2 * (i) + 1], b) : 0.0;
+        const PetscReal ds = b ? b * IPow(ref->xi[2 * i], a) * IPow(ref->xi[2 * (i) + 1], b - 1) : 0.0;
 
         err = PetscMax(err, PetscMax(PetscAbsReal(ur[i] - dr), PetscAbsReal(us[i] - ds)));
       }
@@ -266,7 +266,7 @@ static PetscErrorCode TestMass(const RefElement *ref, const char *tag)
 /* ---- 5. face mass and lift ---- */
 static PetscErrorCode TestLift(const RefElement *ref, PetscRandom rnd, const char *tag)
 {
-  const PetscInt Np = ref->Np, Nfp = ref->Nfp, Nf = ref->Nfaces, Nc = Nf * Nfp;
+  const PetscInt Np = ref->Np, Nfp = ref->Nfp[0], Nf = ref->Nfaces, Nc = Nf * Nfp;
   PetscReal     *ML, *u, *v, *Mv, err = 0.0, errv = 0.0, errf = 0.0;
   char           name[160];
 
@@ -339,7 +339,7 @@ static PetscErrorCode TestLift(const RefElement *ref, PetscRandom rnd, const cha
 static PetscBool HasNode(const RefElement *ref, PetscReal r, PetscReal s, PetscReal tol)
 {
   for (PetscInt i = 0; i < ref->Np; i++)
-    if (PetscAbsReal(ref->r[i] - r) <= tol && PetscAbsReal(ref->s[i] - s) <= tol) return PETSC_TRUE;
+    if (PetscAbsReal(ref->xi[2 * i] - r) <= tol && PetscAbsReal(ref->xi[2 * (i) + 1] - s) <= tol) return PETSC_TRUE;
   return PETSC_FALSE;
 }
 
@@ -359,7 +359,7 @@ static PetscErrorCode TestSubCells(const RefElement *ref, const char *tag)
     PetscReal a = 0; /* shoelace */
     for (PetscInt v = 0; v < nv; v++) {
       const PetscInt p = cells[c * nv + v], q = cells[c * nv + (v + 1) % nv];
-      a += 0.5 * (ref->r[p] * ref->s[q] - ref->r[q] * ref->s[p]);
+      a += 0.5 * (ref->xi[2 * p] * ref->xi[2 * (q) + 1] - ref->xi[2 * q] * ref->xi[2 * (p) + 1]);
       used[p] = 1;
     }
     area += a;
@@ -377,7 +377,7 @@ static PetscErrorCode TestSubCells(const RefElement *ref, const char *tag)
 
 static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
 {
-  const PetscInt  N = ref->N, Np = ref->Np, Nfp = ref->Nfp, Nv = ref->Nverts;
+  const PetscInt  N = ref->N, Np = ref->Np, Nfp = ref->Nfp[0], Nv = ref->Nverts;
   const PetscReal vt[3][2] = {
       {-1, -1},
       {1, -1},
@@ -395,14 +395,14 @@ static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
   PetscFunctionBeginUser;
   /* count, distinctness, inside the element */
   for (PetscInt i = 0; i < Np; i++) {
-    const PetscReal r = ref->r[i], s = ref->s[i];
+    const PetscReal r = ref->xi[2 * i], s = ref->xi[2 * (i) + 1];
 
     outside = PetscMax(outside, PetscMax(-1.0 - r, -1.0 - s));
     if (ref->shape == REF_TRIANGLE)
       outside = PetscMax(outside, r + s);
     else
       outside = PetscMax(outside, PetscMax(r - 1.0, s - 1.0));
-    for (PetscInt j = 0; j < i; j++) dmin = PetscMin(dmin, PetscSqrtReal(PetscSqr(r - ref->r[j]) + PetscSqr(s - ref->s[j])));
+    for (PetscInt j = 0; j < i; j++) dmin = PetscMin(dmin, PetscSqrtReal(PetscSqr(r - ref->xi[2 * j]) + PetscSqr(s - ref->xi[2 * (j) + 1])));
   }
   PetscCall(PetscSNPrintf(name, sizeof(name), "nodes %s count %" PetscInt_FMT ", distinct (min distance %.3g), inside", tag, Np, (double)dmin));
   PetscCall(PetscSNPrintf(details, sizeof(details), "Np=%" PetscInt_FMT " expected %" PetscInt_FMT ", min distance %g, max outside %g", Np, expectNp, (double)dmin, (double)outside));
@@ -421,15 +421,15 @@ static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
     PetscBool        ok;
 
     for (PetscInt n = 0; n < Np; n++) {
-      const PetscReal t    = ((ref->r[n] - a[0]) * ex + (ref->s[n] - a[1]) * ey) / len2;
-      const PetscReal dist = PetscSqrtReal(PetscSqr(ref->r[n] - a[0] - t * ex) + PetscSqr(ref->s[n] - a[1] - t * ey));
+      const PetscReal t    = ((ref->xi[2 * n] - a[0]) * ex + (ref->xi[2 * (n) + 1] - a[1]) * ey) / len2;
+      const PetscReal dist = PetscSqrtReal(PetscSqr(ref->xi[2 * n] - a[0] - t * ex) + PetscSqr(ref->xi[2 * (n) + 1] - a[1] - t * ey));
 
       if (dist < 1e-10) cnt++;
     }
     for (PetscInt i = 0; i < Nfp; i++) {
       const PetscInt  n    = ref->face_nodes[f * Nfp + i];
-      const PetscReal t    = ((ref->r[n] - a[0]) * ex + (ref->s[n] - a[1]) * ey) / len2;
-      const PetscReal dist = PetscSqrtReal(PetscSqr(ref->r[n] - a[0] - t * ex) + PetscSqr(ref->s[n] - a[1] - t * ey));
+      const PetscReal t    = ((ref->xi[2 * n] - a[0]) * ex + (ref->xi[2 * (n) + 1] - a[1]) * ey) / len2;
+      const PetscReal dist = PetscSqrtReal(PetscSqr(ref->xi[2 * n] - a[0] - t * ex) + PetscSqr(ref->xi[2 * (n) + 1] - a[1] - t * ey));
 
       err = PetscMax(err, PetscMax(dist, PetscAbsReal(2.0 * t - 1.0 - xg[i])));
     }
@@ -447,20 +447,20 @@ static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
     PetscReal errrot = 0.0, errref = 0.0;
 
     for (PetscInt i = 0; i < Np; i++) {
-      const PetscReal l1 = -0.5 * (ref->r[i] + ref->s[i]), l2 = 0.5 * (1.0 + ref->r[i]), l3 = 0.5 * (1.0 + ref->s[i]);
+      const PetscReal l1 = -0.5 * (ref->xi[2 * i] + ref->xi[2 * (i) + 1]), l2 = 0.5 * (1.0 + ref->xi[2 * i]), l3 = 0.5 * (1.0 + ref->xi[2 * (i) + 1]);
       const PetscReal rot[2][3] = {
           {l2, l3, l1},
           {l3, l1, l2}};
       for (PetscInt k = 0; k < 2; k++) {
         PetscReal dbest = PETSC_MAX_REAL;
 
-        for (PetscInt j = 0; j < Np; j++) dbest = PetscMin(dbest, PetscMax(PetscAbsReal(ref->r[j] - (2.0 * rot[k][1] - 1.0)), PetscAbsReal(ref->s[j] - (2.0 * rot[k][2] - 1.0))));
+        for (PetscInt j = 0; j < Np; j++) dbest = PetscMin(dbest, PetscMax(PetscAbsReal(ref->xi[2 * j] - (2.0 * rot[k][1] - 1.0)), PetscAbsReal(ref->xi[2 * (j) + 1] - (2.0 * rot[k][2] - 1.0))));
         errrot = PetscMax(errrot, dbest);
       }
       {
         PetscReal dbest = PETSC_MAX_REAL; /* swap l2 <-> l3: (r,s) -> (s,r) */
 
-        for (PetscInt j = 0; j < Np; j++) dbest = PetscMin(dbest, PetscMax(PetscAbsReal(ref->r[j] - ref->s[i]), PetscAbsReal(ref->s[j] - ref->r[i])));
+        for (PetscInt j = 0; j < Np; j++) dbest = PetscMin(dbest, PetscMax(PetscAbsReal(ref->xi[2 * j] - ref->xi[2 * (i) + 1]), PetscAbsReal(ref->xi[2 * (j) + 1] - ref->xi[2 * i])));
         errref = PetscMax(errref, dbest);
       }
     }
@@ -480,7 +480,7 @@ static PetscErrorCode TestNodes(const RefElement *ref, const char *tag)
     if (known > 0.0) {
       /* node i = N-1 of the first row is the largest interior GLL point */
       PetscCall(PetscSNPrintf(name, sizeof(name), "nodes %s interior GLL point %.15f", tag, (double)known));
-      PetscCall(Check(name, PetscAbsReal(ref->r[N - 1] - known) + PetscAbsReal(ref->s[(N - 1) * (N + 1)] - known) + (HasNode(ref, -known, known, 1e-15) ? 0.0 : 1.0), 1e-15 * 4));
+      PetscCall(Check(name, PetscAbsReal(ref->xi[2 * (N - 1)] - known) + PetscAbsReal(ref->xi[2 * ((N - 1) * (N + 1)) + 1] - known) + (HasNode(ref, -known, known, 1e-15) ? 0.0 : 1.0), 1e-15 * 4));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -496,10 +496,10 @@ static PetscErrorCode SetEquidistantNodes(RefElement *ref)
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j <= N; j++)
     for (PetscInt i = 0; i <= N - j; i++, sk++) {
-      ref->r[sk] = -1.0 + 2.0 * i / N;
-      ref->s[sk] = -1.0 + 2.0 * j / N;
+      ref->xi[2 * sk] = -1.0 + 2.0 * i / N;
+      ref->xi[2 * (sk) + 1] = -1.0 + 2.0 * j / N;
     }
-  PetscCall(RefElementModalBasis(ref->shape, N, ref->Np, ref->r, ref->s, ref->V, NULL, NULL));
+  PetscCall(RefElementModalBasis(ref->shape, N, ref->Np, ref->xi, ref->V, NULL));
   PetscCall(DenseInvert(ref->Np, ref->V, ref->Vinv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

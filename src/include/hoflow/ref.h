@@ -1,64 +1,85 @@
-/* hoflow reference elements: polynomials, node sets, quadrature and operator matrices.
+/* hoflow reference elements: polynomials, node sets, cubature and operator matrices on every
+ * reference shape of hoflow/shape.h.
  *
  * Symbols used throughout hoflow:
  *   N      polynomial order (1..HOFLOW_NMAX)
- *   Np     nodes per element: (N+1)(N+2)/2 on the triangle, (N+1)^2 on the quadrilateral
- *   Nfp    nodes per face: N+1
- *   Nfaces faces per element: 3 (triangle), 4 (quadrilateral)
+ *   dim    dimension of the shape (1, 2, 3)
+ *   Np     nodes per element (RefShapeNumNodes)
+ *   Nfaces faces per element; Nfp[f] nodes on face f (all equal except on prisms)
+ *   Nfn    face nodes of all faces together, sum_f Nfp[f]
  *   Nq     cubature points per element (exact to degree 2N+1)
- *   r, s   reference coordinates
- *
- * Reference elements: the bi-unit triangle {r,s >= -1, r+s <= 0} with vertices
- * (-1,-1), (1,-1), (-1,1); the bi-unit square [-1,1]^2 with vertices (-1,-1), (1,-1),
- * (1,1), (-1,1). Faces are numbered by their first vertex (face f joins vertex f and
- * vertex f+1 mod Nverts), and face nodes are listed in that direction (counterclockwise).
+ *   r, s, t reference coordinates; points are stored interleaved, pts[i*dim + d]
  *
  * Dense matrices are row-major: A[i*ncols + j].
- * Face operators use the 1D mass matrix of the face on [-1,1]; a physical face of length
- * |F| has surface Jacobian sJ = |F|/2, so the physical lift is (sJ/J) LIFT.
+ * Face operators use the mass matrix of the face's own reference shape (segment, triangle or
+ * quadrilateral, hoflow/shape.h); a physical face of measure |F| has the surface Jacobian
+ * sJ = |F| / |F_ref|, so the physical lift is (sJ/J) LIFT.
  */
 #pragma once
 
 #include <petscsys.h>
-#include <hoflow/kernels.h> /* HOFLOW_NMAX */
+#include <hoflow/shape.h>
 
-typedef enum {
-  REF_TRIANGLE      = 0,
-  REF_QUADRILATERAL = 1
-} RefShape;
+extern const char *const RefShapes[]; /* shape names in RefShape order */
 
-extern const char *const RefShapes[]; /* "triangle", "quadrilateral" */
+/* What differs between shapes, one implementation per shape (ref/<shape>.c), found through
+ * RefShapeGetOps. Everything else about a reference element is built from these generically. */
+typedef struct {
+  /* the order-N nodal set: Np points [Np*dim] */
+  PetscErrorCode (*nodes)(PetscInt N, PetscReal xi[]);
+  /* the orthonormal modal basis (Np modes) at n points pts[n*dim]: P[q*Np + m] and its derivatives
+   * dP[d][q*Np + m]; P, dP and any dP[d] may be NULL */
+  PetscErrorCode (*basis)(PetscInt N, PetscInt n, const PetscReal pts[], PetscReal P[], PetscReal *dP[]);
+  /* a cubature rule exact to polynomial degree `degree`: nq points [nq*dim] and weights summing to
+   * the shape's measure, PetscMalloc'd */
+  PetscErrorCode (*cubature)(PetscInt degree, PetscInt *nq, PetscReal **pts, PetscReal **w);
+  /* the sub-cells of the order-N node lattice, cells of the same shape: cells[c*nverts + v] are node
+   * numbers in the shape's vertex order, nsub of them (N^dim), PetscMalloc'd */
+  PetscErrorCode (*subcells)(PetscInt N, PetscInt *nsub, PetscInt **cells);
+} RefShapeOps;
+
+PETSC_EXTERN PetscErrorCode RefShapeGetOps(RefShape shape, const RefShapeOps **ops);
 
 typedef struct {
   RefShape   shape;
-  PetscInt   N, Np, Nfp, Nfaces, Nverts;
-  PetscReal *r, *s;        /* [Np] node coordinates */
-  PetscInt  *face_nodes;   /* [Nfaces*Nfp] node index of face node i of face f: face_nodes[f*Nfp+i] */
-  PetscReal *V, *Vinv;     /* [Np*Np] orthonormal modal basis at nodes (V_ij = phi_j(x_i)) and inverse */
-  PetscReal *Dr, *Ds;      /* [Np*Np] nodal derivative matrices */
-  PetscReal *M, *Minv;     /* [Np*Np] exact mass matrix (V V^T)^{-1} and its inverse V V^T */
-  PetscReal *Mface;        /* [Nfp*Nfp] exact 1D mass matrix of the face nodes on [-1,1] */
-  PetscReal *LIFT;         /* [Np*(Nfaces*Nfp)] M^{-1} E, E the face mass matrices embedded */
-  PetscInt   Nq;           /* cubature points */
-  PetscReal *rq, *sq, *wq; /* [Nq] cubature points and weights (weights sum to the area: 2 or 4) */
-  PetscReal *Iq;           /* [Nq*Np] interpolation from nodes to cubature points */
+  PetscInt   dim, N, Np, Nfaces, Nverts;
+  PetscInt   Nfp[HOFLOW_FACES_MAX];             /* nodes on face f */
+  PetscInt   face_offset[HOFLOW_FACES_MAX + 1]; /* first entry of face f in face-node arrays */
+  PetscInt   Nfn;                               /* face nodes of all faces, face_offset[Nfaces] */
+  PetscInt   NfpMax;                            /* the largest Nfp[f] */
+  PetscReal *xi;                                /* [Np*dim] node coordinates */
+  PetscInt  *face_nodes;                        /* [Nfn] node of face node i of face f: face_nodes[face_offset[f] + i] */
+  PetscReal *face_xi;                           /* [Nfn*(dim-1)] face coordinates of the face nodes (dim >= 2) */
+  PetscReal *V, *Vinv;                          /* [Np*Np] orthonormal modal basis at nodes (V_ij = phi_j(x_i)) and inverse */
+  PetscReal *D[HOFLOW_DIM_MAX];                 /* [Np*Np] nodal derivative matrices d/dr, d/ds, d/dt */
+  PetscReal *M, *Minv;                          /* [Np*Np] exact mass matrix (V V^T)^{-1} and its inverse V V^T */
+  PetscReal *Mface;                             /* exact mass matrices of the faces' nodes on their reference shapes:
+                                                   face f's [Nfp[f]*Nfp[f]] block starts at Mface + face_mass_offset[f] */
+  PetscInt   face_mass_offset[HOFLOW_FACES_MAX];
+  PetscReal *LIFT; /* [Np*Nfn] M^{-1} E, E the face mass matrices embedded */
+  PetscInt   Nq;   /* cubature points */
+  PetscReal *xiq;  /* [Nq*dim] cubature points */
+  PetscReal *wq;   /* [Nq] weights (sum: the reference measure) */
+  PetscReal *Iq;   /* [Nq*Np] interpolation from nodes to cubature points */
 } RefElement;
 
 /* Create the order-N reference element of the given shape; error for N outside 1..HOFLOW_NMAX. */
 PETSC_EXTERN PetscErrorCode RefElementCreate(RefShape shape, PetscInt N, RefElement **ref);
 PETSC_EXTERN PetscErrorCode RefElementDestroy(RefElement **ref);
-/* interp[i*Np+j] = l_j(rp_i, sp_i): interpolation from the element's nodes to n arbitrary points. */
-PETSC_EXTERN PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal interp[]);
-/* The sub-cells through the element's nodes: N^2 sub-triangles (the node lattice of the
- * triangle) or N^2 sub-quadrilaterals (the GLL tensor grid), each listed by its node indices
- * counterclockwise: cells[c*Nverts + v]. For output on sub-cells and low-order-refined operators.
- * Returns nsub and a PetscMalloc'd array the caller frees. */
+/* interp[i*Np+j] = l_j(pts_i): interpolation from the element's nodes to n points [n*dim]. */
+PETSC_EXTERN PetscErrorCode RefElementInterpolationMatrix(const RefElement *ref, PetscInt n, const PetscReal pts[], PetscReal interp[]);
+/* dinterp[d][i*Np+j] = d l_j/d r_d (pts_i): derivatives of the nodal basis at n points (entries may be NULL). */
+PETSC_EXTERN PetscErrorCode RefElementDerivativeMatrices(const RefElement *ref, PetscInt n, const PetscReal pts[], PetscReal *dinterp[]);
+/* The sub-cells through the element's nodes (RefShapeOps.subcells): for output on sub-cells and
+ * low-order-refined operators. Returns nsub and a PetscMalloc'd array the caller frees. */
 PETSC_EXTERN PetscErrorCode RefElementSubCells(const RefElement *ref, PetscInt *nsub, PetscInt **cells);
-/* Cubature on the reference shape exact to polynomial degree `degree` (collapsed Gauss–Jacobi on the
- * triangle, tensor Gauss on the square): nq points and weights, PetscMalloc'd arrays the caller frees. */
-PETSC_EXTERN PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq, PetscReal **rq, PetscReal **sq, PetscReal **wq);
-/* Evaluate the orthonormal modal basis (and its r,s derivatives; any output may be NULL) at n points: [n*Np]. */
-PETSC_EXTERN PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal rp[], const PetscReal sp[], PetscReal P[], PetscReal Pr[], PetscReal Ps[]);
+/* Cubature on a reference shape exact to polynomial degree `degree`: nq points [nq*dim] and
+ * weights, PetscMalloc'd arrays the caller frees. */
+PETSC_EXTERN PetscErrorCode RefElementCubature(RefShape shape, PetscInt degree, PetscInt *nq, PetscReal **pts, PetscReal **wq);
+/* The orthonormal modal basis of a shape (and its derivatives; any output may be NULL) at n points: [n*Np]. */
+PETSC_EXTERN PetscErrorCode RefElementModalBasis(RefShape shape, PetscInt N, PetscInt n, const PetscReal pts[], PetscReal P[], PetscReal *dP[]);
+/* Lebesgue constant of the nodal set, estimated on a lattice of the reference shape (for tests). */
+PETSC_EXTERN PetscErrorCode RefElementLebesgueConstant(const RefElement *ref, PetscReal *lebesgue);
 
 /* ---- polynomials (polynomials.c) ---- */
 /* Orthonormal Jacobi polynomial P_n^{(alpha,beta)} on [-1,1] w.r.t. the weight (1-x)^alpha (1+x)^beta. */
@@ -76,8 +97,6 @@ PETSC_EXTERN PetscErrorCode NodesTriangleWarpBlend(PetscInt N, PetscReal r[], Pe
 PETSC_EXTERN PetscErrorCode NodesTetrahedronWarpBlend(PetscInt N, PetscReal r[], PetscReal s[], PetscReal t[]);
 /* Tensor GLL nodes on the square, r fastest: node i + (N+1) j at (x_i, x_j), [(N+1)^2]. */
 PETSC_EXTERN PetscErrorCode NodesQuadrilateralGLL(PetscInt N, PetscReal r[], PetscReal s[]);
-/* Lebesgue constant of the nodal set, estimated on a fine lattice (for tests). */
-PETSC_EXTERN PetscErrorCode RefElementLebesgueConstant(const RefElement *ref, PetscReal *lebesgue);
 
 /* ---- dense linear algebra (dense.c) ---- */
 /* Ainv = A^{-1} (n x n, row-major), Gauss–Jordan with partial pivoting; error if singular. */
