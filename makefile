@@ -19,7 +19,7 @@ HOFLOW_CFLAGS = -std=c99 -Wall -Wextra -Wno-unused-parameter -Werror $(OPT_FLAGS
                 -Isrc/include $(PETSC_CC_INCLUDES)
 HOFLOW_LIBS = $(PETSC_WITH_EXTERNAL_LIB) -lm
 
-SRC_DIRS = core ref mesh disc op solver ts physics problems io
+SRC_DIRS = core ref mesh kernels disc op solver ts io problems physics
 LIB_SRC = $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c))
 LIB_OBJ = $(patsubst src/%.c,build/%.o,$(LIB_SRC))
 CU_SRC = $(wildcard cuda/*.cu)

@@ -1,7 +1,7 @@
 // Device memory and synchronization helpers for hoflow's C code (no CUDA headers needed there).
 #include <cuda_runtime.h>
 #include <stdio.h>
-#include <hoflow/kernels.h>
+#include <hoflow/kernels/device.h>
 
 extern "C" int HoflowDeviceMalloc(void **ptr, size_t bytes)
 {

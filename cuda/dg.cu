@@ -1,26 +1,25 @@
-// CUDA twins of the element-wise DG kernels (src/op/dg_kernels.c): the same element routines,
-// one element per thread. These run once per solve (right-hand side, error) or inside the
-// inverse-mass preconditioner; they are not tuned like the SIPDG kernels.
+// CUDA twins of the element-wise DG kernels (src/kernels/dg.c): the same element routines
+// (hoflow/kernels/dg.h), one element per thread. These run once per solve (right-hand side, error)
+// or inside the inverse-mass preconditioner; they are not tuned like the SIPDG kernels.
 #include <cuda_runtime.h>
-#include <hoflow/kernels.h>
-#include <hoflow/kernels/element.h>
+#include <hoflow/kernels/dg.h>
 
 __global__ void MassKernel(const DGKernelData d, int inverse, const double *u, double *Mu)
 {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < d.K) MassElement(&d, d.Np, e, inverse, u + e * d.Np, Mu + e * d.Np);
+  if (e < d.K) DGMassElement(&d, d.Np, e, inverse, u + d.node0 + e * d.Np, Mu + d.node0 + e * d.Np);
 }
 
 __global__ void WeightedIntegralKernel(const DGKernelData d, const double *fq, double *b)
 {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < d.K) WeightedIntegralElement(&d, d.Np, d.Nq, e, fq + e * d.Nq, b + e * d.Np);
+  if (e < d.K) DGWeightedIntegralElement(&d, d.Np, d.Nq, e, fq + e * d.Nq, b + d.node0 + e * d.Np);
 }
 
 __global__ void ErrorKernel(const DGKernelData d, const double *u, const double *exact_q, double *err2)
 {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < d.K) err2[e] = ErrorElement(&d, d.Np, d.Nq, e, u + e * d.Np, exact_q + e * d.Nq);
+  if (e < d.K) err2[e] = DGErrorElement(&d, d.Np, d.Nq, e, u + d.node0 + e * d.Np, exact_q + e * d.Nq);
 }
 
 static int Blocks(int n)
@@ -62,17 +61,5 @@ extern "C" int DGBlockApplyCUDA(int K, int m, int n, const double *A, const doub
 {
   const long total = (long)K * m;
   if (total) BlockApplyKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)stream>>>(K, m, n, A, in, out);
-  return (int)cudaGetLastError();
-}
-
-__global__ void ChebyshevUpdateKernel(int n, int mode, double a, double c, const double *__restrict__ b, const double *__restrict__ w, const double *__restrict__ dinv, double *__restrict__ r, double *__restrict__ d, double *__restrict__ x)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) ChebyshevUpdateEntry(i, mode, a, c, b, w, dinv, r, d, x);
-}
-
-extern "C" int ChebyshevUpdateCUDA(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x, void *stream)
-{
-  if (n > 0) ChebyshevUpdateKernel<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(n, mode, a, c, b, w, dinv, r, d, x);
   return (int)cudaGetLastError();
 }

@@ -1,4 +1,4 @@
-// CUDA twins of the incompressible-flow host kernels (src/op/ins_kernels.c): advection with
+// CUDA twins of the incompressible-flow host kernels (src/kernels/ins.c): advection with
 // cubature, gradient, divergence and face data, on the same INSKernelData with device pointers.
 //
 // Seed 000 §5.3 (Algorithms 3 and 4), fused: one kernel evaluates the volume and the surface terms
@@ -10,13 +10,12 @@
 // 3). Element data lives in shared memory; the order is a template parameter, so loop bounds are
 // constants and loops unroll. The gradient and divergence kernels are the SIPDG gradient kernel's
 // pattern (cuda/ipdg.cu) with a face term. The pointwise physics (exterior states, flux, face data)
-// are the host's own routines (hoflow/kernels/ins_element.h). No PETSc here.
+// are the host's own routines (hoflow/pointwise/ins.h, hoflow/kernels/ins_element.h). No PETSc here.
 //
 // The kernels read the reference matrices through their column-major copies in INSKernelData
-// (IcT, DrWT, ..., built once when the operators first run on the device): thread t of a warp reads
+// (IcT, DWT, ..., built once when the operators first run on the device): thread t of a warp reads
 // A^T[j*rows + t], at consecutive addresses across the warp, through the read-only cache (__ldg).
 #include <cuda_runtime.h>
-#include <hoflow/kernels.h>
 #include <hoflow/kernels/ins_element.h>
 
 static const size_t shared_limit = 48 * 1024; // dynamic shared memory without cudaFuncSetAttribute
@@ -93,22 +92,22 @@ struct AdvectionLayout {
 };
 
 template <int NP, int NFP, int NF, int NC, int NFQ, int P>
-__global__ void AdvectionKernel(const INSKernelData d, const double *__restrict__ au, const double *__restrict__ av, const double *__restrict__ c0, const double *__restrict__ c1, double lambda_scale, double bc_scale, double *__restrict__ out0, double *__restrict__ out1)
+__global__ void AdvectionKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ au, const double *__restrict__ av, const double *__restrict__ c0, const double *__restrict__ c1, double lambda_scale, double bc_scale, double *__restrict__ out0, double *__restrict__ out1)
 {
   typedef AdvectionSizes<NP, NFP, NF, NC, NFQ>  Z;
   typedef AdvectionLayout<NP, NFP, NF, NC, NFQ> L;
   constexpr int                                 NFN = Z::NFN, NFQT = Z::NFQT, T = Z::T, S = Z::S;
   extern __shared__ double                      smem[];
-  const int                                     t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  const int                                     t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
   double *const                                 sh = smem + threadIdx.y * P * S; // element p: sh + p*S
 
   // 1. the four fields on the nodes and, on interior faces, across the faces
 #pragma unroll
   for (int p = 0; p < P; p++) {
-    const int e = e0 + p;
-    if (e >= d.K) break;
+    const int e = eb + p;
+    if (e >= e1) break;
     double   *s    = sh + p * S;
-    const int base = __ldg(d.elem_cell + e) * NP;
+    const int base = d.node0 + e * NP;
     if (t < NP) {
       s[L::AU + t] = au[base + t];
       s[L::AV + t] = av[base + t];
@@ -145,10 +144,10 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double *g  = d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE;
-      const double  rx = __ldg(g + HOFLOW_GEO_RX), sx = __ldg(g + HOFLOW_GEO_SX), ry = __ldg(g + HOFLOW_GEO_RY), sy = __ldg(g + HOFLOW_GEO_SY);
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double *g  = d.geo + e * INS_GEO;
+      const double  rx = __ldg(g + INS_RX), sx = __ldg(g + INS_SX), ry = __ldg(g + INS_RY), sy = __ldg(g + INS_SY);
       double       *s = sh + p * S;
       s[L::FR0 + q]   = (rx * a[p] + ry * b[p]) * w0[p];
       s[L::FS0 + q]   = (sx * a[p] + sy * b[p]) * w0[p];
@@ -161,12 +160,12 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
     const int f = t / NFQ, q = t % NFQ, nbq = d.K * NF * NFQ;
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
+      const int e = eb + p;
+      if (e >= e1) break;
       double       *s    = sh + p * S;
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
-      const double  nx = __ldg(sg + HOFLOW_SGEO_NX), ny = __ldg(sg + HOFLOW_SGEO_NY);
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
+      const double  nx = __ldg(sg + 0), ny = __ldg(sg + 1);
       double        aM = 0, bM = 0, c0M = 0, c1M = 0, aP = 0, bP = 0, c0P = 0, c1P = 0;
 #pragma unroll
       for (int a = 0; a < NFP; a++) {
@@ -183,11 +182,18 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
           c1P += I * s[L::XC1 + f * NFP + a];
         }
       }
-      if (type != HOFLOW_FACE_INTERIOR) {
-        const int k = (e * NF + f) * NFQ + q;
-        INSAdvectionExterior(type, nx, ny, bc_scale * __ldg(d.bcq + k), bc_scale * __ldg(d.bcq + nbq + k), &aP, &bP, &c0P, &c1P, aM, bM, c0M, c1M);
+      {
+        const double n[2] = {nx, ny}, vM[2] = {aM, bM}, wM[2] = {c0M, c1M};
+        double       vP[2] = {aP, bP}, wP[2] = {c0P, c1P}, fl[2];
+        if (type != HOFLOW_FACE_INTERIOR) {
+          const int    k     = (e * NF + f) * NFQ + q;
+          const double bc[2] = {bc_scale * __ldg(d.bcq + k), bc_scale * __ldg(d.bcq + nbq + k)};
+          INSAdvectionExterior(2, 2, type, n, bc, vM, wM, vP, wP);
+        }
+        INSAdvectionFlux(2, 2, n, lambda_scale, vM, wM, vP, wP, fl);
+        s[L::FL0 + t] = fl[0];
+        s[L::FL1 + t] = fl[1];
       }
-      INSAdvectionFlux(nx, ny, lambda_scale, aM, bM, c0M, c1M, aP, bP, c0P, c1P, &s[L::FL0 + t], &s[L::FL1 + t]);
     }
   }
   __syncthreads();
@@ -199,7 +205,7 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
   if (t < NP) {
 #pragma unroll 8
     for (int q = 0; q < NC; q++) {
-      const double dr = __ldg(d.DrWT + q * NP + t), ds = __ldg(d.DsWT + q * NP + t);
+      const double dr = __ldg(d.DWT[0] + q * NP + t), ds = __ldg(d.DWT[1] + q * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
@@ -226,10 +232,10 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double J  = __ldg(d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE + HOFLOW_GEO_J);
-      const double sJ = __ldg(d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE + HOFLOW_SGEO_SJ_OVER_J) * J;
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double J  = __ldg(d.geo + e * INS_GEO + INS_J);
+      const double sJ = __ldg(d.sgeo + (e * NF + f) * INS_SGEO + INS_SJ) * J;
       double      *s  = sh + p * S;
       s[L::LS0 + t]   = sJ * l0[p];
       s[L::LS1 + t]   = sJ * l1[p];
@@ -241,9 +247,9 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
   if (t < NP) {
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double J  = __ldg(d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE + HOFLOW_GEO_J);
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double J  = __ldg(d.geo + e * INS_GEO + INS_J);
       double      *s  = sh + p * S;
       double       R0 = -J * r0[p], R1 = -J * r1[p];
 #pragma unroll
@@ -275,11 +281,11 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double J   = __ldg(d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE + HOFLOW_GEO_J);
-      out0[e * NP + t] = o0[p] / J;
-      out1[e * NP + t] = o1[p] / J;
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double J             = __ldg(d.geo + e * INS_GEO + INS_J);
+      out0[d.node0 + e * NP + t] = o0[p] / J;
+      out1[d.node0 + e * NP + t] = o1[p] / J;
     }
   }
 }
@@ -288,34 +294,34 @@ __global__ void AdvectionKernel(const INSKernelData d, const double *__restrict_
 
 // G p: shared per element p [NP], the lifted-jump weights wx, wy [NFN each].
 template <int NP, int NFP, int NF, int P>
-__global__ void GradientKernel(const INSKernelData d, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, double *__restrict__ gx, double *__restrict__ gy)
+__global__ void GradientKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, double *__restrict__ gx, double *__restrict__ gy)
 {
   constexpr int            NFN = NF * NFP, S = NP + 2 * NFN;
   extern __shared__ double smem[];
-  const int                t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  const int                t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
   double *const            sh = smem + threadIdx.y * P * S;
   const double *const      pD = d.bcn + 2 * d.K * NFN;
 
   // the element's pressure and the weights (sJ/J) n (p* - p^-) at the face nodes
 #pragma unroll
   for (int p = 0; p < P; p++) {
-    const int e = e0 + p;
-    if (e >= d.K) break;
+    const int e = eb + p;
+    if (e >= e1) break;
     double   *s    = sh + p * S;
-    const int base = __ldg(d.elem_cell + e) * NP;
+    const int base = d.node0 + e * NP;
     if (t < NP) s[t] = pr[base + t];
     if (t < NFN) {
       const int     f = t / NFP, n = __ldg(d.face_nodes + t);
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
       const double  pM   = pr[base + n];
       double        jump = 0; /* p* - p^- */
       if (type == HOFLOW_FACE_INTERIOR)
         jump = 0.5 * (pr[__ldg(d.vmapP + e * NFN + t)] - pM);
       else if (type == HOFLOW_FACE_NEUMANN)
-        jump = bc_scale * __ldg(pD + e * NFN + t) + (ptrace ? trace_scale * ptrace[e * NP + n] : 0.0) - pM;
-      s[NP + t]       = __ldg(sg + HOFLOW_SGEO_SJ_OVER_J) * __ldg(sg + HOFLOW_SGEO_NX) * jump;
-      s[NP + NFN + t] = __ldg(sg + HOFLOW_SGEO_SJ_OVER_J) * __ldg(sg + HOFLOW_SGEO_NY) * jump;
+        jump = bc_scale * __ldg(pD + e * NFN + t) + (ptrace ? trace_scale * ptrace[d.node0 + e * NP + n] : 0.0) - pM;
+      s[NP + t]       = __ldg(sg + INS_SJ) * __ldg(sg + 0) * jump;
+      s[NP + NFN + t] = __ldg(sg + INS_SJ) * __ldg(sg + 1) * jump;
     }
   }
   __syncthreads();
@@ -325,7 +331,7 @@ __global__ void GradientKernel(const INSKernelData d, const double *__restrict__
     for (int p = 0; p < P; p++) ur[p] = us[p] = lx[p] = ly[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
+      const double dr = __ldg(d.DT[0] + j * NP + t), ds = __ldg(d.DT[1] + j * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double pj = sh[p * S + j];
@@ -344,32 +350,32 @@ __global__ void GradientKernel(const INSKernelData d, const double *__restrict__
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double *g = d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE;
-      gx[e * NP + t]  = __ldg(g + HOFLOW_GEO_RX) * ur[p] + __ldg(g + HOFLOW_GEO_SX) * us[p] + lx[p];
-      gy[e * NP + t]  = __ldg(g + HOFLOW_GEO_RY) * ur[p] + __ldg(g + HOFLOW_GEO_SY) * us[p] + ly[p];
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double *g          = d.geo + e * INS_GEO;
+      gx[d.node0 + e * NP + t] = __ldg(g + INS_RX) * ur[p] + __ldg(g + INS_SX) * us[p] + lx[p];
+      gy[d.node0 + e * NP + t] = __ldg(g + INS_RY) * ur[p] + __ldg(g + INS_SY) * us[p] + ly[p];
     }
   }
 }
 
 // D u: shared per element u, v [NP each], the lifted-jump weight w [NFN].
 template <int NP, int NFP, int NF, int P>
-__global__ void DivergenceKernel(const INSKernelData d, const double *__restrict__ u, const double *__restrict__ v, double bc_scale, double *__restrict__ out)
+__global__ void DivergenceKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ v, double bc_scale, double *__restrict__ out)
 {
   constexpr int            NFN = NF * NFP, S = 2 * NP + NFN;
   extern __shared__ double smem[];
-  const int                t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  const int                t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
   double *const            sh = smem + threadIdx.y * P * S;
   const double *const gu = d.bcn, *const gv = d.bcn + d.K * NFN;
 
   // the element's velocity and the weights (sJ/J) n.(u* - u^-) at the face nodes
 #pragma unroll
   for (int p = 0; p < P; p++) {
-    const int e = e0 + p;
-    if (e >= d.K) break;
+    const int e = eb + p;
+    if (e >= e1) break;
     double   *s    = sh + p * S;
-    const int base = __ldg(d.elem_cell + e) * NP;
+    const int base = d.node0 + e * NP;
     if (t < NP) {
       s[t]      = u[base + t];
       s[NP + t] = v[base + t];
@@ -377,7 +383,7 @@ __global__ void DivergenceKernel(const INSKernelData d, const double *__restrict
     if (t < NFN) {
       const int     f = t / NFP, idM = base + __ldg(d.face_nodes + t);
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
       double        ju = 0, jv = 0; /* u* - u^- */
       if (type == HOFLOW_FACE_INTERIOR) {
         const int idP = __ldg(d.vmapP + e * NFN + t);
@@ -387,7 +393,7 @@ __global__ void DivergenceKernel(const INSKernelData d, const double *__restrict
         ju = bc_scale * __ldg(gu + e * NFN + t) - u[idM];
         jv = bc_scale * __ldg(gv + e * NFN + t) - v[idM];
       }
-      s[2 * NP + t] = __ldg(sg + HOFLOW_SGEO_SJ_OVER_J) * (__ldg(sg + HOFLOW_SGEO_NX) * ju + __ldg(sg + HOFLOW_SGEO_NY) * jv);
+      s[2 * NP + t] = __ldg(sg + INS_SJ) * (__ldg(sg + 0) * ju + __ldg(sg + 1) * jv);
     }
   }
   __syncthreads();
@@ -397,7 +403,7 @@ __global__ void DivergenceKernel(const INSKernelData d, const double *__restrict
     for (int p = 0; p < P; p++) ur[p] = us[p] = vr[p] = vs[p] = l[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
+      const double dr = __ldg(d.DT[0] + j * NP + t), ds = __ldg(d.DT[1] + j * NP + t);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double uj = sh[p * S + j], vj = sh[p * S + NP + j];
@@ -415,10 +421,10 @@ __global__ void DivergenceKernel(const INSKernelData d, const double *__restrict
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double *g = d.geo + __ldg(d.elem_cell + e) * HOFLOW_GEO_SIZE;
-      out[e * NP + t] = __ldg(g + HOFLOW_GEO_RX) * ur[p] + __ldg(g + HOFLOW_GEO_SX) * us[p] + __ldg(g + HOFLOW_GEO_RY) * vr[p] + __ldg(g + HOFLOW_GEO_SY) * vs[p] + l[p];
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double *g           = d.geo + e * INS_GEO;
+      out[d.node0 + e * NP + t] = __ldg(g + INS_RX) * ur[p] + __ldg(g + INS_SX) * us[p] + __ldg(g + INS_RY) * vr[p] + __ldg(g + INS_SY) * vs[p] + l[p];
     }
   }
 }
@@ -434,7 +440,7 @@ static bool SizesMatch(const INSKernelData *d)
 
 // One kernel launch on `rows` element groups of P elements per block (0: GroupsPerBlock).
 template <int NP, int NFP, int NF, int NC, int NFQ, int P>
-static int LaunchAdvectionP(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1, int rows)
+static int LaunchAdvectionP(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1, int rows)
 {
   typedef AdvectionSizes<NP, NFP, NF, NC, NFQ> Z;
   constexpr size_t                             per_group   = (size_t)P * Z::S * sizeof(double);
@@ -442,15 +448,15 @@ static int LaunchAdvectionP(const INSKernelData *d, const double *au, const doub
   cudaStream_t                                 stream      = (cudaStream_t)d->stream;
 
   if (!SizesMatch<NP, NFP, NF, NC, NFQ>(d) || per_group > shared_limit) return (int)cudaErrorInvalidValue;
-  if (!d->K) return (int)cudaGetLastError();
+  if (e1 <= e0) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  AdvectionKernel<NP, NFP, NF, NC, NFQ, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, au, av, c0, c1, lambda_scale, bc_scale, out0, out1);
+  AdvectionKernel<NP, NFP, NF, NC, NFQ, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1);
   return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF, int P>
-static int LaunchGradientP(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy, int rows)
+static int LaunchGradientP(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy, int rows)
 {
   typedef FaceSizes<NP, NFP, NF> Z;
   constexpr size_t               per_group   = (size_t)P * (NP + 2 * Z::NFN) * sizeof(double);
@@ -458,15 +464,15 @@ static int LaunchGradientP(const INSKernelData *d, const double *p, const double
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
 
   if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
-  if (!d->K) return (int)cudaGetLastError();
+  if (e1 <= e0) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  GradientKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, p, ptrace, trace_scale, bc_scale, gx, gy);
+  GradientKernel<NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy);
   return (int)cudaGetLastError();
 }
 
 template <int NP, int NFP, int NF, int P>
-static int LaunchDivergenceP(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out, int rows)
+static int LaunchDivergenceP(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out, int rows)
 {
   typedef FaceSizes<NP, NFP, NF> Z;
   constexpr size_t               per_group   = (size_t)P * (2 * NP + Z::NFN) * sizeof(double);
@@ -474,46 +480,46 @@ static int LaunchDivergenceP(const INSKernelData *d, const double *u, const doub
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
 
   if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
-  if (!d->K) return (int)cudaGetLastError();
+  if (e1 <= e0) return (int)cudaGetLastError();
   if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
   if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  DivergenceKernel<NP, NFP, NF, P><<<(d->K + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, u, v, bc_scale, out);
+  DivergenceKernel<NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, u, v, bc_scale, out);
   return (int)cudaGetLastError();
 }
 
 // The launch shape of each order: P from INSPerThread, reduced to fit the shared memory.
 template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchAdvection(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+static int LaunchAdvection(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
 {
   constexpr int P = FitPerThread<AdvectionSizes<NP, NFP, NF, NC, NFQ>::S, INSPerThread(0, NFP - 1)>::P;
-  return LaunchAdvectionP<NP, NFP, NF, NC, NFQ, P>(d, au, av, c0, c1, lambda_scale, bc_scale, out0, out1, 0);
+  return LaunchAdvectionP<NP, NFP, NF, NC, NFQ, P>(d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1, 0);
 }
 
 template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchGradient(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
+static int LaunchGradient(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
 {
   constexpr int P = FitPerThread<NP + 2 * NF * NFP, INSPerThread(1, NFP - 1)>::P;
-  return LaunchGradientP<NP, NFP, NF, P>(d, p, ptrace, trace_scale, bc_scale, gx, gy, 0);
+  return LaunchGradientP<NP, NFP, NF, P>(d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy, 0);
 }
 
 template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchDivergence(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out)
+static int LaunchDivergence(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out)
 {
   constexpr int P = FitPerThread<2 * NP + NF * NFP, INSPerThread(2, NFP - 1)>::P;
-  return LaunchDivergenceP<NP, NFP, NF, P>(d, u, v, bc_scale, out, 0);
+  return LaunchDivergenceP<NP, NFP, NF, P>(d, e0, e1, u, v, bc_scale, out, 0);
 }
 
 // Instantiate for triangles (3 faces, Np = (N+1)(N+2)/2) and quadrilaterals (4 faces, Np = (N+1)^2),
 // with the cubature of degree 3N: (3N/2 + 1) Gauss points per face and per direction (INS_NQ in
-// src/op/ins_kernels.c).
+// src/kernels/ins.c).
 #define INS_NQ(NN) ((3 * (NN)) / 2 + 1)
 #define INS_CUDA_CASE(LAUNCH, NN, ...)                                                                         \
-  case 300 + NN:                                                                                               \
+  case REF_TRIANGLE * 100 + NN:                                                                                \
     return LAUNCH<((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)>(__VA_ARGS__); \
-  case 400 + NN:                                                                                               \
+  case REF_QUADRILATERAL * 100 + NN:                                                                           \
     return LAUNCH<((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)>(__VA_ARGS__);
 #define INS_CUDA_DISPATCH(d, LAUNCH, ...)  \
-  switch ((d)->Nfaces * 100 + (d)->N) {    \
+  switch ((d)->shape * 100 + (d)->N) {     \
     INS_CUDA_CASE(LAUNCH, 1, __VA_ARGS__)  \
     INS_CUDA_CASE(LAUNCH, 2, __VA_ARGS__)  \
     INS_CUDA_CASE(LAUNCH, 3, __VA_ARGS__)  \
@@ -528,25 +534,26 @@ static int LaunchDivergence(const INSKernelData *d, const double *u, const doubl
     return (int)cudaErrorInvalidValue;     \
   }
 
-extern "C" int INSAdvectionCUDA(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+extern "C" int INSAdvectionCUDA(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
 {
-  INS_CUDA_DISPATCH(d, LaunchAdvection, d, au, av, c0, c1, lambda_scale, bc_scale, out0, out1)
+  INS_CUDA_DISPATCH(d, LaunchAdvection, d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1)
 }
 
-extern "C" int INSGradientCUDA(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
+extern "C" int INSGradientCUDA(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
 {
-  INS_CUDA_DISPATCH(d, LaunchGradient, d, p, ptrace, trace_scale, bc_scale, gx, gy)
+  INS_CUDA_DISPATCH(d, LaunchGradient, d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy)
 }
 
-extern "C" int INSDivergenceCUDA(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out)
+extern "C" int INSDivergenceCUDA(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out)
 {
-  INS_CUDA_DISPATCH(d, LaunchDivergence, d, u, v, bc_scale, out)
+  INS_CUDA_DISPATCH(d, LaunchDivergence, d, e0, e1, u, v, bc_scale, out)
 }
 
 // Elements per thread and element groups per block of kernel 0 (advection), 1 (gradient) or
 // 2 (divergence) as launched (the register limit, known only on the device, may lower the groups).
-extern "C" int INSElementsPerThread(int kernel, int Nfaces, int N)
+extern "C" int INSElementsPerThread(int kernel, RefShape shape, int N)
 {
+  const int Nfaces = RefShapeTable[shape].nfaces;
   const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1), nq = INS_NQ(N);
   const int S = kernel == 0 ? 4 * Np + 4 * nfn + 4 * nq * nq + 2 * Nfaces * nq : kernel == 1 ? Np + 2 * nfn
                                                                                              : 2 * Np + nfn;
@@ -555,13 +562,14 @@ extern "C" int INSElementsPerThread(int kernel, int Nfaces, int N)
   return P;
 }
 
-extern "C" int INSElementsPerBlock(int kernel, int Nfaces, int N)
+extern "C" int INSElementsPerBlock(int kernel, RefShape shape, int N)
 {
+  const int Nfaces = RefShapeTable[shape].nfaces;
   const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1), nq = INS_NQ(N);
   const int S = kernel == 0 ? 4 * Np + 4 * nfn + 4 * nq * nq + 2 * Nfaces * nq : kernel == 1 ? Np + 2 * nfn
                                                                                              : 2 * Np + nfn;
   const int T = kernel == 0 ? (Np > Nfaces * nq ? Np : Nfaces * nq) : (Np > nfn ? Np : nfn);
-  return GroupsPerBlock(T, (size_t)INSElementsPerThread(kernel, Nfaces, N) * S * sizeof(double), 1024);
+  return GroupsPerBlock(T, (size_t)INSElementsPerThread(kernel, shape, N) * S * sizeof(double), 1024);
 }
 
 // Face data: one thread per face node (INSFaceDataNode, shared with the host kernel).

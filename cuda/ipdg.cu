@@ -1,64 +1,76 @@
-// CUDA twins of the SIPDG host kernels (src/op/ipdg_kernels.c): Algorithm 1 (local gradient)
-// and Algorithm 2 / eq. (28) (apply) of seed 000, on the same IPDGKernelData with device pointers.
+// CUDA twins of the SIPDG host kernels (src/kernels/ipdg.c): Algorithm 1 (local gradient)
+// and Algorithm 2 / eq. (28) (apply) of seed 000, on the same IPDGKernelData with device pointers,
+// for a block of elements of one shape in any dimension.
 //
-// Optimizations of seed 000 §5.2: the order is a template parameter (loop bounds are constants,
-// loops unrolled); element data is staged in shared memory; inputs are const __restrict__ and
-// read-only matrices go through the read-only cache (__ldg) from transposed copies, so the threads
-// of a warp (one per node) read consecutive addresses; several elements share a thread block, as
-// many as the table below says for each order (tuned on an H100, see bench/). No PETSc here.
+// Optimizations of seed 000 §5.2: the order, the shape's sizes and the dimension are template
+// parameters (loop bounds are constants, loops unrolled); element data is staged in shared memory;
+// inputs are const __restrict__ and read-only matrices go through the read-only cache (__ldg) from
+// transposed copies, so the threads of a warp (one per node) read consecutive addresses; several
+// elements share a thread block, as many as the table below says for each (shape, order) (tuned on
+// an H100, see bench/). One dispatch table keyed by (shape, N) picks the instance. No PETSc here.
 #include <cuda_runtime.h>
-#include <hoflow/kernels.h>
-#include <hoflow/kernels/element.h>
+#include <hoflow/kernels/ipdg_element.h>
+#include <hoflow/kernels/shapes.h>
 
-// Launch shape per [kernel: 0 gradient, 1 apply][shape: 0 triangle, 1 quadrilateral][N]:
-// {thread rows per block, elements per thread}. A thread row holds one thread per node (per face
-// node where there are more) and works on P elements, so each matrix entry it fetches serves P
-// elements (seed 000's kernel 4). 0 entries fall back to about 256 threads and P = 1.
-// Tuned on an NVIDIA H100 80GB HBM3 with bench/run-gpu.sh (2026-11-22): see bench/README.md.
+// Launch shape per [kernel: 0 gradient, 1 apply][shape][N]: {thread rows per block, elements per
+// thread}. A thread row holds one thread per node (per face node where there are more) and works on
+// P elements, so each matrix entry it fetches serves P elements (seed 000's kernel 4). 0 entries fall
+// back to about 256 threads and P = 1. Tuned on an NVIDIA H100 80GB HBM3 with bench/run-gpu.sh
+// (2026-11-22) for triangles and quadrilaterals: see bench/README.md.
 typedef struct {
   int rows, per_thread;
 } LaunchShape;
-static const LaunchShape tuned[2][2][HOFLOW_NMAX + 1] = {
-    {{{0, 0}, {32, 1}, {16, 1}, {8, 2}, {2, 4}, {1, 8}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {4, 4}},
-     {{0, 0}, {32, 1}, {32, 1}, {4, 2}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {1, 8}, {8, 8}, {1, 4}}},
-    {{{0, 0}, {16, 1}, {8, 2}, {16, 1}, {2, 2}, {1, 4}, {1, 4}, {2, 4}, {2, 4}, {1, 4}, {16, 4}},
-     {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}}},
+static const LaunchShape tuned[2][REF_NUM_SHAPES][HOFLOW_NMAX + 1] = {
+    {[REF_TRIANGLE]      = {{0, 0}, {32, 1}, {16, 1}, {8, 2}, {2, 4}, {1, 8}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {4, 4}},
+     [REF_QUADRILATERAL] = {{0, 0}, {32, 1}, {32, 1}, {4, 2}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {1, 8}, {8, 8}, {1, 4}}},
+    {[REF_TRIANGLE]      = {{0, 0}, {16, 1}, {8, 2}, {16, 1}, {2, 2}, {1, 4}, {1, 4}, {2, 4}, {2, 4}, {1, 4}, {16, 4}},
+     [REF_QUADRILATERAL] = {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}}},
 };
 
 static const size_t shared_limit = 48 * 1024; // static limit without cudaFuncSetAttribute
 
-template <int NP, int P>
-__global__ void GradientKernel(const IPDGKernelData d, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy)
+template <int NP, int DIM, int P>
+__global__ void GradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
+  constexpr int            GS = HOFLOW_GEO_SIZE(DIM);
   extern __shared__ double smem[];
-  const int                i = threadIdx.x, c0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
-  double                  *su = smem + threadIdx.y * P * NP;
+  const int                i = threadIdx.x, c0 = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  const double *const      geo  = halo ? d.halo_geo : d.geo;
+  const int                n0   = halo ? d.halo_node0 : d.node0;
+  double                  *su   = smem + threadIdx.y * P * NP;
+  double *const            g[3] = {gx, gy, gz};
 
 #pragma unroll
   for (int p = 0; p < P; p++)
-    if (c0 + p < d.Klocal) su[p * NP + i] = u[(c0 + p) * NP + i];
+    if (c0 + p < e1) su[p * NP + i] = u[n0 + (c0 + p) * NP + i];
   __syncthreads();
-  if (c0 >= d.Klocal) return;
-  double ur[P], us[P];
+  if (c0 >= e1) return;
+  double ur[DIM][P];
 #pragma unroll
-  for (int p = 0; p < P; p++) ur[p] = us[p] = 0;
+  for (int a = 0; a < DIM; a++)
+#pragma unroll
+    for (int p = 0; p < P; p++) ur[a][p] = 0;
 #pragma unroll
   for (int j = 0; j < NP; j++) {
-    const double dr = __ldg(d.DrT + j * NP + i), ds = __ldg(d.DsT + j * NP + i);
 #pragma unroll
-    for (int p = 0; p < P; p++) {
-      const double uj = su[p * NP + j];
-      ur[p] += dr * uj;
-      us[p] += ds * uj;
+    for (int a = 0; a < DIM; a++) {
+      const double da = __ldg(d.DT[a] + j * NP + i);
+#pragma unroll
+      for (int p = 0; p < P; p++) ur[a][p] += da * su[p * NP + j];
     }
   }
 #pragma unroll
   for (int p = 0; p < P; p++) {
     const int c = c0 + p;
-    if (c < d.Klocal) {
-      const double *g = d.geo + c * HOFLOW_GEO_SIZE;
-      gx[c * NP + i]  = __ldg(g + HOFLOW_GEO_RX) * ur[p] + __ldg(g + HOFLOW_GEO_SX) * us[p];
-      gy[c * NP + i]  = __ldg(g + HOFLOW_GEO_RY) * ur[p] + __ldg(g + HOFLOW_GEO_SY) * us[p];
+    if (c < e1) {
+      const double *gc = geo + c * GS;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) {
+        double s = 0;
+#pragma unroll
+        for (int a = 0; a < DIM; a++) s += __ldg(gc + x * DIM + a) * ur[a][p];
+        g[x][n0 + c * NP + i] = s;
+      }
     }
   }
 }
@@ -76,89 +88,97 @@ __device__ __forceinline__ void RowTimesBatch(const double *__restrict__ AT, int
   }
 }
 
-// Per element shared memory (doubles): du, dgn, w (x and y) on face nodes; Lx, Ly, qr, qs, r on nodes.
-__host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN)
+// Per element shared memory (doubles): du, dgn, w (DIM components) on face nodes; L, q (DIM
+// components each) and r on nodes.
+__host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN, int DIM)
 {
-  return 4 * NFN + 5 * NP;
+  return (2 + DIM) * NFN + (2 * DIM + 1) * NP;
 }
 
-template <int NP, int NFP, int NF, int P>
-__global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ bc, double *__restrict__ Au)
+template <int NP, int NFN, int NF, int DIM, int P>
+__global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
-  constexpr int            NFN = NF * NFP, S = ApplySharedPerElement(NP, NFN);
+  constexpr int            S = ApplySharedPerElement(NP, NFN, DIM), GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM);
   extern __shared__ double smem[];
-  const int                t = threadIdx.x, e0 = (blockIdx.x * blockDim.y + threadIdx.y) * P;
-  double                  *sh = smem + threadIdx.y * P * S;
+  const int                t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double                  *sh   = smem + threadIdx.y * P * S;
+  const double *const      g[3] = {gx, gy, gz};
 #define S_DU(p) (sh + (p)*S)
 #define S_DGN(p) (sh + (p)*S + NFN)
-#define S_WX(p) (sh + (p)*S + 2 * NFN)
-#define S_WY(p) (sh + (p)*S + 3 * NFN)
-#define S_LX(p) (sh + (p)*S + 4 * NFN)
-#define S_LY(p) (sh + (p)*S + 4 * NFN + NP)
-#define S_QR(p) (sh + (p)*S + 4 * NFN + 2 * NP)
-#define S_QS(p) (sh + (p)*S + 4 * NFN + 3 * NP)
-#define S_R(p) (sh + (p)*S + 4 * NFN + 4 * NP)
+#define S_W(p, x) (sh + (p)*S + (2 + (x)) * NFN)
+#define S_L(p, x) (sh + (p)*S + (2 + DIM) * NFN + (x)*NP)
+#define S_Q(p, x) (sh + (p)*S + (2 + DIM) * NFN + (DIM + (x)) * NP)
+#define S_R(p) (sh + (p)*S + (2 + DIM) * NFN + 2 * DIM * NP)
 
   // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
   if (t < NFN) {
-    const int f = t / NFP, fn = __ldg(d.face_nodes + t);
+    const int f = __ldg(d.node_face + t), fn = __ldg(d.face_nodes + t);
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const int     base = d.elem_cell[e] * NP;
-      const double *sg   = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
-      const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+      const int e = eb + p;
+      if (e >= e1) break;
+      const int     base = d.node0 + e * NP;
+      const double *sg   = d.sgeo + (e * NF + f) * SS;
+      const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
       const int     type = d.face_type[e * NF + f], idM = base + fn;
-      const double  uM = u[idM], gnM = nx * gx[idM] + ny * gy[idM];
-      const double  bcv = bc ? bc[e * NFN + t] : 0.0;
       const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + t] : idM;
-      double        ju, jg;
-      FaceJumps(type, uM, gnM, u[idP], nx * gx[idP] + ny * gy[idP], bcv, &ju, &jg);
+      double        gnM = 0, gnP = 0, ju, jg;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) {
+        gnM += sg[x] * g[x][idM];
+        gnP += sg[x] * g[x][idP];
+      }
+      EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + t] : 0.0, &ju, &jg);
       S_DU(p)
       [t] = ju;
       S_DGN(p)
       [t] = jg;
-      S_WX(p)
-      [t] = 0.5 * nx * sj * ju;
-      S_WY(p)
-      [t] = 0.5 * ny * sj * ju;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) S_W(p, x)
+                                    [t] = 0.5 * sg[x] * sj * ju;
     }
   }
   __syncthreads();
   // lifted jumps Lvec and the volume flux q = grad u + Lvec in reference directions
   if (t < NP) {
-    double lx[P], ly[P];
+    double l[DIM][P];
 #pragma unroll
-    for (int p = 0; p < P; p++) lx[p] = ly[p] = 0;
+    for (int x = 0; x < DIM; x++)
+#pragma unroll
+      for (int p = 0; p < P; p++) l[x][p] = 0;
 #pragma unroll
     for (int n = 0; n < NFN; n++) {
       const double L = __ldg(d.LIFTT + n * NP + t);
 #pragma unroll
-      for (int p = 0; p < P; p++) {
-        lx[p] += L * S_WX(p)[n];
-        ly[p] += L * S_WY(p)[n];
-      }
+      for (int x = 0; x < DIM; x++)
+#pragma unroll
+        for (int p = 0; p < P; p++) l[x][p] += L * S_W(p, x)[n];
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const int     base = d.elem_cell[e] * NP;
-      const double *g    = d.geo + d.elem_cell[e] * HOFLOW_GEO_SIZE;
-      const double  qx = gx[base + t] + lx[p], qy = gy[base + t] + ly[p];
-      S_LX(p)
-      [t] = lx[p];
-      S_LY(p)
-      [t] = ly[p];
-      S_QR(p)
-      [t] = __ldg(g + HOFLOW_GEO_RX) * qx + __ldg(g + HOFLOW_GEO_RY) * qy;
-      S_QS(p)
-      [t] = __ldg(g + HOFLOW_GEO_SX) * qx + __ldg(g + HOFLOW_GEO_SY) * qy;
+      const int e = eb + p;
+      if (e >= e1) break;
+      const int     base = d.node0 + e * NP;
+      const double *ge   = d.geo + e * GS;
+      double        qx[DIM];
+#pragma unroll
+      for (int x = 0; x < DIM; x++) {
+        S_L(p, x)
+        [t]   = l[x][p];
+        qx[x] = g[x][base + t] + l[x][p];
+      }
+#pragma unroll
+      for (int a = 0; a < DIM; a++) {
+        double s = 0;
+#pragma unroll
+        for (int x = 0; x < DIM; x++) s += __ldg(ge + x * DIM + a) * qx[x];
+        S_Q(p, a)
+        [t] = s;
+      }
     }
   }
   __syncthreads();
-  // volume term -div q + lambda u; surface fluxes s (overwrite w_x)
+  // volume term -div q + lambda u; surface fluxes s (overwrite w_0)
   double r[P];
   if (t < NP) {
     double a[P];
@@ -166,23 +186,28 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     for (int p = 0; p < P; p++) a[p] = 0;
 #pragma unroll
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(d.DrT + j * NP + t), ds = __ldg(d.DsT + j * NP + t);
 #pragma unroll
-      for (int p = 0; p < P; p++) a[p] += dr * S_QR(p)[j] + ds * S_QS(p)[j];
+      for (int b = 0; b < DIM; b++) {
+        const double db = __ldg(d.DT[b] + j * NP + t);
+#pragma unroll
+        for (int p = 0; p < P; p++) a[p] += db * S_Q(p, b)[j];
+      }
     }
 #pragma unroll
-    for (int p = 0; p < P; p++) r[p] = e0 + p < d.K ? -a[p] + d.lambda * u[d.elem_cell[e0 + p] * NP + t] : 0.0;
+    for (int p = 0; p < P; p++) r[p] = eb + p < e1 ? -a[p] + d.lambda * u[d.node0 + (eb + p) * NP + t] : 0.0;
   }
   if (t < NFN) {
-    const int f = t / NFP, m = __ldg(d.face_nodes + t);
+    const int f = __ldg(d.node_face + t), m = __ldg(d.face_nodes + t);
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e >= d.K) break;
-      const double *sg = d.sgeo + (e * NF + f) * HOFLOW_SGEO_SIZE;
-      const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J], tau = sg[HOFLOW_SGEO_TAU];
-      S_WX(p)
-      [t] = sj * (0.5 * S_DGN(p)[t] + tau * S_DU(p)[t] - (nx * S_LX(p)[m] + ny * S_LY(p)[m]));
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double *sg = d.sgeo + (e * NF + f) * SS;
+      double        nL = 0;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) nL += sg[x] * S_L(p, x)[m];
+      S_W(p, 0)
+      [t] = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * (0.5 * S_DGN(p)[t] + sg[HOFLOW_SGEO_TAU(DIM)] * S_DU(p)[t] - nL);
     }
   }
   __syncthreads();
@@ -190,10 +215,10 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
-    RowTimesBatch<NP, NFN, P>(d.LIFTT, t, S_WX(0), S, a);
+    RowTimesBatch<NP, NFN, P>(d.LIFTT, t, S_W(0, 0), S, a);
 #pragma unroll
     for (int p = 0; p < P; p++) S_R(p)
-    [t] = r[p] - a[p];
+                                [t] = r[p] - a[p];
   }
   __syncthreads();
   // multiply by the element mass matrix J M
@@ -204,18 +229,15 @@ __global__ void ApplyKernel(const IPDGKernelData d, const double *__restrict__ u
     RowTimesBatch<NP, NP, P>(d.MT, t, S_R(0), S, a);
 #pragma unroll
     for (int p = 0; p < P; p++) {
-      const int e = e0 + p;
-      if (e < d.K) Au[e * NP + t] = __ldg(d.geo + d.elem_cell[e] * HOFLOW_GEO_SIZE + HOFLOW_GEO_J) * a[p];
+      const int e = eb + p;
+      if (e < e1) Au[d.node0 + e * NP + t] = __ldg(d.geo + e * GS + HOFLOW_GEO_J(DIM)) * a[p];
     }
   }
 #undef S_DU
 #undef S_DGN
-#undef S_WX
-#undef S_WY
-#undef S_LX
-#undef S_LY
-#undef S_QR
-#undef S_QS
+#undef S_W
+#undef S_L
+#undef S_Q
 #undef S_R
 }
 
@@ -227,119 +249,120 @@ static int MaxThreadsPerBlock(Kernel kernel)
   return cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
 }
 
-static int ThreadsPerRow(int kernel, int Nfaces, int N)
+static int ThreadsPerRow(int kernel, RefShape shape, int N)
 {
-  const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1);
+  const int Np  = RefShapeNumNodes(shape, N);
+  int       nfn = 0;
+  for (int f = 0; f < RefShapeTable[shape].nfaces; f++) nfn += RefShapeTable[shape].dim == 2 ? N + 1 : RefShapeNumNodes(RefShapeTable[shape].face_shape[f], N);
   return kernel == 0 ? Np : (Np > nfn ? Np : nfn);
 }
 
-extern "C" int IPDGElementsPerBlock(int kernel, int Nfaces, int N)
+extern "C" int IPDGElementsPerBlock(int kernel, RefShape shape, int N)
 {
-  const int rows = tuned[kernel][Nfaces == 3 ? 0 : 1][N].rows, threads = ThreadsPerRow(kernel, Nfaces, N);
+  const int rows = tuned[kernel][shape][N].rows, threads = ThreadsPerRow(kernel, shape, N);
   return rows ? rows : (256 / threads > 1 ? 256 / threads : 1);
 }
 
-extern "C" int IPDGElementsPerThread(int kernel, int Nfaces, int N)
+extern "C" int IPDGElementsPerThread(int kernel, RefShape shape, int N)
 {
-  const int p = tuned[kernel][Nfaces == 3 ? 0 : 1][N].per_thread;
+  const int p = tuned[kernel][shape][N].per_thread;
   return p ? p : 1;
 }
 
-template <int NP, int NFP, int NF, int P>
-static int LaunchGradientP(const IPDGKernelData *d, const double *u, double *gx, double *gy)
+template <int NP, int DIM, int P>
+static int LaunchGradientP(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
-  int              rows        = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, NF, NFP - 1);
-  static const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, P>); /* once per instantiation */
+  int              rows        = d->elements_per_block[0] ? d->elements_per_block[0] : IPDGElementsPerBlock(0, d->shape, d->N);
+  static const int max_threads = MaxThreadsPerBlock(GradientKernel<NP, DIM, P>); /* once per instantiation */
   while (rows > 1 && (rows * P * NP * sizeof(double) > shared_limit || rows * NP > max_threads)) rows--;
-  const int grid = (d->Klocal + rows * P - 1) / (rows * P);
-  if (grid) GradientKernel<NP, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, u, gx, gy);
+  const int grid = (e1 - e0 + rows * P - 1) / (rows * P);
+  if (grid > 0) GradientKernel<NP, DIM, P><<<grid, dim3(NP, rows), rows * P * NP * sizeof(double), (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
   return (int)cudaGetLastError();
 }
 
-template <int NP, int NFP, int NF>
-static int LaunchGradient(const IPDGKernelData *d, const double *u, double *gx, double *gy)
+template <int NP, int NFN, int NF, int DIM>
+static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
-  switch (d->elements_per_thread[0] ? d->elements_per_thread[0] : IPDGElementsPerThread(0, NF, NFP - 1)) {
+  switch (d->elements_per_thread[0] ? d->elements_per_thread[0] : IPDGElementsPerThread(0, d->shape, d->N)) {
   case 1:
-    return LaunchGradientP<NP, NFP, NF, 1>(d, u, gx, gy);
+    return LaunchGradientP<NP, DIM, 1>(d, halo, e0, e1, u, gx, gy, gz);
   case 2:
-    return LaunchGradientP<NP, NFP, NF, 2>(d, u, gx, gy);
+    return LaunchGradientP<NP, DIM, 2>(d, halo, e0, e1, u, gx, gy, gz);
   case 4:
-    return LaunchGradientP<NP, NFP, NF, 4>(d, u, gx, gy);
+    return LaunchGradientP<NP, DIM, 4>(d, halo, e0, e1, u, gx, gy, gz);
   case 8:
-    return LaunchGradientP<NP, NFP, NF, 8>(d, u, gx, gy);
+    return LaunchGradientP<NP, DIM, 8>(d, halo, e0, e1, u, gx, gy, gz);
   default:
     return (int)cudaErrorInvalidValue;
   }
 }
 
-template <int NP, int NFP, int NF, int P>
-static int LaunchApplyP(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc, double *Au)
+template <int NP, int NFN, int NF, int DIM, int P>
+static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  constexpr int    NFN = NF * NFP, threads = NP > NFN ? NP : NFN;
-  constexpr size_t per_row     = P * ApplySharedPerElement(NP, NFN) * sizeof(double);
-  int              rows        = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, NF, NFP - 1);
-  static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFP, NF, P>); /* once per instantiation */
+  constexpr int    threads     = NP > NFN ? NP : NFN;
+  constexpr size_t per_row     = P * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  int              rows        = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, d->shape, d->N);
+  static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFN, NF, DIM, P>); /* once per instantiation */
   while (rows > 1 && (rows * per_row > shared_limit || rows * threads > max_threads)) rows--;
-  if (per_row > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  const int grid = (d->K + rows * P - 1) / (rows * P);
-  if (grid) ApplyKernel<NP, NFP, NF, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, u, gx, gy, bc, Au);
+  if (per_row > shared_limit || threads > max_threads) return (int)cudaErrorInvalidConfiguration;
+  const int grid = (e1 - e0 + rows * P - 1) / (rows * P);
+  if (grid > 0) ApplyKernel<NP, NFN, NF, DIM, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
   return (int)cudaGetLastError();
 }
 
-template <int NP, int NFP, int NF>
-static int LaunchApply(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc, double *Au)
+template <int NP, int NFN, int NF, int DIM>
+static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  switch (d->elements_per_thread[1] ? d->elements_per_thread[1] : IPDGElementsPerThread(1, NF, NFP - 1)) {
+  switch (d->elements_per_thread[1] ? d->elements_per_thread[1] : IPDGElementsPerThread(1, d->shape, d->N)) {
   case 1:
-    return LaunchApplyP<NP, NFP, NF, 1>(d, u, gx, gy, bc, Au);
+    return LaunchApplyP<NP, NFN, NF, DIM, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);
   case 2:
-    return LaunchApplyP<NP, NFP, NF, 2>(d, u, gx, gy, bc, Au);
+    return LaunchApplyP<NP, NFN, NF, DIM, 2>(d, e0, e1, u, gx, gy, gz, bc, Au);
   case 4:
-    return LaunchApplyP<NP, NFP, NF, 4>(d, u, gx, gy, bc, Au);
+    return LaunchApplyP<NP, NFN, NF, DIM, 4>(d, e0, e1, u, gx, gy, gz, bc, Au);
   case 8:
-    return LaunchApplyP<NP, NFP, NF, 8>(d, u, gx, gy, bc, Au);
+    return LaunchApplyP<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
   default:
     return (int)cudaErrorInvalidValue;
   }
 }
 
-// Instantiate for triangles (3 faces, Np = (N+1)(N+2)/2) and quadrilaterals (4 faces, Np = (N+1)^2).
-#define HOFLOW_CUDA_CASE(LAUNCH, NN, ...)                                 \
-  case 300 + NN:                                                          \
-    return LAUNCH<((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3>(__VA_ARGS__); \
-  case 400 + NN:                                                          \
-    return LAUNCH<((NN) + 1) * ((NN) + 1), (NN) + 1, 4>(__VA_ARGS__);
-#define HOFLOW_CUDA_DISPATCH(d, LAUNCH, ...)  \
-  switch ((d)->Nfaces * 100 + (d)->N) {       \
-    HOFLOW_CUDA_CASE(LAUNCH, 1, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 2, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 3, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 4, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 5, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 6, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 7, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 8, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 9, __VA_ARGS__)  \
-    HOFLOW_CUDA_CASE(LAUNCH, 10, __VA_ARGS__) \
-  default:                                    \
-    return (int)cudaErrorInvalidValue;        \
+// The dispatch tables: one launcher per (shape, N) of hoflow/kernels/shapes.h instantiated here.
+typedef int (*GradientLaunch)(const IPDGKernelData *, int, int, int, const double *, double *, double *, double *);
+typedef int (*ApplyLaunch)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
+#define GRADIENT_ENTRY(SHAPE, NN, DIM, NP, NF, NFN) gradient_table[SHAPE][NN] = LaunchGradient<NP, NFN, NF, DIM>;
+#define APPLY_ENTRY(SHAPE, NN, DIM, NP, NF, NFN) apply_table[SHAPE][NN] = LaunchApply<NP, NFN, NF, DIM>;
+struct LaunchTables {
+  GradientLaunch gradient_table[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  ApplyLaunch    apply_table[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  LaunchTables()
+      : gradient_table(), apply_table()
+  {
+    HOFLOW_ORDERS_2D(GRADIENT_ENTRY)
+    HOFLOW_ORDERS_2D(APPLY_ENTRY)
   }
+};
+static const LaunchTables tables;
 
-extern "C" int IPDGGradientCUDA(const IPDGKernelData *d, const double *u, double *gx, double *gy)
+extern "C" int IPDGGradientCUDA(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
-  HOFLOW_CUDA_DISPATCH(d, LaunchGradient, d, u, gx, gy)
+  const GradientLaunch launch = d->shape < REF_NUM_SHAPES && d->N <= HOFLOW_NMAX ? tables.gradient_table[d->shape][d->N] : NULL;
+  return launch ? launch(d, halo, e0, e1, u, gx, gy, gz) : (int)cudaErrorInvalidValue;
 }
 
-extern "C" int IPDGApplyCUDA(const IPDGKernelData *d, const double *u, const double *gx, const double *gy, const double *bc_data, double *Au){
-    HOFLOW_CUDA_DISPATCH(d, LaunchApply, d, u, gx, gy, bc_data, Au)}
+extern "C" int IPDGApplyCUDA(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
+{
+  const ApplyLaunch launch = d->shape < REF_NUM_SHAPES && d->N <= HOFLOW_NMAX ? tables.apply_table[d->shape][d->N] : NULL;
+  return launch ? launch(d, e0, e1, u, gx, gy, gz, bc_data, Au) : (int)cudaErrorInvalidValue;
+}
 
-// The diagonal: one element per thread from the reference tables (DiagonalElement, shared with the
-// host kernel). It runs once per operator setup (Jacobi, Chebyshev), so it is not tuned.
+// The diagonal: one element per thread from the reference tables (IPDGDiagonalElement, shared with
+// the host kernel). It runs once per operator setup (Jacobi, Chebyshev), so it is not tuned.
 __global__ void DiagonalKernel(const IPDGKernelData d, double *__restrict__ diag)
 {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < d.K) DiagonalElement(&d, d.Np, d.Nfp, d.Nfaces, e, diag + e * d.Np);
+  if (e < d.K) IPDGDiagonalElement(&d, d.Np, d.Nfn, d.Nfaces, d.dim, e, diag + d.node0 + e * d.Np);
 }
 
 extern "C" int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag)

@@ -1,6 +1,6 @@
 /* Memory in use, for the cost of a preconditioner (hoflow/log.h). */
 #include <hoflow/compat.h>
-#include <hoflow/kernels.h>
+#include <hoflow/kernels/device.h>
 #include <hoflow/log.h>
 #if defined(__GLIBC__)
 #  include <malloc.h>

@@ -1,298 +1,427 @@
-/* hoflow nodal DG discretization: node coordinates, trace maps, face factors with the SIPDG
- * penalty (seed 000 eq. 14), projections and errors by cubature. */
+/* hoflow nodal DG discretization (-disc ipdg), its data: the field layout on every element shape,
+ * node coordinates, trace maps, face factors with the SIPDG penalty (seed 000 eq. 14), and the Disc
+ * operations that need no operator: integrals and errors by cubature, output points and sub-cells.
+ * The operators (mass, SIPDG) are added by op/nodal_dg.c. */
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
-#include <hoflow/disc.h>
-#include <hoflow/kernels.h>
+#include <hoflow/dg.h>
+#include <hoflow/kernels/device.h>
 #include <hoflow/log.h>
 
-/* Affine map of reference point (r,s) into cell: exact for triangles and parallelograms. */
-static void DGMapPoint(const Mesh *mesh, PetscInt cell, PetscReal r, PetscReal s, PetscReal x[2])
+PetscReal DGPenaltyConstant(RefShape shape, PetscInt N)
 {
-  const PetscInt   nv = mesh->Nverts;
-  const PetscReal *xy = mesh->vertices + cell * nv * 2;
-  for (PetscInt d = 0; d < 2; d++) x[d] = xy[d] + 0.5 * (1 + r) * (xy[2 + d] - xy[d]) + 0.5 * (1 + s) * (xy[2 * (nv - 1) + d] - xy[d]);
+  /* trace-inverse constants: (N+1)(N+d)/d on d-simplices (Shahbazi 2005), (N+1)^2 on tensor shapes;
+   * prisms take the larger of their triangle and segment factors */
+  switch (shape) {
+  case REF_TRIANGLE:
+  case REF_PRISM:
+    return 0.5 * (N + 1) * (N + 2);
+  case REF_TETRAHEDRON:
+    return (N + 1) * (N + 3) / 3.0;
+  default:
+    return (PetscReal)(N + 1) * (N + 1);
+  }
 }
 
-/* vmapP by matching node coordinates across each interior face (robust to either orientation). */
-static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *disc)
+PetscErrorCode DiscGetDG(Disc disc, const char what[], DGDisc **dg)
 {
-  const Mesh       *mesh = disc->mesh;
-  const RefElement *ref  = disc->ref;
-  const PetscInt    Np = ref->Np, Nfp = ref->Nfp[0], Nf = ref->Nfaces;
+  PetscFunctionBeginUser;
+  PetscCheck(!strcmp(disc->type, "ipdg"), PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_SUP, "%s needs the nodal DG discretization (-disc ipdg), not -disc %s", what, disc->type);
+  *dg = (DGDisc *)disc->data;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DGDiscGetUniformRef(DGDisc *dg, const char what[], RefElement **ref)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(dg->ref, PetscObjectComm((PetscObject)dg->dm), PETSC_ERR_SUP, "Mesh %s mixes element shapes; %s needs one element shape", dg->mesh->source, what);
+  *ref = dg->ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The block of element l. */
+static const DGBlock *DGElementBlock(const DGDisc *dg, PetscInt l)
+{
+  return &dg->blocks[dg->mesh->elem_block[l]];
+}
+
+/* Storage order of the DG section: the elements (cells) in element order, then every other point. */
+static PetscErrorCode DGDiscCreateSection(DGDisc *dg)
+{
+  Mesh        *mesh = dg->mesh;
+  PetscSection section, gsection;
+  PetscInt     pStart, pEnd, *perm, n = 0, rstart;
+  IS           is;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(mesh->K * Nf * Nfp, &disc->vmapP));
+  PetscCall(DMClone(mesh->dm, &dg->dm));
+  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)mesh->dm), &section));
+  PetscCall(DMPlexGetChart(dg->dm, &pStart, &pEnd));
+  PetscCall(PetscSectionSetChart(section, pStart, pEnd));
+  PetscCall(PetscMalloc1(pEnd - pStart, &perm));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    PetscCall(PetscSectionSetDof(section, mesh->elem_cell[l], DGElementBlock(dg, l)->Np));
+    perm[n++] = mesh->elem_cell[l];
+  }
+  for (PetscInt p = pStart; p < pEnd; p++)
+    if (p >= mesh->Klocal) perm[n++] = p; /* cells are the points 0..Klocal-1 */
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, perm, PETSC_OWN_POINTER, &is));
+  PetscCall(PetscSectionSetPermutation(section, is));
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscSectionSetUp(section));
+  PetscCall(DMSetLocalSection(dg->dm, section));
+  /* kernels write owned element e at elem_node[e] of the global and the local array: check the sections agree */
+  PetscCall(DMGetGlobalSection(dg->dm, &gsection));
+  PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[0], &rstart));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt cell = mesh->elem_cell[e];
-    for (PetscInt f = 0; f < Nf; f++) {
-      const PetscInt  nb = mesh->face_cell[e * Nf + f], g = mesh->face_face[e * Nf + f];
-      const PetscReal tol = 1e-8 * mesh->face_geo[(e * Nf + f) * 3 + 2];
-      for (PetscInt i = 0; i < Nfp; i++) {
-        const PetscInt idM = cell * Np + ref->face_nodes[f * Nfp + i];
+    PetscInt off, loff;
+    PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[e], &off));
+    PetscCall(PetscSectionGetOffset(section, mesh->elem_cell[e], &loff));
+    PetscCheck(off == rstart + dg->elem_node[e] && loff == dg->elem_node[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "DG layout is not in element order");
+  }
+  PetscCall(PetscSectionDestroy(&section));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* vmapP by matching node coordinates across each interior face (robust to any orientation). */
+static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
+{
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt dim  = dg->dim;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(dg->elem_fnode[mesh->K], &dg->vmapP));
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const RefElement *ref = DGElementBlock(dg, e)->ref;
+    for (PetscInt f = 0; f < ref->Nfaces; f++) {
+      const PetscInt  slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], g = mesh->face_face[slot];
+      const PetscReal tol = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+      for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
+        const PetscInt idM = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
         PetscInt       idP = idM;
         if (nb >= 0) {
-          PetscReal best = PETSC_MAX_REAL;
-          for (PetscInt j = 0; j < Nfp; j++) {
-            const PetscInt  id = nb * Np + ref->face_nodes[g * Nfp + j];
-            const PetscReal d  = PetscSqrtReal(PetscSqr(disc->x[id] - disc->x[idM]) + PetscSqr(disc->y[id] - disc->y[idM]));
-            if (d < best) {
-              best = d;
+          const RefElement *rnb  = DGElementBlock(dg, nb)->ref;
+          PetscReal         best = PETSC_MAX_REAL;
+          for (PetscInt j = 0; j < rnb->Nfp[g]; j++) {
+            const PetscInt id = dg->elem_node[nb] + rnb->face_nodes[rnb->face_offset[g] + j];
+            PetscReal      d2 = 0;
+            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - dg->x[idM * dim + d]);
+            if (PetscSqrtReal(d2) < best) {
+              best = PetscSqrtReal(d2);
               idP  = id;
             }
           }
-          PetscCheck(best < tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node (%g, %g) of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, (double)disc->x[idM], (double)disc->y[idM], cell, nb, (double)best);
+          PetscCheck(best < tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node (%g, %g%s%g) of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, (double)dg->x[idM * dim], (double)dg->x[idM * dim + 1],
+                     dim == 3 ? ", " : "", dim == 3 ? (double)dg->x[idM * dim + 2] : 0.0, mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
         }
-        disc->vmapP[(e * Nf + f) * Nfp + i] = idP;
+        dg->vmapP[dg->elem_fnode[e] + ref->face_offset[f] + i] = idP;
       }
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc_out)
+/* Face factors: normal, sJ/J and the penalty of eq. (14), tau = C_N max(|F|/|E-|, |F|/|E+|) with the
+ * trace-inverse constant C_N of each element's shape (DGPenaltyConstant). */
+static PetscErrorCode DGDiscBuildFaceFactors(DGDisc *dg)
 {
-  DGDisc      *disc;
-  PetscSection section, gsection;
-  PetscInt     pStart, pEnd, Np, Nf, rstart;
-  PetscReal    cN;
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt dim = dg->dim, ss = HOFLOW_SGEO_SIZE(dim);
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(HOFLOW_DiscSetup, 0, 0, 0, 0));
-  PetscCall(PetscNew(&disc));
-  disc->mesh = mesh;
-  disc->N    = N;
-  PetscCall(RefElementCreate(mesh->shape, N, &disc->ref));
-  Np = disc->Np = disc->ref->Np;
-  Nf            = disc->ref->Nfaces;
-
-  /* Np dofs on every cell */
-  PetscCall(DMClone(mesh->dm, &disc->dm));
-  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)mesh->dm), &section));
-  PetscCall(DMPlexGetChart(disc->dm, &pStart, &pEnd));
-  PetscCall(PetscSectionSetChart(section, pStart, pEnd));
-  for (PetscInt c = 0; c < mesh->Klocal; c++) PetscCall(PetscSectionSetDof(section, c, Np));
-  PetscCall(PetscSectionSetUp(section));
-  PetscCall(DMSetLocalSection(disc->dm, section));
-  PetscCall(PetscSectionDestroy(&section));
-  /* kernels write owned element e at e*Np of the global array: check the section agrees */
-  PetscCall(DMGetGlobalSection(disc->dm, &gsection));
-  PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[0], &rstart));
+  PetscCall(PetscMalloc1(mesh->nslots * ss, &dg->sgeo));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    PetscInt off;
-    PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[e], &off));
-    PetscCheck(off == rstart + e * Np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Global DG layout is not in owned-cell order");
-  }
-
-  PetscCall(PetscMalloc2(mesh->Klocal * Np, &disc->x, mesh->Klocal * Np, &disc->y));
-  for (PetscInt c = 0; c < mesh->Klocal; c++)
-    for (PetscInt i = 0; i < Np; i++) {
-      PetscReal x[2];
-      DGMapPoint(mesh, c, disc->ref->xi[2 * i], disc->ref->xi[2 * i + 1], x);
-      disc->x[c * Np + i] = x[0];
-      disc->y[c * Np + i] = x[1];
-    }
-  PetscCall(DGDiscBuildTraceMaps(disc));
-
-  /* eq. (14): tau = C_N max(|F|/|E-|, |F|/|E+|), C_N the trace-inverse constant of the element:
-   * (N+1)(N+2)/2 on triangles (Shahbazi 2005), (N+1)^2 on quadrilaterals (tensor product). */
-  disc->penalty_scale = 1.0;
-  PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "SIPDG discretization", NULL);
-  PetscCall(PetscOptionsReal("-ipdg_penalty_scale", "Multiplier of the SIPDG penalty of eq. (14)", NULL, disc->penalty_scale, &disc->penalty_scale, NULL));
-  PetscOptionsEnd();
-  PetscCheck(disc->penalty_scale >= 1.0, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_penalty_scale %g must be >= 1: a smaller penalty does not guarantee a positive definite operator", (double)disc->penalty_scale);
-  cN = mesh->shape == REF_TRIANGLE ? 0.5 * (N + 1) * (N + 2) : (PetscReal)(N + 1) * (N + 1);
-  PetscCall(PetscMalloc1(mesh->K * Nf * HOFLOW_SGEO_SIZE, &disc->sgeo));
-  for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt  cell = mesh->elem_cell[e];
-    const PetscReal J    = mesh->geo[cell * HOFLOW_GEO_SIZE + HOFLOW_GEO_J];
-    for (PetscInt f = 0; f < Nf; f++) {
-      const PetscReal *fg   = mesh->face_geo + (e * Nf + f) * 3;
-      const PetscInt   nb   = mesh->face_cell[e * Nf + f];
-      PetscReal       *sg   = disc->sgeo + (e * Nf + f) * HOFLOW_SGEO_SIZE;
-      PetscReal        hinv = fg[2] / mesh->area[cell];
-      if (nb >= 0) hinv = PetscMax(hinv, fg[2] / mesh->area[nb]);
-      sg[HOFLOW_SGEO_NX]        = fg[0];
-      sg[HOFLOW_SGEO_NY]        = fg[1];
-      sg[HOFLOW_SGEO_SJ_OVER_J] = 0.5 * fg[2] / J;
-      sg[HOFLOW_SGEO_TAU]       = disc->penalty_scale * cN * hinv;
+    const RefShape      shape = MeshElementShape(mesh, e);
+    const RefShapeInfo *info  = &RefShapeTable[shape];
+    const PetscReal     J     = mesh->geo[e * HOFLOW_GEO_SIZE(dim) + HOFLOW_GEO_J(dim)];
+    for (PetscInt f = 0; f < info->nfaces; f++) {
+      const PetscInt slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot];
+      PetscReal     *sg  = dg->sgeo + slot * ss;
+      PetscReal      tau = dg->penalty_scale * DGPenaltyConstant(shape, dg->N) * (mesh->face_measure[slot] / mesh->measure[e]);
+      if (nb >= 0) tau = PetscMax(tau, dg->penalty_scale * DGPenaltyConstant(MeshElementShape(mesh, nb), dg->N) * (mesh->face_measure[slot] / mesh->measure[nb]));
+      for (PetscInt d = 0; d < dim; d++) sg[d] = mesh->face_normal[slot * dim + d];
+      sg[HOFLOW_SGEO_SJ_OVER_J(dim)] = mesh->face_measure[slot] / RefShapeTable[info->face_shape[f]].measure / J;
+      sg[HOFLOW_SGEO_TAU(dim)]       = tau;
     }
   }
-  disc->kd.N         = (int)N;
-  disc->kd.Np        = (int)Np;
-  disc->kd.Nq        = (int)disc->ref->Nq;
-  disc->kd.Nfaces    = (int)Nf;
-  disc->kd.K         = (int)mesh->K;
-  disc->kd.elem_cell = (const int *)mesh->elem_cell;
-  disc->kd.geo       = mesh->geo;
-  disc->kd.M         = disc->ref->M;
-  disc->kd.Minv      = disc->ref->Minv;
-  disc->kd.Iq        = disc->ref->Iq;
-  disc->kd.wq        = disc->ref->wq;
-  PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
-  *disc_out = disc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscDestroy(DGDisc **disc)
+/* Upload the element-wise kernel data of every block (the DG shell's device setup). */
+static PetscErrorCode DGDiscDeviceSetUp(void *ctx)
 {
+  DGDisc *dg = (DGDisc *)ctx;
+
   PetscFunctionBeginUser;
-  if (!*disc) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < 6; k++)
-    if ((*disc)->device_arrays[k]) PetscCall(HoflowDeviceFreeChecked((*disc)->device_arrays[k]));
-  PetscCall(RefElementDestroy(&(*disc)->ref));
-  PetscCall(DMDestroy(&(*disc)->dm));
-  PetscCall(PetscFree2((*disc)->x, (*disc)->y));
-  PetscCall(PetscFree((*disc)->vmapP));
-  PetscCall(PetscFree((*disc)->sgeo));
-  PetscCall(PetscFree(*disc));
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    const DGKernelData *h   = &dg->blocks[b].kd;
+    DGKernelData       *d   = &dg->blocks[b].kd_device;
+    const size_t        np2 = (size_t)h->Np * h->Np;
+    *d                      = *h;
+    PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->geo, sizeof(double) * h->K * HOFLOW_GEO_SIZE(h->dim), (const void **)&d->geo));
+    PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->M, sizeof(double) * np2, (const void **)&d->M));
+    PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Minv, sizeof(double) * np2, (const void **)&d->Minv));
+    PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Iq, sizeof(double) * h->Nq * h->Np, (const void **)&d->Iq));
+    PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->wq, sizeof(double) * h->Nq, (const void **)&d->wq));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc)
+/* f at the cubature points of every owned element of block b: [K_b*Nq]. */
+static PetscErrorCode DGDiscEvaluateAtCubature(DGDisc *dg, PetscInt b, PointFunction f, void *ctx, PetscReal **fq)
 {
-  const DGKernelData *h   = &disc->kd;
-  DGKernelData       *d   = &disc->kd_device;
-  const size_t        np2 = (size_t)h->Np * h->Np;
+  const Mesh       *mesh = dg->mesh;
+  const DGBlock    *blk  = &dg->blocks[b];
+  const MeshBlock  *mb   = &mesh->blocks[b];
+  const RefElement *ref  = blk->ref;
+  const PetscInt    dim  = dg->dim;
 
   PetscFunctionBeginUser;
-  if (disc->device_ready) PetscFunctionReturn(PETSC_SUCCESS);
-  *d = *h;
-  PetscCall(HoflowDeviceUploadChecked(h->elem_cell, sizeof(int) * h->K, &disc->device_arrays[0]));
-  PetscCall(HoflowDeviceUploadChecked(h->geo, sizeof(double) * disc->mesh->Klocal * HOFLOW_GEO_SIZE, &disc->device_arrays[1]));
-  PetscCall(HoflowDeviceUploadChecked(h->M, sizeof(double) * np2, &disc->device_arrays[2]));
-  PetscCall(HoflowDeviceUploadChecked(h->Minv, sizeof(double) * np2, &disc->device_arrays[3]));
-  PetscCall(HoflowDeviceUploadChecked(h->Iq, sizeof(double) * h->Nq * h->Np, &disc->device_arrays[4]));
-  PetscCall(HoflowDeviceUploadChecked(h->wq, sizeof(double) * h->Nq, &disc->device_arrays[5]));
-  d->elem_cell       = (const int *)disc->device_arrays[0];
-  d->geo             = (const double *)disc->device_arrays[1];
-  d->M               = (const double *)disc->device_arrays[2];
-  d->Minv            = (const double *)disc->device_arrays[3];
-  d->Iq              = (const double *)disc->device_arrays[4];
-  d->wq              = (const double *)disc->device_arrays[5];
-  disc->device_ready = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* f at the cubature points of every owned element: [K*Nq]. */
-static PetscErrorCode DGDiscEvaluateAtCubature(DGDisc *disc, PointFunction f, void *ctx, PetscReal **fq)
-{
-  const Mesh       *mesh = disc->mesh;
-  const RefElement *ref  = disc->ref;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(mesh->K * ref->Nq, fq));
-  for (PetscInt e = 0; e < mesh->K; e++)
+  PetscCall(PetscMalloc1((mb->end - mb->start) * ref->Nq, fq));
+  for (PetscInt e = mb->start; e < mb->end; e++)
     for (PetscInt q = 0; q < ref->Nq; q++) {
-      PetscReal x[2];
-      DGMapPoint(mesh, mesh->elem_cell[e], ref->xiq[2 * q], ref->xiq[2 * q + 1], x);
-      PetscCall(f(x, &(*fq)[e * ref->Nq + q], NULL, ctx));
+      PetscReal x[3];
+      GeomAffineMap(ref->shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, ref->xiq + q * dim, x);
+      PetscCall(f(x, &(*fq)[(e - mb->start) * ref->Nq + q], NULL, ctx));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b)
+static PetscErrorCode DGIntegrate(Disc disc, PointFunction f, void *ctx, Vec bvec)
 {
-  PetscReal   *fq;
+  DGDisc      *dg = (DGDisc *)disc->data;
   PetscScalar *ba;
   PetscBool    on_device;
+  PetscReal    flops = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_DGProject, 0, 0, 0, 0));
-  PetscCall(DGDiscEvaluateAtCubature(disc, f, ctx, &fq));
-  PetscCall(HoflowVecIsCUDA(b, &on_device));
-  if (!on_device) {
-    PetscCall(VecGetArray(b, &ba));
-    DGWeightedIntegralHost(&disc->kd, fq, ba);
-    PetscCall(VecRestoreArray(b, &ba));
-  } else {
-#if defined(HOFLOW_HAVE_CUDA)
-    void        *d_fq;
-    PetscMemType mtype;
-    int          err;
-    PetscCall(DGDiscDeviceSetUp(disc));
-    PetscCall(HoflowDeviceUploadChecked(fq, sizeof(double) * disc->kd.K * disc->kd.Nq, &d_fq));
-    PetscCall(HoflowGetCUDAStream(&disc->kd_device.stream));
-    PetscCall(VecGetArrayAndMemType(b, &ba, &mtype));
-    err = DGWeightedIntegralCUDA(&disc->kd_device, (const double *)d_fq, ba);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA right-hand-side kernel failed: %s", HoflowDeviceErrorString(err));
-    PetscCall(VecRestoreArrayAndMemType(b, &ba));
-    PetscCall(HoflowDeviceFreeChecked(d_fq)); /* cudaFree waits for the kernel */
-#endif
+  PetscCall(OpShellBegin(&dg->shell, bvec, &on_device));
+  PetscCall(OpShellGetArray(&dg->shell, bvec, &ba));
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    DGBlock   *blk = &dg->blocks[b];
+    PetscReal *fq;
+    PetscCall(DGDiscEvaluateAtCubature(dg, b, f, ctx, &fq));
+    if (!on_device)
+      DGWeightedIntegralHost(&blk->kd, fq, ba);
+    else {
+      void *d_fq;
+      blk->kd_device.stream = dg->shell.stream;
+      PetscCall(HoflowDeviceUploadChecked(fq, sizeof(double) * blk->kd.K * blk->kd.Nq, &d_fq));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGWeightedIntegralCUDA(&blk->kd_device, (const double *)d_fq, ba)), "right-hand side"));
+      PetscCall(HoflowDeviceFreeChecked(d_fq)); /* cudaFree waits for the kernel */
+    }
+    PetscCall(PetscFree(fq));
+    flops += 3.0 * blk->kd.K * blk->kd.Nq * blk->kd.Np;
   }
-  PetscCall(PetscFree(fq));
-  PetscCall(PetscLogFlops(3.0 * disc->kd.K * disc->kd.Nq * disc->kd.Np));
+  PetscCall(OpShellRestoreArray(&dg->shell, bvec, &ba));
+  PetscCall(PetscLogFlops(flops));
   PetscCall(PetscLogEventEnd(HOFLOW_DGProject, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error)
+static PetscErrorCode DGL2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error)
 {
-  PetscReal         *eq, *err2, sum = 0;
+  DGDisc            *dg = (DGDisc *)disc->data;
   const PetscScalar *ua;
+  PetscReal          sum = 0, flops = 0;
   PetscBool          on_device;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_DGError, 0, 0, 0, 0));
-  PetscCall(DGDiscEvaluateAtCubature(disc, exact, ctx, &eq));
-  PetscCall(PetscMalloc1(disc->kd.K, &err2));
-  PetscCall(HoflowVecIsCUDA(u, &on_device));
-  if (!on_device) {
-    PetscCall(VecGetArrayRead(u, &ua));
-    DGErrorHost(&disc->kd, ua, eq, err2);
-    PetscCall(VecRestoreArrayRead(u, &ua));
-  } else {
-#if defined(HOFLOW_HAVE_CUDA)
-    void        *d_eq, *d_err2;
-    PetscMemType mtype;
-    int          err;
-    PetscCall(DGDiscDeviceSetUp(disc));
-    PetscCall(HoflowDeviceUploadChecked(eq, sizeof(double) * disc->kd.K * disc->kd.Nq, &d_eq));
-    PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * disc->kd.K, &d_err2));
-    PetscCall(HoflowGetCUDAStream(&disc->kd_device.stream));
-    PetscCall(VecGetArrayReadAndMemType(u, &ua, &mtype));
-    err = DGErrorCUDA(&disc->kd_device, ua, (const double *)d_eq, (double *)d_err2);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA error kernel failed: %s", HoflowDeviceErrorString(err));
-    PetscCall(VecRestoreArrayReadAndMemType(u, &ua));
-    err = HoflowDeviceDownload(err2, d_err2, sizeof(double) * disc->kd.K, disc->kd_device.stream); /* K numbers, after the solve */
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Copying element errors from the GPU failed: %s", HoflowDeviceErrorString(err));
-    PetscCall(HoflowDeviceFreeChecked(d_eq));
-    PetscCall(HoflowDeviceFreeChecked(d_err2));
-#endif
+  PetscCall(OpShellBegin(&dg->shell, u, &on_device));
+  PetscCall(OpShellGetArrayRead(&dg->shell, u, &ua));
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    DGBlock   *blk = &dg->blocks[b];
+    PetscReal *eq, *err2;
+    PetscCall(DGDiscEvaluateAtCubature(dg, b, f, ctx, &eq));
+    PetscCall(PetscMalloc1(blk->kd.K, &err2));
+    if (!on_device)
+      DGErrorHost(&blk->kd, ua, eq, err2);
+    else {
+      void *d_eq, *d_err2;
+      blk->kd_device.stream = dg->shell.stream;
+      PetscCall(HoflowDeviceUploadChecked(eq, sizeof(double) * blk->kd.K * blk->kd.Nq, &d_eq));
+      PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * blk->kd.K, &d_err2));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGErrorCUDA(&blk->kd_device, ua, (const double *)d_eq, (double *)d_err2)), "L2 error"));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(HoflowDeviceDownload(err2, d_err2, sizeof(double) * blk->kd.K, dg->shell.stream)), "copy of the element errors")); /* K numbers, after the solve */
+      PetscCall(HoflowDeviceFreeChecked(d_eq));
+      PetscCall(HoflowDeviceFreeChecked(d_err2));
+    }
+    for (PetscInt e = 0; e < blk->kd.K; e++) sum += err2[e];
+    PetscCall(PetscFree(eq));
+    PetscCall(PetscFree(err2));
+    flops += (2.0 * blk->kd.Np + 4.0) * blk->kd.K * blk->kd.Nq;
   }
-  for (PetscInt e = 0; e < disc->kd.K; e++) sum += err2[e];
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)disc->dm)));
+  PetscCall(OpShellRestoreArrayRead(&dg->shell, u, &ua));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)dg->dm)));
   *error = PetscSqrtReal(sum);
-  PetscCall(PetscFree(eq));
-  PetscCall(PetscFree(err2));
-  PetscCall(PetscLogFlops((2.0 * disc->kd.Np + 4.0) * disc->kd.K * disc->kd.Nq));
+  PetscCall(PetscLogFlops(flops));
   PetscCall(PetscLogEventEnd(HOFLOW_DGError, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DGDiscBoundaryData(DGDisc *disc, const PetscInt face_type[], PointFunction exact, void *ctx, PetscReal **bc_data)
+PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointFunction fn, void *ctx, PetscReal **bc_data)
 {
-  const Mesh       *mesh = disc->mesh;
-  const RefElement *ref  = disc->ref;
-  const PetscInt    Nf = ref->Nfaces, Nfp = ref->Nfp[0];
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt dim  = dg->dim;
 
   PetscFunctionBeginUser;
   if (!face_type) face_type = mesh->face_type;
-  PetscCall(PetscCalloc1(mesh->K * Nf * Nfp, bc_data));
+  PetscCall(PetscCalloc1(dg->elem_fnode[mesh->K], bc_data));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt cell = mesh->elem_cell[e];
-    for (PetscInt f = 0; f < Nf; f++) {
-      const PetscInt   type = face_type[e * Nf + f];
-      const PetscReal *fg   = mesh->face_geo + (e * Nf + f) * 3;
+    const RefElement *ref = DGElementBlock(dg, e)->ref;
+    for (PetscInt f = 0; f < ref->Nfaces; f++) {
+      const PetscInt   slot = mesh->face_slot[e] + f, type = face_type[slot];
+      const PetscReal *n = mesh->face_normal + slot * dim;
       if (type == HOFLOW_FACE_INTERIOR) continue;
-      for (PetscInt i = 0; i < Nfp; i++) {
-        const PetscInt  id   = cell * disc->Np + ref->face_nodes[f * Nfp + i];
-        const PetscReal x[2] = {disc->x[id], disc->y[id]};
-        PetscReal       u, grad[2];
-        PetscCall(exact(x, &u, grad, ctx));
-        (*bc_data)[(e * Nf + f) * Nfp + i] = type == HOFLOW_FACE_DIRICHLET ? u : fg[0] * grad[0] + fg[1] * grad[1];
+      for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
+        const PetscInt id = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
+        PetscReal      u, grad[3] = {0, 0, 0}, gn = 0;
+        PetscCall(fn(dg->x + id * dim, &u, grad, ctx));
+        for (PetscInt d = 0; d < dim; d++) gn += n[d] * grad[d];
+        (*bc_data)[dg->elem_fnode[e] + ref->face_offset[f] + i] = type == HOFLOW_FACE_DIRICHLET ? u : gn;
       }
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DGGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  DGDisc *dg = (DGDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  *n = dg->nodes;
+  if (x) *x = dg->x;
+  if (elem_point) *elem_point = dg->elem_node;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DGGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells)
+{
+  DGDisc     *dg = (DGDisc *)disc->data;
+  RefElement *ref;
+  PetscInt    nsub, *sub, nv;
+
+  PetscFunctionBeginUser;
+  PetscCall(DGDiscGetUniformRef(dg, "sub-cell output", &ref));
+  nv = ref->Nverts;
+  PetscCall(RefElementSubCells(ref, &nsub, &sub));
+  PetscCall(PetscMalloc1(dg->mesh->K * nsub * nv, cells));
+  for (PetscInt e = 0; e < dg->mesh->K; e++)
+    for (PetscInt c = 0; c < nsub * nv; c++) (*cells)[e * nsub * nv + c] = dg->elem_node[e] + sub[c];
+  PetscCall(PetscFree(sub));
+  *ncells = dg->mesh->K * nsub;
+  *nverts = nv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DGDestroy(Disc disc)
+{
+  DGDisc *dg = (DGDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellDestroy(&dg->shell));
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    PetscCall(RefElementDestroy(&dg->blocks[b].ref));
+    PetscCall(PetscFree(dg->blocks[b].node_face));
+  }
+  PetscCall(PetscFree2(dg->elem_node, dg->elem_fnode));
+  PetscCall(PetscFree(dg->x));
+  PetscCall(PetscFree(dg->vmapP));
+  PetscCall(PetscFree(dg->sgeo));
+  PetscCall(PetscFree(dg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DGDiscSetUp(Disc disc)
+{
+  DGDisc        *dg;
+  Mesh          *mesh = disc->mesh;
+  const PetscInt dim  = mesh->dim;
+
+  PetscFunctionBeginUser;
+  PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscReal) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow kernels need PETSc built with 32-bit indices and double precision reals");
+  PetscCall(PetscLogEventBegin(HOFLOW_DiscSetup, 0, 0, 0, 0));
+  PetscCall(PetscNew(&dg));
+  disc->data = dg;
+  dg->disc   = disc;
+  dg->mesh   = mesh;
+  dg->N      = disc->order;
+  dg->dim    = dim;
+
+  /* blocks: one reference element per shape; node and face-node offsets of every element */
+  dg->nblocks = mesh->nblocks;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    DGBlock *blk = &dg->blocks[b];
+    PetscCall(RefElementCreate(mesh->blocks[b].shape, dg->N, &blk->ref));
+    blk->Np     = blk->ref->Np;
+    blk->Nfn    = blk->ref->Nfn;
+    blk->Nfaces = blk->ref->Nfaces;
+    PetscCall(PetscMalloc1(blk->Nfn, &blk->node_face));
+    for (PetscInt f = 0; f < blk->Nfaces; f++)
+      for (PetscInt i = blk->ref->face_offset[f]; i < blk->ref->face_offset[f + 1]; i++) blk->node_face[i] = f;
+  }
+  if (dg->nblocks == 1) {
+    dg->ref = dg->blocks[0].ref;
+    dg->Np  = dg->ref->Np;
+  }
+  PetscCall(PetscMalloc2(mesh->Klocal + 1, &dg->elem_node, mesh->K + 1, &dg->elem_fnode));
+  dg->elem_node[0]  = 0;
+  dg->elem_fnode[0] = 0;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) dg->elem_node[l + 1] = dg->elem_node[l] + DGElementBlock(dg, l)->Np;
+  for (PetscInt e = 0; e < mesh->K; e++) dg->elem_fnode[e + 1] = dg->elem_fnode[e] + DGElementBlock(dg, e)->Nfn;
+  dg->nodes       = dg->elem_node[mesh->K];
+  dg->nodes_local = dg->elem_node[mesh->Klocal];
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    DGBlock         *blk = &dg->blocks[b];
+    const MeshBlock *mb  = &mesh->blocks[b];
+    blk->node0           = dg->elem_node[mb->start];
+    blk->halo_node0      = dg->elem_node[mb->halo_start];
+    blk->fnode0          = dg->elem_fnode[mb->start];
+    blk->slot0           = mesh->face_slot[mb->start];
+  }
+  PetscCall(DGDiscCreateSection(dg));
+  disc->dm = dg->dm; /* destroyed by DiscDestroy */
+
+  /* node coordinates (the affine map of each element) and trace maps */
+  PetscCall(PetscMalloc1(dg->nodes_local * dim, &dg->x));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const RefElement *ref = DGElementBlock(dg, l)->ref;
+    for (PetscInt i = 0; i < ref->Np; i++) GeomAffineMap(ref->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, dg->x + (dg->elem_node[l] + i) * dim);
+  }
+  PetscCall(DGDiscBuildTraceMaps(dg));
+
+  dg->penalty_scale = 1.0;
+  PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "SIPDG discretization", NULL);
+  PetscCall(PetscOptionsReal("-ipdg_penalty_scale", "Multiplier of the SIPDG penalty of eq. (14)", NULL, dg->penalty_scale, &dg->penalty_scale, NULL));
+  PetscOptionsEnd();
+  PetscCheck(dg->penalty_scale >= 1.0, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_penalty_scale %g must be >= 1: a smaller penalty does not guarantee a positive definite operator", (double)dg->penalty_scale);
+  PetscCall(DGDiscBuildFaceFactors(dg));
+
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    DGBlock         *blk = &dg->blocks[b];
+    const MeshBlock *mb  = &mesh->blocks[b];
+    DGKernelData    *kd  = &blk->kd;
+    kd->dim              = (int)dim;
+    kd->Np               = (int)blk->Np;
+    kd->Nq               = (int)blk->ref->Nq;
+    kd->K                = (int)(mb->end - mb->start);
+    kd->node0            = (int)blk->node0;
+    kd->geo              = mesh->geo + mb->start * HOFLOW_GEO_SIZE(dim);
+    kd->M                = blk->ref->M;
+    kd->Minv             = blk->ref->Minv;
+    kd->Iq               = blk->ref->Iq;
+    kd->wq               = blk->ref->wq;
+  }
+  PetscCall(OpShellInit(&dg->shell, "DG element-wise kernels", dg->dm, DGDiscDeviceSetUp, dg));
+
+  disc->ops.destroy      = DGDestroy;
+  disc->ops.integrate    = DGIntegrate;
+  disc->ops.l2_error     = DGL2Error;
+  disc->ops.get_points   = DGGetPoints;
+  disc->ops.get_subcells = DGGetSubCells;
+  PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,28 +5,21 @@
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
 
-PetscErrorCode OutputMeshCreateDG(DGDisc *disc, OutputMesh **mesh_out)
+PetscErrorCode OutputMeshCreate(Disc disc, OutputMesh **mesh_out)
 {
-  OutputMesh *om;
-  PetscInt    nsub, *sub, nv = disc->ref->Nverts, Np = disc->Np, K = disc->mesh->K;
+  OutputMesh      *om;
+  const PetscReal *x;
+  const PetscInt  *elem_point;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&om));
-  om->comm    = PetscObjectComm((PetscObject)disc->dm);
-  om->npoints = K * Np;
-  om->nverts  = nv;
-  PetscCall(RefElementSubCells(disc->ref, &nsub, &sub));
-  om->ncells = K * nsub;
-  PetscCall(PetscMalloc2(2 * om->npoints, &om->xy, om->ncells * nv, &om->cells));
-  for (PetscInt e = 0; e < K; e++) {
-    const PetscInt cell = disc->mesh->elem_cell[e];
-    for (PetscInt i = 0; i < Np; i++) {
-      om->xy[2 * (e * Np + i)]     = disc->x[cell * Np + i];
-      om->xy[2 * (e * Np + i) + 1] = disc->y[cell * Np + i];
-    }
-    for (PetscInt c = 0; c < nsub * nv; c++) om->cells[e * nsub * nv + c] = e * Np + sub[c];
-  }
-  PetscCall(PetscFree(sub));
+  om->comm = PetscObjectComm((PetscObject)disc->dm);
+  om->dim  = disc->mesh->dim;
+  PetscCall(DiscGetPoints(disc, &om->npoints, &x, &elem_point));
+  PetscCall(DiscGetSubCells(disc, &om->ncells, &om->nverts, &om->cells));
+  om->shape = MeshElementShape(disc->mesh, 0);
+  PetscCall(PetscMalloc1(om->npoints * om->dim, &om->x));
+  PetscCall(PetscArraycpy(om->x, x, om->npoints * om->dim));
   *mesh_out = om;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -35,7 +28,8 @@ PetscErrorCode OutputMeshDestroy(OutputMesh **mesh)
 {
   PetscFunctionBeginUser;
   if (!*mesh) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree2((*mesh)->xy, (*mesh)->cells));
+  PetscCall(PetscFree((*mesh)->x));
+  PetscCall(PetscFree((*mesh)->cells));
   PetscCall(PetscFree(*mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -120,9 +114,10 @@ static PetscErrorCode FieldWriterCommitTemporary(const char tmp[], const char pa
 /* Rewrite the index and the XDMF series from the records (rank 0). */
 static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
 {
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
-  FILE       *fp;
-  const char *topology = w->mesh->nverts == 3 ? "Triangle" : "Quadrilateral";
+  char                     path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
+  FILE                    *fp;
+  static const char *const topologies[REF_NUM_SHAPES] = {[REF_TRIANGLE] = "Triangle", [REF_QUADRILATERAL] = "Quadrilateral", [REF_TETRAHEDRON] = "Tetrahedron", [REF_PRISM] = "Wedge", [REF_HEXAHEDRON] = "Hexahedron", [REF_SEGMENT] = "Polyline"};
+  const char              *topology                   = topologies[w->mesh->shape];
 
   PetscFunctionBeginUser;
   if (w->rank) PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,8 +144,8 @@ static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
     fprintf(fp, "    <Time Value=\"%.17g\"/>\n", (double)r->time);
     fprintf(fp, "    <Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", topology, (long long)ncells);
     fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">%s_mesh_%06lld.h5:/topology</DataItem>\n", (long long)ncells, (long long)w->mesh->nverts, w->series, (long long)r->mesh_step);
-    fprintf(fp, "    </Topology>\n    <Geometry GeometryType=\"XY\">\n");
-    fprintf(fp, "     <DataItem Dimensions=\"%lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s_mesh_%06lld.h5:/geometry</DataItem>\n", (long long)npoints, w->series, (long long)r->mesh_step);
+    fprintf(fp, "    </Topology>\n    <Geometry GeometryType=\"%s\">\n", w->mesh->dim == 3 ? "XYZ" : "XY");
+    fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s_mesh_%06lld.h5:/geometry</DataItem>\n", (long long)npoints, (long long)w->mesh->dim, w->series, (long long)r->mesh_step);
     fprintf(fp, "    </Geometry>\n");
     for (PetscInt f = 0; f < r->nfields; f++) {
       fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", r->fields[f]);
@@ -214,7 +209,7 @@ static PetscErrorCode FieldWriterWriteMesh(FieldWriter w, PetscInt step)
   PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_mesh_%06lld.h5", (long long)step));
   PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
   PetscCall(IOFileCreate(w->comm, path, &file));
-  PetscCall(IOFileWriteRows(file, "geometry", IO_DOUBLE, 2, m->npoints, m->xy));
+  PetscCall(IOFileWriteRows(file, "geometry", IO_DOUBLE, m->dim, m->npoints, m->x));
   PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
   PetscCall(IOFileWriteAttributeInt(file, "points", w->npoints_global));
   PetscCall(IOFileWriteAttributeInt(file, "cells", w->ncells_global));

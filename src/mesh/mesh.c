@@ -1,12 +1,14 @@
-/* hoflow meshes: DMPlex from Gmsh or PETSc's box generator, distributed with a one-cell
- * face-adjacent overlap, with affine geometric factors, face connectivity and boundary tags. */
+/* hoflow meshes: DMPlex from Gmsh or PETSc's box generator, in 2D or 3D, distributed with a one-cell
+ * face-adjacent overlap; elements numbered in storage order (hoflow/mesh.h), vertices in reference
+ * order, affine geometric factors, face connectivity and boundary groups. */
 #include <hoflow/compat.h>
-#include <hoflow/kernels.h>
+#include <hoflow/geom.h>
 #include <hoflow/log.h>
 #include <hoflow/mesh.h>
 #include <petscsf.h>
 
-static const char *const box_sides[4] = {"bottom", "right", "top", "left"};
+/* Box sides by axis: x low/high, y low/high, z low/high. */
+static const char *const box_sides[6] = {"left", "right", "bottom", "top", "back", "front"};
 
 /* Insert the problem's default mesh options unless the user chose a mesh, and the options hoflow
  * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names). */
@@ -25,72 +27,216 @@ static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* On generated boxes, name the boundary edges by the side of the bounding box they lie on. */
-static PetscErrorCode MeshLabelBoxSides(DM dm)
-{
-  PetscInt           eStart, eEnd, vStart, vEnd, cdim;
-  Vec                coords;
-  PetscSection       csec;
-  const PetscScalar *c;
-  PetscReal          lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {PETSC_MIN_REAL, PETSC_MIN_REAL};
-
-  PetscFunctionBeginUser;
-  PetscCall(DMGetCoordinateDim(dm, &cdim));
-  PetscCall(DMGetCoordinatesLocal(dm, &coords));
-  PetscCall(DMGetCoordinateSection(dm, &csec));
-  PetscCall(VecGetArrayRead(coords, &c));
-  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-  PetscCall(DMPlexGetDepthStratum(dm, 1, &eStart, &eEnd));
-  for (PetscInt v = vStart; v < vEnd; v++) {
-    PetscInt off;
-    PetscCall(PetscSectionGetOffset(csec, v, &off));
-    for (PetscInt d = 0; d < 2; d++) {
-      lo[d] = PetscMin(lo[d], PetscRealPart(c[off + d]));
-      hi[d] = PetscMax(hi[d], PetscRealPart(c[off + d]));
-    }
-  }
-  for (PetscInt s = 0; s < 4; s++) PetscCall(DMCreateLabel(dm, box_sides[s]));
-  for (PetscInt e = eStart; e < eEnd; e++) {
-    PetscInt        nsupp, ncone, off;
-    const PetscInt *cone;
-    PetscReal       mid[2] = {0, 0}, tol[2] = {1e-10 * (hi[0] - lo[0]), 1e-10 * (hi[1] - lo[1])};
-
-    PetscCall(DMPlexGetSupportSize(dm, e, &nsupp));
-    if (nsupp != 1) continue;
-    PetscCall(DMPlexGetConeSize(dm, e, &ncone));
-    PetscCall(DMPlexGetCone(dm, e, &cone));
-    for (PetscInt k = 0; k < ncone; k++) {
-      PetscCall(PetscSectionGetOffset(csec, cone[k], &off));
-      for (PetscInt d = 0; d < 2; d++) mid[d] += PetscRealPart(c[off + d]) / ncone;
-    }
-    if (PetscAbsReal(mid[1] - lo[1]) < tol[1])
-      PetscCall(DMSetLabelValue(dm, "bottom", e, 1));
-    else if (PetscAbsReal(mid[0] - hi[0]) < tol[0])
-      PetscCall(DMSetLabelValue(dm, "right", e, 2));
-    else if (PetscAbsReal(mid[1] - hi[1]) < tol[1])
-      PetscCall(DMSetLabelValue(dm, "top", e, 3));
-    else if (PetscAbsReal(mid[0] - lo[0]) < tol[0])
-      PetscCall(DMSetLabelValue(dm, "left", e, 4));
-  }
-  PetscCall(VecRestoreArrayRead(coords, &c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Vertices of cell c in DMPlex closure order. */
-static PetscErrorCode MeshCellVertices(DM dm, PetscInt c, PetscInt *nv, PetscInt verts[])
+/* The vertices of a DMPlex point, in closure order. */
+static PetscErrorCode PointVertices(DM dm, PetscInt point, PetscInt *nv, PetscInt verts[])
 {
   PetscInt vStart, vEnd, npts, *pts = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-  PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &npts, &pts));
+  PetscCall(DMPlexGetTransitiveClosure(dm, point, PETSC_TRUE, &npts, &pts));
   *nv = 0;
   for (PetscInt k = 0; k < npts; k++) {
     const PetscInt p = pts[2 * k];
     if (p >= vStart && p < vEnd) verts[(*nv)++] = p;
   }
-  PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &npts, &pts));
+  PetscCall(DMPlexRestoreTransitiveClosure(dm, point, PETSC_TRUE, &npts, &pts));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* On generated boxes, name the boundary faces by the side of the bounding box they lie on. */
+static PetscErrorCode MeshLabelBoxSides(DM dm)
+{
+  PetscInt           fStart, fEnd, vStart, vEnd, dim;
+  Vec                coords;
+  PetscSection       csec;
+  const PetscScalar *c;
+  PetscReal          lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(DMGetCoordinateSection(dm, &csec));
+  PetscCall(VecGetArrayRead(coords, &c));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetHeightStratum(dm, 1, &fStart, &fEnd));
+  for (PetscInt v = vStart; v < vEnd; v++) {
+    PetscInt off;
+    PetscCall(PetscSectionGetOffset(csec, v, &off));
+    for (PetscInt d = 0; d < dim; d++) {
+      lo[d] = PetscMin(lo[d], PetscRealPart(c[off + d]));
+      hi[d] = PetscMax(hi[d], PetscRealPart(c[off + d]));
+    }
+  }
+  for (PetscInt s = 0; s < 2 * dim; s++) PetscCall(DMCreateLabel(dm, box_sides[s]));
+  for (PetscInt f = fStart; f < fEnd; f++) {
+    PetscInt  nsupp, nv, verts[HOFLOW_VERTS_MAX], off;
+    PetscReal mid[3] = {0, 0, 0};
+
+    PetscCall(DMPlexGetSupportSize(dm, f, &nsupp));
+    if (nsupp != 1) continue;
+    PetscCall(PointVertices(dm, f, &nv, verts));
+    for (PetscInt k = 0; k < nv; k++) {
+      PetscCall(PetscSectionGetOffset(csec, verts[k], &off));
+      for (PetscInt d = 0; d < dim; d++) mid[d] += PetscRealPart(c[off + d]) / nv;
+    }
+    /* 2D keeps its historical test order: bottom, right, top, left */
+    {
+      static const PetscInt order2[4] = {2, 1, 3, 0}, order3[6] = {2, 1, 3, 0, 4, 5};
+      for (PetscInt k = 0; k < 2 * dim; k++) {
+        const PetscInt  s = dim == 2 ? order2[k] : order3[k], axis = s / 2;
+        const PetscReal side = s % 2 ? hi[axis] : lo[axis];
+        if (PetscAbsReal(mid[axis] - side) < 1e-10 * (hi[axis] - lo[axis])) {
+          PetscCall(DMSetLabelValue(dm, box_sides[s], f, s + 1));
+          break;
+        }
+      }
+    }
+  }
+  PetscCall(VecRestoreArrayRead(coords, &c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static RefShape ShapeOfPolytope(DMPolytopeType ct)
+{
+  switch (ct) {
+  case DM_POLYTOPE_TRIANGLE:
+    return REF_TRIANGLE;
+  case DM_POLYTOPE_QUADRILATERAL:
+    return REF_QUADRILATERAL;
+  case DM_POLYTOPE_TETRAHEDRON:
+    return REF_TETRAHEDRON;
+  case DM_POLYTOPE_TRI_PRISM:
+  case DM_POLYTOPE_TRI_PRISM_TENSOR:
+    return REF_PRISM;
+  case DM_POLYTOPE_HEXAHEDRON:
+    return REF_HEXAHEDRON;
+  default:
+    return REF_NUM_SHAPES;
+  }
+}
+
+/* The other vertex of the cell edge at vertex v leaving the vertex set `not_in` (nnot of them). */
+static PetscErrorCode CellEdgeNeighbour(DM dm, PetscInt cell, PetscInt v, PetscInt nnot, const PetscInt not_in[], PetscInt *w)
+{
+  PetscInt npts, *pts = NULL, eStart, eEnd;
+
+  PetscFunctionBeginUser;
+  *w = -1;
+  PetscCall(DMPlexGetDepthStratum(dm, 1, &eStart, &eEnd));
+  PetscCall(DMPlexGetTransitiveClosure(dm, cell, PETSC_TRUE, &npts, &pts));
+  for (PetscInt k = 0; k < npts && *w < 0; k++) {
+    const PetscInt  e = pts[2 * k];
+    const PetscInt *ev;
+    if (e < eStart || e >= eEnd) continue;
+    PetscCall(DMPlexGetCone(dm, e, &ev));
+    if (ev[0] == v || ev[1] == v) {
+      const PetscInt o  = ev[0] == v ? ev[1] : ev[0];
+      PetscBool      in = PETSC_FALSE;
+      for (PetscInt j = 0; j < nnot; j++) in = (PetscBool)(in || not_in[j] == o);
+      if (!in) *w = o;
+    }
+  }
+  PetscCall(DMPlexRestoreTransitiveClosure(dm, cell, PETSC_TRUE, &npts, &pts));
+  PetscCheck(*w >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT ": no edge leaves vertex %" PetscInt_FMT " of its face", cell, v);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The vertices of a 3D cell's face point in cyclic order (following its edges). */
+static PetscErrorCode FaceVerticesCyclic(DM dm, PetscInt face, PetscInt *nv, PetscInt verts[])
+{
+  PetscInt        ncone;
+  const PetscInt *cone;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexGetConeSize(dm, face, &ncone));
+  PetscCall(DMPlexGetCone(dm, face, &cone));
+  {
+    const PetscInt *ev;
+    PetscCall(DMPlexGetCone(dm, cone[0], &ev));
+    verts[0] = ev[0];
+    verts[1] = ev[1];
+  }
+  for (PetscInt k = 2; k < ncone; k++) {
+    for (PetscInt j = 1; j < ncone; j++) {
+      const PetscInt *ev;
+      PetscCall(DMPlexGetCone(dm, cone[j], &ev));
+      if ((ev[0] == verts[k - 1] && ev[1] != verts[k - 2]) || (ev[1] == verts[k - 1] && ev[0] != verts[k - 2])) {
+        verts[k] = ev[0] == verts[k - 1] ? ev[1] : ev[0];
+        break;
+      }
+    }
+  }
+  *nv = ncone;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscReal TripleProduct(const PetscReal a[], const PetscReal b[], const PetscReal c[])
+{
+  return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+/* The vertices of a 3D cell in the reference order of its shape (hoflow/shape.h), positively oriented:
+ * tetrahedra by the sign of their volume; prisms and hexahedra from a bottom face (a triangle, a
+ * quadrilateral) in cyclic order and the vertices joined to it by the remaining edges. */
+static PetscErrorCode CellVertices3D(DM dm, RefShape shape, PetscInt cell, const PetscReal *(*coord)(PetscInt v, void *ctx), void *cctx, PetscInt verts[])
+{
+  PetscInt nv;
+
+  PetscFunctionBeginUser;
+  if (shape == REF_TETRAHEDRON) {
+    PetscCall(PointVertices(dm, cell, &nv, verts));
+  } else {
+    PetscInt        ncone, nb = shape == REF_PRISM ? 3 : 4, bottom = -1;
+    const PetscInt *cone;
+    PetscCall(DMPlexGetConeSize(dm, cell, &ncone));
+    PetscCall(DMPlexGetCone(dm, cell, &cone));
+    for (PetscInt k = 0; k < ncone && bottom < 0; k++) {
+      PetscInt n;
+      PetscCall(DMPlexGetConeSize(dm, cone[k], &n));
+      if (n == nb) bottom = cone[k];
+    }
+    PetscCheck(bottom >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cell %" PetscInt_FMT " has no face with %" PetscInt_FMT " edges", cell, nb);
+    PetscCall(FaceVerticesCyclic(dm, bottom, &nv, verts));
+    for (PetscInt k = 0; k < nb; k++) PetscCall(CellEdgeNeighbour(dm, cell, verts[k], nb, verts, &verts[nb + k]));
+  }
+  { /* orientation: the axes (v_a1 - v0, v_a2 - v0, v_a3 - v0) must be right-handed */
+    const PetscInt   a2 = shape == REF_HEXAHEDRON ? 3 : 2, a3 = shape == REF_HEXAHEDRON ? 4 : 3;
+    const PetscReal *x0 = coord(verts[0], cctx), *x1 = coord(verts[1], cctx), *x2 = coord(verts[a2], cctx), *x3 = coord(verts[a3], cctx);
+    const PetscReal  e1[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]}, e2[3] = {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]}, e3[3] = {x3[0] - x0[0], x3[1] - x0[1], x3[2] - x0[2]};
+    if (TripleProduct(e1, e2, e3) < 0) { /* mirror: reverse the bottom cycle (keep vertex 0), and the top with it */
+      const PetscInt nb = shape == REF_TETRAHEDRON ? 3 : shape == REF_PRISM ? 3
+                                                                            : 4;
+      for (PetscInt k = 1; k < nb - k; k++) {
+        PetscInt t    = verts[k];
+        verts[k]      = verts[nb - k];
+        verts[nb - k] = t;
+        if (shape != REF_TETRAHEDRON) {
+          t                  = verts[nb + k];
+          verts[nb + k]      = verts[nb + nb - k];
+          verts[nb + nb - k] = t;
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  const PetscScalar *c;
+  PetscSection       csec;
+  PetscInt           dim;
+  PetscReal          x[3];
+} CoordCtx;
+
+static const PetscReal *VertexCoord(PetscInt v, void *ctx)
+{
+  CoordCtx *cc = (CoordCtx *)ctx;
+  PetscInt  off;
+
+  PetscSectionGetOffset(cc->csec, v, &off);
+  for (PetscInt d = 0; d < 3; d++) cc->x[d] = d < cc->dim ? PetscRealPart(cc->c[off + d]) : 0.0;
+  return cc->x;
 }
 
 static PetscReal SignedArea(PetscInt nv, const PetscReal xy[])
@@ -103,142 +249,242 @@ static PetscReal SignedArea(PetscInt nv, const PetscReal xy[])
   return 0.5 * a;
 }
 
-/* The DMPlex edge of cell c joining vertices a and b. */
-static PetscErrorCode MeshFindEdge(DM dm, PetscInt c, PetscInt a, PetscInt b, PetscInt *edge)
+/* Element numbering (hoflow/mesh.h): owned cells by shape, interior first, then halo cells by shape. */
+static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[], const PetscBool owned[])
 {
-  PetscInt        ncone;
-  const PetscInt *cone;
+  DM         dm     = mesh->dm;
+  PetscInt   ncells = mesh->Klocal, l = 0, present[REF_NUM_SHAPES] = {0}, gpresent[REF_NUM_SHAPES];
+  PetscBool *interior;
 
   PetscFunctionBeginUser;
-  *edge = -1;
-  PetscCall(DMPlexGetConeSize(dm, c, &ncone));
-  PetscCall(DMPlexGetCone(dm, c, &cone));
-  for (PetscInt k = 0; k < ncone; k++) {
-    const PetscInt *ev;
-    PetscCall(DMPlexGetCone(dm, cone[k], &ev));
-    if ((ev[0] == a && ev[1] == b) || (ev[0] == b && ev[1] == a)) *edge = cone[k];
+  PetscCall(PetscMalloc1(ncells, &interior));
+  for (PetscInt c = 0; c < ncells; c++) {
+    PetscInt        ncone;
+    const PetscInt *cone;
+    interior[c]            = owned[c];
+    present[cell_shape[c]] = 1;
+    if (!owned[c]) continue;
+    PetscCall(DMPlexGetConeSize(dm, c, &ncone));
+    PetscCall(DMPlexGetCone(dm, c, &cone));
+    for (PetscInt k = 0; k < ncone; k++) {
+      PetscInt        nsupp;
+      const PetscInt *supp;
+      PetscCall(DMPlexGetSupportSize(dm, cone[k], &nsupp));
+      PetscCall(DMPlexGetSupport(dm, cone[k], &supp));
+      for (PetscInt j = 0; j < nsupp; j++)
+        if (supp[j] != c && !owned[supp[j]]) interior[c] = PETSC_FALSE;
+    }
   }
-  PetscCheck(*edge >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has no edge joining vertices %" PetscInt_FMT " and %" PetscInt_FMT, c, a, b);
+  /* the same blocks on every rank, in RefShape order */
+  PetscCall(MPIU_Allreduce(present, gpresent, REF_NUM_SHAPES, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)dm)));
+  PetscCall(PetscMalloc2(ncells, &mesh->elem_cell, ncells, &mesh->elem_block));
+  PetscCall(PetscMalloc1(ncells, &mesh->cell_elem));
+  mesh->nblocks = 0;
+  for (PetscInt s = 0; s < REF_NUM_SHAPES; s++) {
+    MeshBlock *b;
+    if (!gpresent[s]) continue;
+    b         = &mesh->blocks[mesh->nblocks++];
+    b->shape  = (RefShape)s;
+    b->nverts = RefShapeTable[s].nverts;
+    b->nfaces = RefShapeTable[s].nfaces;
+    b->start  = l;
+    for (PetscInt pass = 0; pass < 2; pass++) {
+      for (PetscInt c = 0; c < ncells; c++)
+        if ((PetscInt)cell_shape[c] == s && owned[c] && interior[c] == (pass == 0)) mesh->elem_cell[l++] = c;
+      if (pass == 0) b->interior_end = l;
+    }
+    b->end = l;
+  }
+  mesh->K = l;
+  for (PetscInt k = 0; k < mesh->nblocks; k++) {
+    MeshBlock *b  = &mesh->blocks[k];
+    b->halo_start = l;
+    for (PetscInt c = 0; c < ncells; c++)
+      if (cell_shape[c] == b->shape && !owned[c]) mesh->elem_cell[l++] = c;
+    b->halo_end = l;
+  }
+  PetscCheck(l == ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Element numbering lost cells");
+  for (PetscInt k = 0; k < mesh->nblocks; k++) {
+    const MeshBlock *b = &mesh->blocks[k];
+    for (PetscInt e = b->start; e < b->end; e++) mesh->elem_block[e] = k;
+    for (PetscInt e = b->halo_start; e < b->halo_end; e++) mesh->elem_block[e] = k;
+  }
+  for (PetscInt e = 0; e < ncells; e++) mesh->cell_elem[mesh->elem_cell[e]] = e;
+  PetscCall(PetscFree(interior));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Counterclockwise vertex coordinates, affine factors and face points of every local cell. */
+RefShape MeshElementShape(const Mesh *mesh, PetscInt l)
+{
+  return mesh->blocks[mesh->elem_block[l]].shape;
+}
+
+PetscErrorCode MeshGetUniformShape(const Mesh *mesh, const char what[], RefShape *shape)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(mesh->nblocks == 1, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "Mesh %s mixes %s and %s elements; %s needs one element shape", mesh->source, RefShapes[mesh->blocks[0].shape], RefShapes[mesh->blocks[1].shape], what);
+  *shape = mesh->blocks[0].shape;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
+{
+  const PetscInt   dim = mesh->dim, nv = RefShapeTable[MeshElementShape(mesh, l)].nverts;
+  const PetscReal *v = mesh->vertices + l * HOFLOW_VERTS_MAX * dim;
+  for (PetscInt d = 0; d < dim; d++) {
+    c[d] = 0;
+    for (PetscInt k = 0; k < nv; k++) c[d] += v[k * dim + d];
+    c[d] /= nv;
+  }
+}
+
+/* Reference-ordered vertex coordinates, affine factors and face points of every element. */
 static PetscErrorCode MeshComputeGeometry(Mesh *mesh)
 {
-  DM                 dm = mesh->dm;
-  const PetscInt     nv = mesh->Nverts;
-  Vec                coords;
-  PetscSection       csec;
-  const PetscScalar *c;
-  PetscInt          *cell_verts, counts[2] = {0, 0}, gcounts[2];
-  PetscReal          dominant;
+  DM             dm  = mesh->dm;
+  const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, gsize = HOFLOW_GEO_SIZE(dim);
+  Vec            coords;
+  CoordCtx       cc;
+  PetscInt      *cell_verts, counts[2] = {0, 0}, gcounts[2];
+  PetscReal      dominant = 1.0;
 
   PetscFunctionBeginUser;
   PetscCall(DMGetCoordinatesLocal(dm, &coords));
-  PetscCall(DMGetCoordinateSection(dm, &csec));
-  PetscCall(VecGetArrayRead(coords, &c));
-  PetscCall(PetscMalloc1(mesh->Klocal * nv, &cell_verts));
-  PetscCall(PetscMalloc4(mesh->Klocal * nv * 2, &mesh->vertices, mesh->Klocal * HOFLOW_GEO_SIZE, &mesh->geo, mesh->Klocal, &mesh->area, mesh->Klocal * nv, &mesh->face_point));
-  for (PetscInt cell = 0; cell < mesh->Klocal; cell++) {
-    PetscInt n = 0;
-    PetscCall(MeshCellVertices(dm, cell, &n, cell_verts + cell * nv));
-    PetscCheck(n == nv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; expected %" PetscInt_FMT, cell, n, nv);
-    for (PetscInt k = 0; k < nv; k++) {
-      PetscInt off;
-      PetscCall(PetscSectionGetOffset(csec, cell_verts[cell * nv + k], &off));
-      mesh->vertices[(cell * nv + k) * 2 + 0] = PetscRealPart(c[off]);
-      mesh->vertices[(cell * nv + k) * 2 + 1] = PetscRealPart(c[off + 1]);
+  PetscCall(DMGetCoordinateSection(dm, &cc.csec));
+  PetscCall(VecGetArrayRead(coords, &cc.c));
+  cc.dim = dim;
+  PetscCall(PetscMalloc1(mesh->Klocal * HOFLOW_VERTS_MAX, &cell_verts));
+  PetscCall(PetscCalloc1(mesh->Klocal * vstride, &mesh->vertices));
+  PetscCall(PetscMalloc3(mesh->Klocal * gsize, &mesh->geo, mesh->Klocal, &mesh->measure, mesh->Klocal * HOFLOW_FACES_MAX, &mesh->face_point));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const PetscInt      cell  = mesh->elem_cell[l];
+    const RefShape      shape = MeshElementShape(mesh, l);
+    const RefShapeInfo *info  = &RefShapeTable[shape];
+    PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX, n = 0;
+    if (dim == 2)
+      PetscCall(PointVertices(dm, cell, &n, cv));
+    else {
+      PetscCall(CellVertices3D(dm, shape, cell, VertexCoord, &cc, cv));
+      n = info->nverts;
     }
-    counts[SignedArea(nv, mesh->vertices + cell * nv * 2) < 0]++;
+    PetscCheck(n == info->nverts, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a %s has %d", mesh->source, cell, n, info->name, info->nverts);
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal *x = VertexCoord(cv[k], &cc);
+      for (PetscInt d = 0; d < dim; d++) mesh->vertices[l * vstride + k * dim + d] = x[d];
+    }
+    if (dim == 2) counts[SignedArea(n, mesh->vertices + l * vstride) < 0]++;
   }
-  PetscCall(VecRestoreArrayRead(coords, &c));
-  /* A mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
-   * element is one whose orientation disagrees with the rest of the mesh. */
-  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)dm)));
-  dominant = gcounts[1] > gcounts[0] ? -1.0 : 1.0;
+  PetscCall(VecRestoreArrayRead(coords, &cc.c));
+  if (dim == 2) {
+    /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
+     * element is one whose orientation disagrees with the rest of the mesh. */
+    PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)dm)));
+    dominant = gcounts[1] > gcounts[0] ? -1.0 : 1.0;
+  }
 
   mesh->hmax = 0;
-  for (PetscInt cell = 0; cell < mesh->Klocal; cell++) {
-    PetscReal *xy = mesh->vertices + cell * nv * 2, *g = mesh->geo + cell * HOFLOW_GEO_SIZE, area = SignedArea(nv, xy), diam = 0;
-    PetscInt  *cv = cell_verts + cell * nv;
-    PetscReal  xr, xs, yr, ys, J;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const RefShape      shape = MeshElementShape(mesh, l);
+    const RefShapeInfo *info  = &RefShapeTable[shape];
+    const PetscInt      nv    = info->nverts;
+    PetscReal          *xy = mesh->vertices + l * vstride, *g = mesh->geo + l * gsize, diam = 0, jac[9], dev, J;
+    PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX;
 
-    for (PetscInt k = 0; k < nv; k++) {
-      const PetscInt l = (k + 1) % nv;
-      diam             = PetscMax(diam, PetscSqrtReal(PetscSqr(xy[2 * l] - xy[2 * k]) + PetscSqr(xy[2 * l + 1] - xy[2 * k + 1])));
-    }
-    PetscCheck(area * dominant > 1e-12 * diam * diam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "Mesh %s: cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), (%g, %g)%s is inverted or degenerate (signed area %g against the mesh's orientation %+g); fix the mesh", mesh->source, cell, (double)xy[0], (double)xy[1], (double)xy[2], (double)xy[3], (double)xy[4], (double)xy[5], nv > 3 ? ", ..." : "", (double)area, (double)dominant);
-    if (dominant < 0) { /* reverse to counterclockwise, keeping vertex 0 */
-      for (PetscInt k = 1; k < nv - k; k++) {
-        for (PetscInt d = 0; d < 2; d++) {
-          const PetscReal t    = xy[2 * k + d];
-          xy[2 * k + d]        = xy[2 * (nv - k) + d];
-          xy[2 * (nv - k) + d] = t;
-        }
-        const PetscInt t = cv[k];
-        cv[k]            = cv[nv - k];
-        cv[nv - k]       = t;
+    /* the longest edge: the largest vertex distance of the reference's edges is enough as a size */
+    for (PetscInt a = 0; a < nv; a++)
+      for (PetscInt b = a + 1; b < nv; b++) {
+        PetscReal d2 = 0;
+        for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xy[a * dim + d] - xy[b * dim + d]);
+        if (dim == 2 && b != a + 1 && !(a == 0 && b == nv - 1)) continue; /* 2D: edges only */
+        diam = PetscMax(diam, PetscSqrtReal(d2));
       }
-      area = -area;
+    if (dim == 2) {
+      const PetscReal area = SignedArea(nv, xy);
+      PetscCheck(area * dominant > 1e-12 * diam * diam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "Mesh %s: cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), (%g, %g)%s is inverted or degenerate (signed area %g against the mesh's orientation %+g); fix the mesh", mesh->source, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)xy[2], (double)xy[3], (double)xy[4], (double)xy[5], nv > 3 ? ", ..." : "", (double)area, (double)dominant);
+      if (dominant < 0) { /* reverse to counterclockwise, keeping vertex 0 */
+        for (PetscInt k = 1; k < nv - k; k++) {
+          for (PetscInt d = 0; d < 2; d++) {
+            const PetscReal t    = xy[2 * k + d];
+            xy[2 * k + d]        = xy[2 * (nv - k) + d];
+            xy[2 * (nv - k) + d] = t;
+          }
+          const PetscInt t = cv[k];
+          cv[k]            = cv[nv - k];
+          cv[nv - k]       = t;
+        }
+      }
     }
-    /* x = x0 + (1+r)/2 (x1 - x0) + (1+s)/2 (x_last - x0): exact for triangles and parallelograms */
-    xr = 0.5 * (xy[2] - xy[0]);
-    yr = 0.5 * (xy[3] - xy[1]);
-    xs = 0.5 * (xy[2 * (nv - 1)] - xy[0]);
-    ys = 0.5 * (xy[2 * (nv - 1) + 1] - xy[1]);
-    if (nv == 4) {
-      const PetscReal dx = xy[0] + xy[4] - xy[2] - xy[6], dy = xy[1] + xy[5] - xy[3] - xy[7];
-      PetscCheck(PetscSqrtReal(dx * dx + dy * dy) <= 1e-10 * diam, PETSC_COMM_SELF, PETSC_ERR_SUP,
-                 "Mesh %s: quadrilateral cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), (%g, %g), (%g, %g) is not a parallelogram; hoflow supports affine quadrilaterals only (use triangles for general geometry)", mesh->source, cell, (double)xy[0], (double)xy[1], (double)xy[2], (double)xy[3], (double)xy[4], (double)xy[5], (double)xy[6], (double)xy[7]);
-    }
-    J                = xr * ys - xs * yr;
-    g[HOFLOW_GEO_RX] = ys / J;
-    g[HOFLOW_GEO_RY] = -xs / J;
-    g[HOFLOW_GEO_SX] = -yr / J;
-    g[HOFLOW_GEO_SY] = xr / J;
-    g[HOFLOW_GEO_J]  = J;
-    mesh->area[cell] = area;
+    dev = GeomAffineJacobian(shape, (int)dim, xy, jac);
+    PetscCheck(dev <= 1e-10 * diam, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: %s cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), ... is %s; hoflow's nodal DG supports affine %ss only (use simplices for general geometry)", mesh->source, info->name, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)xy[dim], (double)xy[dim + 1],
+               shape == REF_QUADRILATERAL ? "not a parallelogram" : shape == REF_HEXAHEDRON ? "not a parallelepiped"
+                                                                                            : "not affine (its top face is not a translate of its bottom face)",
+               info->name);
+    J = GeomMetricFromJacobian((int)dim, jac, g);
+    PetscCheck(J > 1e-12 * PetscPowRealInt(diam, dim), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: %s cell %" PetscInt_FMT " near (%g, %g) is degenerate (Jacobian %g); fix the mesh", mesh->source, info->name, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)J);
+    mesh->measure[l] = dim == 2 ? SignedArea(nv, xy) : J * info->measure; /* 2D: the polygon's area, as hoflow always had */
     mesh->hmax       = PetscMax(mesh->hmax, diam);
-    for (PetscInt f = 0; f < nv; f++) PetscCall(MeshFindEdge(dm, cell, cv[f], cv[(f + 1) % nv], &mesh->face_point[cell * nv + f]));
+    /* face points: the cone face with the reference face's vertices */
+    {
+      PetscInt        ncone;
+      const PetscInt *cone;
+      PetscCall(DMPlexGetConeSize(dm, mesh->elem_cell[l], &ncone));
+      PetscCall(DMPlexGetCone(dm, mesh->elem_cell[l], &cone));
+      for (PetscInt f = 0; f < info->nfaces; f++) {
+        mesh->face_point[l * HOFLOW_FACES_MAX + f] = -1;
+        for (PetscInt k = 0; k < ncone; k++) {
+          PetscInt fv[HOFLOW_VERTS_MAX], nfv, match = 0;
+          PetscCall(PointVertices(dm, cone[k], &nfv, fv));
+          if (nfv != info->face_nverts[f]) continue;
+          for (PetscInt a = 0; a < nfv; a++)
+            for (PetscInt b = 0; b < nfv; b++) match += fv[b] == cv[info->face_verts[f][a]];
+          if (match == nfv) mesh->face_point[l * HOFLOW_FACES_MAX + f] = cone[k];
+        }
+        PetscCheck(mesh->face_point[l * HOFLOW_FACES_MAX + f] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT ": no face joins the vertices of reference face %" PetscInt_FMT, mesh->elem_cell[l], f);
+      }
+    }
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mesh->hmax, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)dm)));
   PetscCall(PetscFree(cell_verts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Neighbours, outward normals and face lengths of the owned elements. */
+/* Neighbours, outward normals and face measures of the owned elements' faces. */
 static PetscErrorCode MeshComputeFaces(Mesh *mesh)
 {
-  DM             dm = mesh->dm;
-  const PetscInt nf = mesh->Nverts;
+  DM             dm  = mesh->dm;
+  const PetscInt dim = mesh->dim;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(mesh->K * nf, &mesh->face_cell, mesh->K * nf, &mesh->face_face, mesh->K * nf, &mesh->face_type, mesh->K * nf * 3, &mesh->face_geo));
+  PetscCall(PetscMalloc1(mesh->K + 1, &mesh->face_slot));
+  mesh->face_slot[0] = 0;
+  for (PetscInt e = 0; e < mesh->K; e++) mesh->face_slot[e + 1] = mesh->face_slot[e] + RefShapeTable[MeshElementShape(mesh, e)].nfaces;
+  mesh->nslots = mesh->face_slot[mesh->K];
+  PetscCall(PetscMalloc5(mesh->nslots, &mesh->face_elem, mesh->nslots, &mesh->face_face, mesh->nslots, &mesh->face_type, mesh->nslots * dim, &mesh->face_normal, mesh->nslots, &mesh->face_measure));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt   cell = mesh->elem_cell[e];
-    const PetscReal *xy   = mesh->vertices + cell * nf * 2;
+    const RefShape shape = MeshElementShape(mesh, e);
+    const PetscInt nf    = RefShapeTable[shape].nfaces;
     for (PetscInt f = 0; f < nf; f++) {
-      const PetscInt  edge = mesh->face_point[cell * nf + f], l = (f + 1) % nf;
-      const PetscReal tx = xy[2 * l] - xy[2 * f], ty = xy[2 * l + 1] - xy[2 * f + 1], len = PetscSqrtReal(tx * tx + ty * ty);
+      const PetscInt  slot = mesh->face_slot[e] + f, point = mesh->face_point[e * HOFLOW_FACES_MAX + f];
       PetscInt        nsupp;
       const PetscInt *supp;
+      double          n[3], measure;
 
-      mesh->face_geo[(e * nf + f) * 3 + 0] = ty / len; /* counterclockwise boundary: outward normal is the tangent turned right */
-      mesh->face_geo[(e * nf + f) * 3 + 1] = -tx / len;
-      mesh->face_geo[(e * nf + f) * 3 + 2] = len;
-      mesh->face_cell[e * nf + f]          = -1;
-      mesh->face_face[e * nf + f]          = -1;
-      mesh->face_type[e * nf + f]          = -1; /* boundary faces are set by MeshSetBoundaryConditions */
-      PetscCall(DMPlexGetSupportSize(dm, edge, &nsupp));
-      PetscCall(DMPlexGetSupport(dm, edge, &supp));
-      PetscCheck(nsupp == 1 || nsupp == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: edge %" PetscInt_FMT " of cell %" PetscInt_FMT " is shared by %" PetscInt_FMT " cells; the mesh is not a conforming 2D manifold", mesh->source, edge, cell, nsupp);
+      GeomFaceNormal(shape, (int)dim, (int)f, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, n, &measure);
+      for (PetscInt d = 0; d < dim; d++) mesh->face_normal[slot * dim + d] = n[d];
+      mesh->face_measure[slot] = measure;
+      mesh->face_elem[slot]    = -1;
+      mesh->face_face[slot]    = -1;
+      mesh->face_type[slot]    = -1; /* boundary faces are set by MeshSetBoundaryTypes */
+      PetscCall(DMPlexGetSupportSize(dm, point, &nsupp));
+      PetscCall(DMPlexGetSupport(dm, point, &supp));
+      PetscCheck(nsupp == 1 || nsupp == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face %" PetscInt_FMT " of cell %" PetscInt_FMT " is shared by %" PetscInt_FMT " cells; the mesh is not a conforming manifold", mesh->source, point, mesh->elem_cell[e], nsupp);
       if (nsupp == 2) {
-        const PetscInt nb           = supp[0] == cell ? supp[1] : supp[0];
-        mesh->face_cell[e * nf + f] = nb;
-        mesh->face_type[e * nf + f] = HOFLOW_FACE_INTERIOR;
-        for (PetscInt g = 0; g < nf; g++)
-          if (mesh->face_point[nb * nf + g] == edge) mesh->face_face[e * nf + f] = g;
+        const PetscInt nb     = mesh->cell_elem[supp[0] == mesh->elem_cell[e] ? supp[1] : supp[0]];
+        mesh->face_elem[slot] = nb;
+        mesh->face_type[slot] = 0; /* HOFLOW_FACE_INTERIOR */
+        for (PetscInt g = 0; g < RefShapeTable[MeshElementShape(mesh, nb)].nfaces; g++)
+          if (mesh->face_point[nb * HOFLOW_FACES_MAX + g] == point) mesh->face_face[slot] = g;
       }
     }
   }
@@ -249,12 +495,12 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 {
   Mesh            *mesh;
   DM               dm, dist            = NULL;
-  PetscBool        from_file, periodic = PETSC_FALSE;
+  PetscBool        from_file, periodic = PETSC_FALSE, *owned;
   char             filename[PETSC_MAX_PATH_LEN] = "";
   PetscInt         dim, cStart, cEnd, nleaves;
   const PetscInt  *leaves;
   const PetscReal *maxcell, *lo, *len;
-  DMPolytopeType   ct;
+  RefShape        *cell_shape;
   PetscSF          sf;
 
   PetscFunctionBeginUser;
@@ -285,7 +531,8 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(DMPlexDistributeSetDefault(dm, PETSC_FALSE)); /* hoflow distributes below, with its overlap */
   PetscCall(DMSetFromOptions(dm));
   PetscCall(DMGetDimension(dm, &dim));
-  PetscCheck(dim == 2, comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow's elliptic and incompressible solvers need a 2D mesh (-dm_plex_dim 2)", mesh->source, dim);
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow solves in 2D and 3D (-dm_plex_dim 2 or 3)", mesh->source, dim);
+  mesh->dim = dim;
   PetscCall(DMGetPeriodicity(dm, &maxcell, &lo, &len));
   if (len) periodic = PETSC_TRUE;
   PetscCheck(!periodic, comm, PETSC_ERR_SUP, "Mesh %s is periodic; periodic DG meshes are not supported yet", mesh->source);
@@ -303,34 +550,25 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   PetscCheck(cStart == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected cells to be numbered from 0");
-  mesh->Klocal = cEnd;
   PetscCheck(cEnd > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s has no cells on this rank", mesh->source);
-  PetscCall(DMPlexGetCellType(dm, 0, &ct));
-  PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_QUADRILATERAL, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: unsupported element type %s; hoflow supports triangles and quadrilaterals in 2D", mesh->source, DMPolytopeTypes[ct]);
-  for (PetscInt c = 1; c < cEnd; c++) {
-    DMPolytopeType ctc;
-    PetscCall(DMPlexGetCellType(dm, c, &ctc));
-    PetscCheck(ctc == ct, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s mixes %s and %s cells; hoflow needs one element type per mesh", mesh->source, DMPolytopeTypes[ct], DMPolytopeTypes[ctc]);
+  mesh->Klocal = cEnd;
+  PetscCall(PetscMalloc2(cEnd, &cell_shape, cEnd, &owned));
+  for (PetscInt c = 0; c < cEnd; c++) {
+    DMPolytopeType ct;
+    PetscCall(DMPlexGetCellType(dm, c, &ct));
+    cell_shape[c] = ShapeOfPolytope(ct);
+    PetscCheck(cell_shape[c] != REF_NUM_SHAPES && RefShapeTable[cell_shape[c]].dim == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " is a %s; hoflow supports triangles and quadrilaterals in 2D, tetrahedra, prisms and hexahedra in 3D", mesh->source, c, DMPolytopeTypes[ct]);
+    owned[c] = PETSC_TRUE;
   }
-  mesh->shape  = ct == DM_POLYTOPE_TRIANGLE ? REF_TRIANGLE : REF_QUADRILATERAL;
-  mesh->Nverts = ct == DM_POLYTOPE_TRIANGLE ? 3 : 4;
-
   /* owned cells: those that are not leaves of the point SF */
-  PetscCall(PetscMalloc1(mesh->Klocal, &mesh->cell_elem));
-  for (PetscInt c = 0; c < mesh->Klocal; c++) mesh->cell_elem[c] = 0;
   PetscCall(DMGetPointSF(dm, &sf));
   PetscCall(PetscSFGetGraph(sf, NULL, &nleaves, &leaves, NULL));
   for (PetscInt l = 0; l < nleaves; l++) {
     const PetscInt p = leaves ? leaves[l] : l;
-    if (p < cEnd) mesh->cell_elem[p] = -1;
+    if (p < cEnd) owned[p] = PETSC_FALSE;
   }
-  PetscCall(PetscMalloc1(mesh->Klocal, &mesh->elem_cell));
-  mesh->K = 0;
-  for (PetscInt c = 0; c < mesh->Klocal; c++)
-    if (mesh->cell_elem[c] == 0) {
-      mesh->cell_elem[c]         = mesh->K;
-      mesh->elem_cell[mesh->K++] = c;
-    }
+  PetscCall(MeshNumberElements(mesh, cell_shape, owned));
+  PetscCall(PetscFree2(cell_shape, owned));
   PetscCall(MPIU_Allreduce(&mesh->K, &mesh->Kglobal, 1, MPIU_INT, MPI_SUM, comm));
 
   PetscCall(MeshComputeGeometry(mesh));
@@ -371,7 +609,7 @@ static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscInt 
         if (known[0]) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
         PetscCall(PetscStrlcat(known, lname, sizeof(known)));
       }
-      SETERRQ(PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) is not in mesh %s; its named groups are: %s. Name the boundary with a Gmsh Physical Curve or change %s", names[k], option, mesh->source, known[0] ? known : "(none)", option);
+      SETERRQ(PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) is not in mesh %s; its named groups are: %s. Name the boundary with a Gmsh Physical %s or change %s", names[k], option, mesh->source, known[0] ? known : "(none)", mesh->dim == 2 ? "Curve" : "Surface", option);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -392,29 +630,68 @@ static PetscErrorCode MeshPointInGroups(DM dm, PetscInt point, PetscInt n, char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MeshSetBoundaryConditions(Mesh *mesh, PetscInt ndirichlet, char *dirichlet[], PetscInt nneumann, char *neumann[])
+/* Split a comma-separated list in place; "none" and "" are empty. */
+static PetscErrorCode SplitNames(char list[], PetscInt max, const char option[], PetscInt *n, char *names[])
 {
-  const PetscInt nf = mesh->Nverts;
-  char           dnames[512], nnames[512];
+  char *tok;
 
   PetscFunctionBeginUser;
-  PetscCall(MeshCheckLabels(mesh, "-bc_dirichlet", ndirichlet, dirichlet));
-  PetscCall(MeshCheckLabels(mesh, "-bc_neumann", nneumann, neumann));
-  JoinNames(ndirichlet, dirichlet, dnames, sizeof(dnames));
-  JoinNames(nneumann, neumann, nnames, sizeof(nnames));
-  for (PetscInt e = 0; e < mesh->K; e++) {
-    for (PetscInt f = 0; f < nf; f++) {
-      const PetscInt   cell = mesh->elem_cell[e], point = mesh->face_point[cell * nf + f];
-      const PetscReal *xy = mesh->vertices + cell * nf * 2;
-      const PetscReal  mx = 0.5 * (xy[2 * f] + xy[2 * ((f + 1) % nf)]), my = 0.5 * (xy[2 * f + 1] + xy[2 * ((f + 1) % nf) + 1]);
-      PetscBool        isd, isn;
+  *n = 0;
+  if (!strcmp(list, "none")) PetscFunctionReturn(PETSC_SUCCESS);
+  for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+    PetscCheck(*n < max, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: too many boundary groups (at most %" PetscInt_FMT ")", option, max);
+    names[(*n)++] = tok;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-      if (mesh->face_cell[e * nf + f] >= 0) continue;
-      PetscCall(MeshPointInGroups(mesh->dm, point, ndirichlet, dirichlet, &isd));
-      PetscCall(MeshPointInGroups(mesh->dm, point, nneumann, neumann, &isn));
-      PetscCheck(isd || isn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g) belongs to none of the groups in -bc_dirichlet (%s) or -bc_neumann (%s); every boundary face needs a condition", mesh->source, (double)mx, (double)my, dnames, nnames);
-      PetscCheck(!(isd && isn), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g) is in both -bc_dirichlet (%s) and -bc_neumann (%s)", mesh->source, (double)mx, (double)my, dnames, nnames);
-      mesh->face_type[e * nf + f] = isd ? HOFLOW_FACE_DIRICHLET : HOFLOW_FACE_NEUMANN;
+#define MESH_MAX_BC_TYPES 8
+#define MESH_MAX_GROUPS 16
+
+PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBoundaryType types[])
+{
+  const PetscInt dim = mesh->dim;
+  char           lists[MESH_MAX_BC_TYPES][256], options[MESH_MAX_BC_TYPES][64], joined[MESH_MAX_BC_TYPES][512], *names[MESH_MAX_BC_TYPES][MESH_MAX_GROUPS], all[1024] = "";
+  PetscInt       n[MESH_MAX_BC_TYPES];
+
+  PetscFunctionBeginUser;
+  PetscCheck(ntypes <= MESH_MAX_BC_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many boundary types");
+  PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "Boundary conditions", NULL);
+  for (PetscInt t = 0; t < ntypes; t++) {
+    char help[256];
+    PetscCall(PetscSNPrintf(options[t], sizeof(options[t]), "-bc_%s", types[t].name));
+    PetscCall(PetscSNPrintf(help, sizeof(help), "Comma-separated boundary groups with %s (none: no group)", types[t].help));
+    PetscCall(PetscStrncpy(lists[t], types[t].groups, sizeof(lists[t])));
+    PetscCall(PetscOptionsString(options[t], help, NULL, lists[t], lists[t], sizeof(lists[t]), NULL));
+  }
+  PetscOptionsEnd();
+  for (PetscInt t = 0; t < ntypes; t++) {
+    char entry[600];
+    PetscCall(SplitNames(lists[t], MESH_MAX_GROUPS, options[t], &n[t], names[t]));
+    PetscCall(MeshCheckLabels(mesh, options[t], n[t], names[t]));
+    JoinNames(n[t], names[t], joined[t], sizeof(joined[t]));
+    PetscCall(PetscSNPrintf(entry, sizeof(entry), "%s%s (%s)", t ? " or " : "", options[t], joined[t]));
+    PetscCall(PetscStrlcat(all, entry, sizeof(all)));
+  }
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const RefShapeInfo *info = &RefShapeTable[MeshElementShape(mesh, e)];
+    for (PetscInt f = 0; f < info->nfaces; f++) {
+      const PetscInt slot = mesh->face_slot[e] + f, point = mesh->face_point[e * HOFLOW_FACES_MAX + f];
+      PetscReal      mid[3] = {0, 0, 0};
+      PetscInt       found  = -1;
+
+      if (mesh->face_elem[slot] >= 0) continue;
+      for (PetscInt v = 0; v < info->face_nverts[f]; v++)
+        for (PetscInt d = 0; d < dim; d++) mid[d] += mesh->vertices[(e * HOFLOW_VERTS_MAX + info->face_verts[f][v]) * dim + d] / info->face_nverts[f];
+      for (PetscInt t = 0; t < ntypes; t++) {
+        PetscBool in;
+        PetscCall(MeshPointInGroups(mesh->dm, point, n[t], names[t], &in));
+        if (!in) continue;
+        PetscCheck(found < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) is in both %s (%s) and %s (%s)", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, options[found], joined[found], options[t], joined[t]);
+        found = t;
+      }
+      PetscCheck(found >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) belongs to none of the groups in %s; every boundary face needs a condition", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, all);
+      mesh->face_type[slot] = types[found].code;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -422,21 +699,22 @@ PetscErrorCode MeshSetBoundaryConditions(Mesh *mesh, PetscInt ndirichlet, char *
 
 PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask)
 {
-  const PetscInt nf = mesh->Nverts;
-  char          *names[1];
-  char           name[256];
+  char *names[1];
+  char  name[256];
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(name, group, sizeof(name)));
   names[0] = name;
   PetscCall(MeshCheckLabels(mesh, option, 1, names));
-  PetscCall(PetscCalloc1(mesh->K * nf, mask));
-  for (PetscInt e = 0; e < mesh->K; e++)
+  PetscCall(PetscCalloc1(mesh->nslots, mask));
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const PetscInt nf = RefShapeTable[MeshElementShape(mesh, e)].nfaces;
     for (PetscInt f = 0; f < nf; f++) {
-      const PetscInt cell = mesh->elem_cell[e];
-      if (mesh->face_cell[e * nf + f] >= 0) continue;
-      PetscCall(MeshPointInGroups(mesh->dm, mesh->face_point[cell * nf + f], 1, names, &(*mask)[e * nf + f]));
+      const PetscInt slot = mesh->face_slot[e] + f;
+      if (mesh->face_elem[slot] >= 0) continue;
+      PetscCall(MeshPointInGroups(mesh->dm, mesh->face_point[e * HOFLOW_FACES_MAX + f], 1, names, &(*mask)[slot]));
     }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -445,10 +723,12 @@ PetscErrorCode MeshDestroy(Mesh **mesh)
   PetscFunctionBeginUser;
   if (!*mesh) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDestroy(&(*mesh)->dm));
-  PetscCall(PetscFree((*mesh)->elem_cell));
+  PetscCall(PetscFree2((*mesh)->elem_cell, (*mesh)->elem_block));
   PetscCall(PetscFree((*mesh)->cell_elem));
-  PetscCall(PetscFree4((*mesh)->vertices, (*mesh)->geo, (*mesh)->area, (*mesh)->face_point));
-  PetscCall(PetscFree4((*mesh)->face_cell, (*mesh)->face_face, (*mesh)->face_type, (*mesh)->face_geo));
+  PetscCall(PetscFree((*mesh)->vertices));
+  PetscCall(PetscFree3((*mesh)->geo, (*mesh)->measure, (*mesh)->face_point));
+  PetscCall(PetscFree((*mesh)->face_slot));
+  PetscCall(PetscFree5((*mesh)->face_elem, (*mesh)->face_face, (*mesh)->face_type, (*mesh)->face_normal, (*mesh)->face_measure));
   PetscCall(PetscFree(*mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

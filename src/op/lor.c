@@ -18,7 +18,7 @@
  * the degree-N stiffness at high order (a Delaunay triangulation of the nodes does no better). */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
-#include <hoflow/op.h>
+#include <hoflow/dg.h>
 
 /* P1 stiffness and lumped mass of the triangle (x[v], y[v]), v = 0..2 counterclockwise. */
 static void TriangleP1(const PetscReal *x, const PetscReal *y, PetscReal lambda, PetscReal K[])
@@ -67,27 +67,27 @@ static void QuadQ1(const PetscReal *x, const PetscReal *y, PetscReal lambda, Pet
 
 PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
 {
-  DGDisc           *disc;
-  const Mesh       *mesh;
-  const RefElement *ref;
-  PetscReal         lambda, *vals, Ke[16], pscale = 0.25;
-  PetscInt          Np, Nfp, Nf, nv, nsub, *sub, *coo_i, *coo_j, n;
-  PetscCount        ncoo = 0, cap;
-  PetscSection      gsec;
-  MatNullSpace      nullsp;
-  const PetscInt   *face_type;
+  DGDisc         *disc;
+  const Mesh     *mesh;
+  RefElement     *ref;
+  PetscReal       lambda, *vals, Ke[16], pscale = 0.25;
+  PetscInt        Nfp, Nf, nv, nsub, *sub, *coo_i, *coo_j, n;
+  PetscCount      ncoo = 0, cap;
+  PetscSection    gsec;
+  MatNullSpace    nullsp;
+  const PetscInt *face_type;
 
   PetscFunctionBeginUser;
   PetscCall(IPDGOperatorGetDisc(A, &disc));
   PetscCall(IPDGOperatorGetLambda(A, &lambda));
   PetscCall(IPDGOperatorGetFaceTypes(A, &face_type));
   mesh = disc->mesh;
-  ref  = disc->ref;
-  Np   = ref->Np;
-  Nfp  = ref->Nfp[0];
-  Nf   = ref->Nfaces;
-  nv   = ref->Nverts;
-  n    = mesh->K * Np;
+  PetscCall(DGDiscGetUniformRef(disc, "the low-order-refined operator", &ref));
+  PetscCheck(disc->dim == 2, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The low-order-refined operator (-pmat lor) is implemented in 2D only");
+  Nfp = ref->Nfp[0];
+  Nf  = ref->Nfaces;
+  nv  = ref->Nverts;
+  n   = disc->nodes;
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), NULL, "Low-order-refined operator", NULL);
   PetscCall(PetscOptionsReal("-lor_penalty_scale", "Multiplier of the face penalty of the LOR operator", NULL, pscale, &pscale, NULL));
   PetscOptionsEnd();
@@ -99,7 +99,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
   PetscCall(PetscMalloc3(cap, &coo_i, cap, &coo_j, cap, &vals));
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt   cell = mesh->elem_cell[e];
-    const PetscReal *x = disc->x + cell * Np, *y = disc->y + cell * Np;
+    const PetscReal *xy   = disc->x + 2 * disc->elem_node[e];
     PetscInt         row0;
 
     PetscCall(PetscSectionGetOffset(gsec, cell, &row0));
@@ -107,8 +107,8 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
       const PetscInt *v = sub + c * nv;
       PetscReal       xs[4], ys[4];
       for (PetscInt k = 0; k < nv; k++) {
-        xs[k] = x[v[k]];
-        ys[k] = y[v[k]];
+        xs[k] = xy[2 * v[k]];
+        ys[k] = xy[2 * v[k] + 1];
       }
       if (nv == 3)
         TriangleP1(xs, ys, lambda, Ke);
@@ -122,27 +122,27 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
         }
     }
     for (PetscInt f = 0; f < Nf; f++) {
-      const PetscInt  type = face_type[e * Nf + f], nb = mesh->face_cell[e * Nf + f];
-      const PetscReal tau  = pscale * disc->sgeo[(e * Nf + f) * HOFLOW_SGEO_SIZE + HOFLOW_SGEO_TAU];
+      const PetscInt  slot = mesh->face_slot[e] + f, type = face_type[slot], nb = mesh->face_elem[slot];
+      const PetscReal tau  = pscale * disc->sgeo[slot * HOFLOW_SGEO_SIZE(2) + HOFLOW_SGEO_TAU(2)];
       const PetscInt *fn   = ref->face_nodes + f * Nfp;
       PetscInt        col0 = 0;
 
       if (type == HOFLOW_FACE_NEUMANN) continue;
       if (type == HOFLOW_FACE_INTERIOR) {
-        PetscCall(PetscSectionGetOffset(gsec, nb, &col0));
+        PetscCall(PetscSectionGetOffset(gsec, mesh->elem_cell[nb], &col0));
         if (col0 < 0) col0 = -(col0 + 1); /* halo cell: owned elsewhere */
       }
       for (PetscInt a = 0; a < Nfp; a++) {
         PetscReal w = 0; /* trapezoidal weight of face node a */
-        if (a > 0) w += 0.5 * PetscSqrtReal(PetscSqr(x[fn[a]] - x[fn[a - 1]]) + PetscSqr(y[fn[a]] - y[fn[a - 1]]));
-        if (a < Nfp - 1) w += 0.5 * PetscSqrtReal(PetscSqr(x[fn[a + 1]] - x[fn[a]]) + PetscSqr(y[fn[a + 1]] - y[fn[a]]));
+        if (a > 0) w += 0.5 * PetscSqrtReal(PetscSqr(xy[2 * fn[a]] - xy[2 * fn[a - 1]]) + PetscSqr(xy[2 * fn[a] + 1] - xy[2 * fn[a - 1] + 1]));
+        if (a < Nfp - 1) w += 0.5 * PetscSqrtReal(PetscSqr(xy[2 * fn[a + 1]] - xy[2 * fn[a]]) + PetscSqr(xy[2 * fn[a + 1] + 1] - xy[2 * fn[a] + 1]));
         coo_i[ncoo] = row0 + fn[a];
         coo_j[ncoo] = row0 + fn[a];
         vals[ncoo]  = (type == HOFLOW_FACE_DIRICHLET ? 2.0 : 1.0) * tau * w;
         ncoo++;
         if (type == HOFLOW_FACE_INTERIOR) {
           coo_i[ncoo] = row0 + fn[a];
-          coo_j[ncoo] = col0 + disc->vmapP[(e * Nf + f) * Nfp + a] - nb * Np;
+          coo_j[ncoo] = col0 + disc->vmapP[disc->elem_fnode[e] + f * Nfp + a] - disc->elem_node[nb];
           vals[ncoo]  = -tau * w;
           ncoo++;
         }

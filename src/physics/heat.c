@@ -1,20 +1,21 @@
-/* The heat equation u_t - nu Laplace u = f by SIPDG in space and any implicit PETSc TS in time.
- * With M the DG mass matrix, S the SIPDG operator (-Laplace, homogeneous data) and r(t) the
- * forcing and the boundary data at time t,
+/* The heat equation u_t - nu Laplace u = f by the run's discretization in space and any implicit
+ * PETSc TS in time. With M the mass matrix, S the elliptic operator (-Laplace, homogeneous data) and
+ * r(t) the forcing and the boundary data at time t,
  *   F(t, u, u_t) = M u_t + nu S u - r(t),   r(t) = (l_i, f(t)) - nu S_bc(g(t)),
  *   dF/du + shift dF/du_t = shift M + nu S = nu (S + (shift/nu) M),
- * the last being the screened-Poisson SIPDG operator with lambda = shift/nu, scaled: a symmetric
+ * the last being the screened-Poisson operator with lambda = shift/nu, scaled: a symmetric
  * positive definite system for KSP CG, its preconditioner chosen with PETSc options. The problem
  * is linear (TS_LINEAR: one Krylov solve per stage). The boundary data are recomputed at every
- * stage time. */
+ * stage time. Monitors: L2_error, L2_norm; derived fields: exact (nodal values), error. */
 #include <hoflow/compat.h>
 #include <hoflow/unsteady.h>
 
 typedef struct {
   App      *app;
   PetscReal nu, shift;
+  Mat       S;     /* -Laplace with the boundary types of the mesh */
   Mat       J;     /* nu (S + (shift/nu) M) as a shell over ... */
-  Mat       inner; /* ... the SIPDG operator with lambda = shift/nu, rebuilt when the shift changes */
+  Mat       inner; /* ... the elliptic operator with lambda = shift/nu, rebuilt when the shift changes */
   Mat       M;
   Vec       r, work;
 } Heat;
@@ -25,6 +26,7 @@ static PetscErrorCode HeatDestroy(void **ptr)
 
   PetscFunctionBeginUser;
   if (!heat) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatDestroy(&heat->S));
   PetscCall(MatDestroy(&heat->J));
   PetscCall(MatDestroy(&heat->inner));
   PetscCall(MatDestroy(&heat->M));
@@ -34,20 +36,25 @@ static PetscErrorCode HeatDestroy(void **ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The exact solution at time t as a PointFunction context. */
+static ProblemPoint HeatExactAt(Heat *heat, PetscReal t)
+{
+  ProblemPoint pp = {&heat->app->problem, heat->app->problem.exact, heat->app->mesh->dim, 1, 0, t};
+  return pp;
+}
+
 /* r(t) = (l_i, f(t)) - nu S_bc(g(t)): forcing and boundary data at time t. */
 static PetscErrorCode HeatRightHandSide(Heat *heat, PetscReal t, Vec r)
 {
-  App       *app = heat->app;
-  PetscReal *bc_data;
+  App         *app    = heat->app;
+  ProblemPoint exact  = HeatExactAt(heat, t);
+  ProblemPoint source = {&app->problem, app->problem.forcing, app->mesh->dim, 1, 0, t};
 
   PetscFunctionBeginUser;
-  app->problem.time = t;
   PetscCall(VecZeroEntries(r));
-  PetscCall(DGDiscBoundaryData(app->disc, NULL, app->problem.exact, app->problem.ctx, &bc_data));
-  PetscCall(IPDGOperatorAddBoundaryData(app->A, bc_data, r));
-  PetscCall(PetscFree(bc_data));
+  PetscCall(DiscEllipticBoundaryData(app->disc, heat->S, ProblemPointFunction, &exact, r));
   PetscCall(VecScale(r, heat->nu));
-  PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, r));
+  PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,7 +64,7 @@ static PetscErrorCode HeatIFunction(TS ts, PetscReal t, Vec u, Vec u_t, Vec F, v
 
   PetscFunctionBeginUser;
   PetscCall(MatMult(heat->M, u_t, F));
-  PetscCall(MatMult(heat->app->A, u, heat->work));
+  PetscCall(MatMult(heat->S, u, heat->work));
   PetscCall(VecAXPY(F, heat->nu, heat->work));
   PetscCall(HeatRightHandSide(heat, t, heat->r));
   PetscCall(VecAXPY(F, -1.0, heat->r));
@@ -93,7 +100,7 @@ static PetscErrorCode HeatIJacobian(TS ts, PetscReal t, Vec u, Vec u_t, PetscRea
   PetscFunctionBeginUser;
   if (shift != heat->shift || !heat->inner) {
     PetscCall(MatDestroy(&heat->inner));
-    PetscCall(IPDGOperatorCreate(heat->app->disc, shift / heat->nu, &heat->inner));
+    PetscCall(DiscCreateElliptic(heat->app->disc, shift / heat->nu, NULL, &heat->inner));
     heat->shift = shift;
     /* a new operator: the preconditioner is rebuilt */
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -102,45 +109,112 @@ static PetscErrorCode HeatIJacobian(TS ts, PetscReal t, Vec u, Vec u_t, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode UnsteadyPhysicsCreate_Heat(Unsteady *unsteady)
+static PetscErrorCode HeatMonitor(Unsteady *un, const char name[], PetscReal time, PetscReal *value)
 {
-  App     *app = unsteady->app;
+  Heat        *heat  = (Heat *)un->physics;
+  ProblemPoint exact = HeatExactAt(heat, time);
+
+  PetscFunctionBeginUser;
+  if (!strcmp(name, "L2_error"))
+    PetscCall(DiscL2Error(un->app->disc, un->state, ProblemPointFunction, &exact, value));
+  else
+    PetscCall(DiscL2Error(un->app->disc, un->state, ZeroPointFunction, NULL, value)); /* L2_norm */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* exact: the exact solution at the discretization's points (nodal values); error: u - exact there. */
+static PetscErrorCode HeatDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
+{
+  Heat            *heat  = (Heat *)un->physics;
+  ProblemPoint     exact = HeatExactAt(heat, time);
+  const PetscReal *x;
+  PetscInt         n;
+  PetscScalar     *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(DiscGetPoints(un->app->disc, &n, &x, NULL));
+  PetscCall(VecGetArrayWrite(field, &a));
+  for (PetscInt i = 0; i < n; i++) PetscCall(ProblemPointFunction(x + i * exact.dim, &a[i], NULL, &exact));
+  PetscCall(VecRestoreArrayWrite(field, &a));
+  if (!strcmp(name, "error")) PetscCall(VecAYPX(field, -1.0, un->state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HeatErrors(Unsteady *un, char summary[], size_t len)
+{
+  PetscReal time;
+
+  PetscFunctionBeginUser;
+  summary[0] = 0;
+  PetscCall(TSGetTime(un->ts, &time));
+  PetscCall(HeatMonitor(un, "L2_error", time, &un->l2_error));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HeatCreate(Unsteady *un)
+{
+  App     *app = un->app;
   Heat    *heat;
   PetscInt n, N;
   VecType  vtype;
-  Mat      Minv;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&heat));
   heat->app   = app;
   heat->nu    = app->problem.nu;
   heat->shift = -1;
-  PetscCall(DGMassOperatorCreate(app->disc, PETSC_FALSE, &heat->M));
-  PetscCall(VecDuplicate(app->u, &heat->r));
-  PetscCall(VecDuplicate(app->u, &heat->work));
-  PetscCall(VecGetLocalSize(app->u, &n));
-  PetscCall(VecGetSize(app->u, &N));
-  PetscCall(VecGetType(app->u, &vtype));
-  PetscCall(MatCreateShell(unsteady->comm, n, n, N, N, heat, &heat->J));
+  PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
+  PetscCall(PetscObjectSetName((PetscObject)un->state, "u"));
+  un->nfields        = 1;
+  un->field_names[0] = "u";
+  un->fields[0]      = un->state;
+  PetscCall(DiscCreateElliptic(app->disc, 0.0, NULL, &heat->S));
+  PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &heat->M));
+  PetscCall(VecDuplicate(un->state, &heat->r));
+  PetscCall(VecDuplicate(un->state, &heat->work));
+  PetscCall(VecGetLocalSize(un->state, &n));
+  PetscCall(VecGetSize(un->state, &N));
+  PetscCall(VecGetType(un->state, &vtype));
+  PetscCall(MatCreateShell(un->comm, n, n, N, N, heat, &heat->J));
   PetscCall(MatShellSetOperation(heat->J, MATOP_MULT, (void (*)(void))MatMult_HeatJacobian));
   PetscCall(MatShellSetOperation(heat->J, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_HeatJacobian));
   PetscCall(MatShellSetVecType(heat->J, vtype));
   PetscCall(PetscObjectSetName((PetscObject)heat->J, "heat Jacobian nu S + shift M"));
   PetscCall(MatSetOption(heat->J, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(heat->J, MAT_SPD, PETSC_TRUE));
-  unsteady->physics         = heat;
-  unsteady->physics_destroy = HeatDestroy;
+  un->physics         = heat;
+  un->physics_destroy = HeatDestroy;
+  un->monitor_names   = "L2_error,L2_norm";
+  un->derived_names   = "exact,error";
+  un->physics_monitor = HeatMonitor;
+  un->physics_derived = HeatDerived;
+  un->physics_errors  = HeatErrors;
 
-  PetscCall(TSSetProblemType(unsteady->ts, TS_LINEAR));
-  PetscCall(TSSetIFunction(unsteady->ts, NULL, HeatIFunction, heat));
-  PetscCall(TSSetIJacobian(unsteady->ts, heat->J, heat->J, HeatIJacobian, heat));
+  PetscCall(TSSetProblemType(un->ts, TS_LINEAR));
+  PetscCall(TSSetIFunction(un->ts, NULL, HeatIFunction, heat));
+  PetscCall(TSSetIJacobian(un->ts, heat->J, heat->J, HeatIJacobian, heat));
 
   /* initial condition: the L2 projection of the exact solution at t = 0 */
-  app->problem.time = 0;
-  PetscCall(VecZeroEntries(heat->r));
-  PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.exact, app->problem.ctx, heat->r));
-  PetscCall(DGMassOperatorCreate(app->disc, PETSC_TRUE, &Minv));
-  PetscCall(MatMult(Minv, heat->r, app->u));
-  PetscCall(MatDestroy(&Minv));
+  {
+    ProblemPoint initial = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, app->mesh->dim, 1, 0, 0.0};
+    PetscCall(DiscProject(app->disc, ProblemPointFunction, &initial, un->state));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HeatRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyRun(app, HeatCreate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PhysicsInfo_Heat(PhysicsInfo *info)
+{
+  PetscFunctionBeginUser;
+  info->nbc   = 2;
+  info->bc[0] = (MeshBoundaryType){"dirichlet", HOFLOW_FACE_DIRICHLET, NULL, "Dirichlet data"};
+  info->bc[1] = (MeshBoundaryType){"neumann", HOFLOW_FACE_NEUMANN, NULL, "Neumann data"};
+  info->run   = HeatRun;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

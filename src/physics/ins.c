@@ -10,6 +10,7 @@
  * Solvers are PETSc options: by default CG with the inverse mass matrix for the velocity and CG
  * with p-multigrid + AMG for the pressure (-vel_pc_type, -pres_pc_type, -pres_pmat, ...). */
 #include <hoflow/compat.h>
+#include <hoflow/insops.h>
 #include <hoflow/log.h>
 #include <hoflow/solver.h>
 #include <hoflow/ts.h>
@@ -19,7 +20,9 @@ typedef struct {
   App         *app;
   Unsteady    *un;
   Problem     *problem;
+  DGDisc      *dg;
   INSOps       ops;
+  PetscBool   *force_faces; /* the force monitors' group (problem->force_group) */
   PetscInt    *pres_face_type;
   Mat          Avel, Apres, M;
   PetscReal    vel_lambda;
@@ -110,7 +113,7 @@ static PetscErrorCode INSVelocitySolve(void *ctx, PetscReal t, PetscReal lambda,
     PetscCall(PetscLogStagePush(ins->stage_setup));
     PetscCall(MatDestroy(&ins->Avel));
     PetscCall(INSOpsGetFaceTypes(ins->ops, &face_type));
-    PetscCall(IPDGOperatorCreateWithFaceTypes(ins->app->disc, lambda, face_type, &ins->Avel));
+    PetscCall(IPDGOperatorCreate(ins->dg, lambda, face_type, &ins->Avel));
     PetscCall(PetscObjectSetName((PetscObject)ins->Avel, "SIPDG velocity"));
     PetscCall(HoflowKSPSetOperators(ins->kvel, ins->Avel));
     PetscCall(KSPSetUp(ins->kvel));
@@ -144,18 +147,6 @@ static PetscErrorCode INSPressureSolve(void *ctx, PetscReal t, Vec pstar, Vec b,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
-{
-  INSComponent *c = (INSComponent *)ctx;
-  PetscReal     uvp[3];
-
-  PetscFunctionBeginUser;
-  PetscCall(c->problem->ins_state(x, c->time, uvp, c->problem->ctx));
-  *value = uvp[c->comp];
-  if (grad) grad[0] = grad[1] = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[]);
 
 static PetscErrorCode INSFillHistory(void *ctx, PetscReal t, Vec u, Vec v, Vec p)
@@ -167,23 +158,20 @@ static PetscErrorCode INSFillHistory(void *ctx, PetscReal t, Vec u, Vec v, Vec p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The problem's state function: its exact solution, or the initial state. */
+static ProblemFunction INSState(INS *ins)
+{
+  return ins->problem->exact ? ins->problem->exact : ins->problem->initial;
+}
+
 /* fields[k] = the L2 projection of the problem's state at time t. */
 static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[])
 {
-  Mat Minv;
-  Vec b;
-
   PetscFunctionBeginUser;
-  PetscCall(DGMassOperatorCreate(ins->app->disc, PETSC_TRUE, &Minv));
-  PetscCall(VecDuplicate(fields[0], &b));
   for (PetscInt c = 0; c < 3; c++) {
-    INSComponent comp = {ins->problem, c, t};
-    PetscCall(VecZeroEntries(b));
-    PetscCall(DGDiscAddWeightedIntegral(ins->app->disc, INSComponentFunction, &comp, b));
-    PetscCall(MatMult(Minv, b, fields[c]));
+    ProblemPoint comp = {ins->problem, INSState(ins), 2, 3, c, t};
+    PetscCall(DiscProject(ins->app->disc, ProblemPointFunction, &comp, fields[c]));
   }
-  PetscCall(VecDestroy(&b));
-  PetscCall(MatDestroy(&Minv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,11 +182,10 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
 
   PetscFunctionBeginUser;
   summary[0] = 0;
-  if (ins->problem->ins_summary) PetscCall(ins->problem->ins_summary(ins->problem->ctx, summary, len));
-  if (!ins->problem->ins_exact) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ins->problem->exact) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TSGetTime(un->ts, &t));
   for (PetscInt c = 0; c < 3; c++) {
-    INSComponent comp = {ins->problem, c, t};
+    ProblemPoint comp = {ins->problem, ins->problem->exact, 2, 3, c, t};
     Vec          zero, x = un->fields[c];
     PetscCall(VecDuplicate(un->fields[c], &zero));
     PetscCall(VecZeroEntries(zero));
@@ -212,7 +199,7 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
       PetscCall(MatMult(ins->M, one, Mone));
       PetscCall(VecSum(Mone, &area));
       PetscCall(VecDot(Mone, un->fields[2], &mean_p));
-      PetscCall(DGDiscAddWeightedIntegral(ins->app->disc, INSComponentFunction, &comp, zero)); /* sum_i (l_i, p) = (1, p) */
+      PetscCall(DiscIntegrate(ins->app->disc, ProblemPointFunction, &comp, zero)); /* sum_i (l_i, p) = (1, p) */
       PetscCall(VecSum(zero, &mean_exact));
       PetscCall(VecZeroEntries(zero));
       PetscCall(VecCopy(un->fields[2], x));
@@ -220,15 +207,15 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
       PetscCall(VecDestroy(&one));
       PetscCall(VecDestroy(&Mone));
     }
-    PetscCall(DGDiscL2Error(ins->app->disc, x, INSComponentFunction, &comp, &e[c]));
-    PetscCall(DGDiscL2Error(ins->app->disc, zero, INSComponentFunction, &comp, &norm[c]));
+    PetscCall(DiscL2Error(ins->app->disc, x, ProblemPointFunction, &comp, &e[c]));
+    PetscCall(DiscL2Error(ins->app->disc, zero, ProblemPointFunction, &comp, &norm[c]));
     if (x != un->fields[c]) PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&zero));
   }
   un->l2_error = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
   {
     char errors[256];
-    PetscCall(PetscSNPrintf(errors, sizeof(errors), "%sL2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", summary[0] ? " " : "", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
+    PetscCall(PetscSNPrintf(errors, sizeof(errors), "L2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
     PetscCall(PetscStrlcat(summary, errors, len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -258,6 +245,7 @@ static PetscErrorCode INSDestroy(void **ptr)
   PetscFunctionBeginUser;
   if (!ins) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(INSOpsDestroy(&ins->ops));
+  PetscCall(PetscFree(ins->force_faces));
   PetscCall(PetscFree(ins->pres_face_type));
   PetscCall(MatDestroy(&ins->Avel));
   PetscCall(MatDestroy(&ins->Apres));
@@ -271,45 +259,96 @@ static PetscErrorCode INSDestroy(void **ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
+/* The monitors of incompressible flow: L2 errors (problems with an exact solution), kinetic energy
+ * (1/2) int |u|^2, and the drag and lift coefficients 2 F / (U^2 L) of the force on the problem's
+ * force group (velocity_scale U, length_scale L). */
+static PetscErrorCode INSMonitor(Unsteady *un, const char name[], PetscReal time, PetscReal *value)
+{
+  INS *ins = (INS *)un->physics;
+
+  PetscFunctionBeginUser;
+  if (!strncmp(name, "L2_error_", 9)) {
+    const PetscBool velocity = (PetscBool)!strcmp(name, "L2_error_velocity");
+    PetscReal       e[2]     = {0, 0};
+    PetscCheck(ins->problem->exact, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no exact solution", name, ins->problem->name);
+    for (PetscInt c = velocity ? 0 : 2; c < (velocity ? 2 : 3); c++) {
+      ProblemPoint comp = {ins->problem, ins->problem->exact, 2, 3, c, time};
+      PetscCall(DiscL2Error(un->app->disc, un->fields[c], ProblemPointFunction, &comp, &e[c % 2]));
+    }
+    *value = velocity ? PetscSqrtReal(e[0] * e[0] + e[1] * e[1]) : e[0];
+  } else if (!strcmp(name, "kinetic_energy")) {
+    Vec       w;
+    PetscReal a, b;
+    PetscCall(VecDuplicate(un->fields[0], &w));
+    PetscCall(MatMult(ins->M, un->fields[0], w));
+    PetscCall(VecDot(w, un->fields[0], &a));
+    PetscCall(MatMult(ins->M, un->fields[1], w));
+    PetscCall(VecDot(w, un->fields[1], &b));
+    *value = 0.5 * (a + b);
+    PetscCall(VecDestroy(&w));
+  } else { /* drag_coefficient, lift_coefficient */
+    const PetscReal U = ins->problem->velocity_scale > 0 ? ins->problem->velocity_scale : 1.0, L = ins->problem->length_scale > 0 ? ins->problem->length_scale : 1.0;
+    PetscReal       F[2];
+    PetscCheck(ins->problem->force_group[0], un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s names no force group", name, ins->problem->name);
+    if (!ins->force_faces) PetscCall(MeshGetGroupFaces(un->app->mesh, "the force monitors' group", ins->problem->force_group, &ins->force_faces));
+    PetscCall(INSOpsBoundaryForce(ins->ops, ins->problem->nu, un->fields[0], un->fields[1], un->fields[2], ins->force_faces, F));
+    *value = 2.0 * F[strcmp(name, "drag_coefficient") ? 1 : 0] / (U * U * L);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode INSDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
+{
+  INS *ins = (INS *)un->physics;
+
+  PetscFunctionBeginUser;
+  PetscCall(INSOpsVorticity(ins->ops, un->fields[0], un->fields[1], field)); /* vorticity */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode INSCreate(Unsteady *un)
 {
   App                     *app = un->app;
   INS                     *ins;
   Mesh                    *mesh            = app->mesh;
-  const PetscInt           nf              = mesh->Nverts;
   PetscInt                 local_dirichlet = 0, pres_dirichlet;
   TSInsplitOps             ops;
   PC                       pc;
   static const char *const names[3] = {"u", "v", "p"};
 
   PetscFunctionBeginUser;
-  PetscCheck(app->problem.ins_state && app->problem.ins_boundary && app->problem.nu > 0, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s names physics 'ins' but gives no state, boundary data or viscosity", app->problem_name);
+  PetscCheck((app->problem.exact || app->problem.initial) && app->problem.ins_boundary && app->problem.nu > 0, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s names physics 'ins' but gives no state, boundary data or viscosity", app->problem_name);
   PetscCall(HoflowTSRegisterAll());
   PetscCall(PetscNew(&ins));
-  ins->app            = app;
-  ins->un             = un;
-  ins->problem        = &app->problem;
+  ins->app     = app;
+  ins->un      = un;
+  ins->problem = &app->problem;
+  PetscCall(DiscGetDG(app->disc, "incompressible flow", &ins->dg));
   un->physics         = ins;
   un->physics_destroy = INSDestroy;
   un->physics_errors  = INSErrors;
   un->physics_failure = INSFailure;
   un->physics_setup   = INSSetUp;
+  un->monitor_names   = "L2_error_velocity,L2_error_pressure,kinetic_energy,drag_coefficient,lift_coefficient";
+  un->derived_names   = "vorticity";
+  un->physics_monitor = INSMonitor;
+  un->physics_derived = INSDerived;
   PetscCall(HoflowLogStageGet("INS setup", &ins->stage_setup));
 
   /* operators: the velocity's boundary types are the mesh's (-bc_dirichlet / -bc_neumann) */
-  PetscCall(INSOpsCreate(app->disc, NULL, &ins->ops));
+  PetscCall(INSOpsCreate(ins->dg, NULL, &ins->ops));
   PetscCall(INSOpsSetBoundaryData(ins->ops, app->problem.ins_boundary, app->problem.ctx));
   PetscCall(INSOpsCreateFaceVector(ins->ops, &ins->face));
-  PetscCall(DGMassOperatorCreate(app->disc, PETSC_FALSE, &ins->M));
-  PetscCall(PetscMalloc1(mesh->K * nf, &ins->pres_face_type));
-  for (PetscInt k = 0; k < mesh->K * nf; k++) {
+  PetscCall(DGMassOperatorCreate(ins->dg, PETSC_FALSE, &ins->M));
+  PetscCall(PetscMalloc1(mesh->nslots, &ins->pres_face_type));
+  for (PetscInt k = 0; k < mesh->nslots; k++) {
     const PetscInt t       = mesh->face_type[k];
     ins->pres_face_type[k] = t == HOFLOW_FACE_DIRICHLET ? HOFLOW_FACE_NEUMANN : t == HOFLOW_FACE_NEUMANN ? HOFLOW_FACE_DIRICHLET
                                                                                                          : t;
     local_dirichlet += ins->pres_face_type[k] == HOFLOW_FACE_DIRICHLET;
   }
   PetscCall(MPIU_Allreduce(&local_dirichlet, &pres_dirichlet, 1, MPIU_INT, MPI_SUM, un->comm));
-  PetscCall(IPDGOperatorCreateWithFaceTypes(app->disc, 0.0, ins->pres_face_type, &ins->Apres));
+  PetscCall(IPDGOperatorCreate(ins->dg, 0.0, ins->pres_face_type, &ins->Apres));
   PetscCall(PetscObjectSetName((PetscObject)ins->Apres, "SIPDG pressure"));
   if (!pres_dirichlet) { /* no outflow: the pressure is fixed up to a constant */
     PetscCall(MatNullSpaceCreate(un->comm, PETSC_TRUE, 0, NULL, &ins->pres_null));
@@ -337,7 +376,7 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
 
   /* the state (u, v, p): the projection of the problem's state at t = 0 */
   for (PetscInt k = 0; k < 3; k++) {
-    PetscCall(VecDuplicate(app->u, &ins->sub[k]));
+    PetscCall(DMCreateGlobalVector(app->disc->dm, &ins->sub[k]));
     PetscCall(PetscObjectSetName((PetscObject)ins->sub[k], names[k]));
     un->fields[k]      = ins->sub[k];
     un->field_names[k] = names[k];
@@ -367,6 +406,25 @@ PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *un)
   PetscOptionsBegin(un->comm, NULL, "Incompressible flow", NULL);
   PetscCall(PetscOptionsBool("-ins_exact_history", "Start with the past levels from the exact solution (full order from the first step; problems with an exact solution)", NULL, ins->exact_history, &ins->exact_history, NULL));
   PetscOptionsEnd();
-  PetscCheck(!ins->exact_history || app->problem.ins_exact, un->comm, PETSC_ERR_ARG_WRONG, "-ins_exact_history: problem %s has no exact solution", app->problem_name);
+  PetscCheck(!ins->exact_history || app->problem.exact, un->comm, PETSC_ERR_ARG_WRONG, "-ins_exact_history: problem %s has no exact solution", app->problem_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode INSRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyRun(app, INSCreate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Velocity boundary types: Dirichlet (inflow, walls: the velocity given; the pressure increment is
+ * Neumann there) and Neumann (outflow: nu du/dn and the pressure given). */
+PetscErrorCode PhysicsInfo_INS(PhysicsInfo *info)
+{
+  PetscFunctionBeginUser;
+  info->nbc   = 2;
+  info->bc[0] = (MeshBoundaryType){"dirichlet", HOFLOW_FACE_DIRICHLET, NULL, "the velocity given (inflow, walls)"};
+  info->bc[1] = (MeshBoundaryType){"neumann", HOFLOW_FACE_NEUMANN, NULL, "outflow (the pressure and nu du/dn given)"};
+  info->run   = INSRun;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

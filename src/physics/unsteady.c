@@ -1,21 +1,10 @@
 /* The time-dependent driver: a PETSc TS (any -ts_type, -ts_dt, -ts_max_time, -ts_max_steps,
- * -ts_monitor) over the App's mesh and discretization, the physics registered by name, and after
+ * -ts_monitor) over the run's mesh and discretization for a time-dependent physics, and after
  * every step the io layer: CSV monitors, field output (-output_interval), checkpoints
  * (-checkpoint_interval) and a progress line (-progress_interval). -restart FILE continues a
  * checkpointed run exactly. */
 #include <hoflow/compat.h>
 #include <hoflow/unsteady.h>
-
-PetscFunctionList UnsteadyPhysicsList = NULL;
-
-static PetscErrorCode UnsteadyPhysicsRegisterAll(void)
-{
-  PetscFunctionBeginUser;
-  if (UnsteadyPhysicsList) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFunctionListAdd(&UnsteadyPhysicsList, "heat", UnsteadyPhysicsCreate_Heat));
-  PetscCall(PetscFunctionListAdd(&UnsteadyPhysicsList, "ins", UnsteadyPhysicsCreate_INS));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* Built-in PETSc integrators whose state between steps is the solution alone (with t and dt),
  * so a checkpoint of the solution continues them exactly. */
@@ -31,7 +20,10 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
   PetscReal                 *keys;
   const char                *option      = un->restart_file[0] ? "-restart" : "-checkpoint_interval";
   HoflowTSGetHistoryFunction get_history = NULL;
-  const PetscInt             K = app->mesh->K, Np = app->disc->Np, nv = app->mesh->Nverts;
+  const PetscInt             K = app->mesh->K, dim = app->mesh->dim;
+  const PetscReal           *x;
+  const PetscInt            *elem_point;
+  PetscInt                   npoints;
   char                       order[16];
 
   PetscFunctionBeginUser;
@@ -42,26 +34,23 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
   PetscCheck(one_step || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type %s may keep state between steps that hoflow cannot see, so a restart would not continue exactly. Checkpoints work with -ts_type euler, beuler, cn, theta, rk, ssp and hoflow integrators that expose their history", option, type);
 
   /* element keys: centroid and first node, to match elements across partitions */
-  PetscCall(PetscMalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
+  PetscCall(DiscGetPoints(app->disc, &npoints, &x, &elem_point));
+  PetscCheck(npoints == K * (elem_point[1] - elem_point[0]), un->comm, PETSC_ERR_SUP, "%s: checkpoints need one element shape (mesh %s mixes shapes)", option, app->mesh->source);
+  PetscCall(PetscCalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
   for (PetscInt e = 0; e < K; e++) {
-    const PetscInt   cell = app->mesh->elem_cell[e];
-    const PetscReal *v    = app->mesh->vertices + cell * nv * 2;
-    PetscReal        cx = 0, cy = 0;
-    for (PetscInt j = 0; j < nv; j++) {
-      cx += v[2 * j];
-      cy += v[2 * j + 1];
+    PetscReal c[3];
+    MeshElementCentroid(app->mesh, e, c);
+    for (PetscInt d = 0; d < dim; d++) {
+      keys[e * HOFLOW_CHECKPOINT_KEY + d]     = c[d];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 3 + d] = x[elem_point[e] * dim + d];
     }
-    keys[e * HOFLOW_CHECKPOINT_KEY + 0] = cx / nv;
-    keys[e * HOFLOW_CHECKPOINT_KEY + 1] = cy / nv;
-    keys[e * HOFLOW_CHECKPOINT_KEY + 2] = app->disc->x[cell * Np];
-    keys[e * HOFLOW_CHECKPOINT_KEY + 3] = app->disc->y[cell * Np];
   }
-  PetscCall(CheckpointCreate(un->comm, K, Np, keys, &un->checkpoint));
+  PetscCall(CheckpointCreate(un->comm, K, elem_point[1] - elem_point[0], keys, &un->checkpoint));
   PetscCall(PetscFree(keys));
   PetscCall(PetscSNPrintf(order, sizeof(order), "%" PetscInt_FMT, app->order));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "problem", app->problem_name, "-problem"));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "disc", app->disc_name, "-disc"));
-  PetscCall(CheckpointAddIdentity(un->checkpoint, "shape", RefShapes[app->mesh->shape], "-dm_plex_filename or -dm_plex_box_faces"));
+  PetscCall(CheckpointAddIdentity(un->checkpoint, "shape", RefShapes[app->mesh->blocks[0].shape], "-dm_plex_filename or -dm_plex_box_faces"));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "order", order, "-order"));
   for (PetscInt k = 0; k < un->nfields; k++) PetscCall(CheckpointAddVector(un->checkpoint, un->field_names[k], un->fields[k]));
   if (get_history) {
@@ -79,9 +68,8 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
 /* The state's fields and the problem's derived fields to the HDF5/XDMF series. */
 static PetscErrorCode UnsteadyWriteFields(Unsteady *un, PetscInt step, PetscReal time)
 {
-  Problem    *problem = &un->app->problem;
-  const char *names[HOFLOW_MAX_FIELDS + 4];
-  Vec         fields[HOFLOW_MAX_FIELDS + 4];
+  const char *names[HOFLOW_MAX_FIELDS + HOFLOW_MAX_DERIVED];
+  Vec         fields[HOFLOW_MAX_FIELDS + HOFLOW_MAX_DERIVED];
   PetscInt    n = 0;
 
   PetscFunctionBeginUser;
@@ -89,21 +77,35 @@ static PetscErrorCode UnsteadyWriteFields(Unsteady *un, PetscInt step, PetscReal
     names[n]  = un->field_names[k];
     fields[n] = un->fields[k];
   }
-  for (PetscInt k = 0; k < problem->nderived; k++, n++) {
-    PetscCall(problem->derived[k].evaluate(un->app->disc, un->fields, time, un->derived[k], problem->ctx));
-    names[n]  = problem->derived[k].name;
+  for (PetscInt k = 0; k < un->nderived; k++, n++) {
+    PetscCall(un->physics_derived(un, un->derived_fields[k], time, un->derived[k]));
+    names[n]  = un->derived_fields[k];
     fields[n] = un->derived[k];
   }
   PetscCall(FieldWriterWrite(un->writer, step, time, n, names, fields));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Keep the monitors' values for the problem's summary. */
+static PetscErrorCode UnsteadyRecord(Unsteady *un, PetscReal time, const PetscReal values[])
+{
+  PetscFunctionBeginUser;
+  if (un->nrec == un->caprec) {
+    un->caprec = PetscMax(1024, 2 * un->caprec);
+    PetscCall(PetscRealloc(sizeof(PetscReal) * un->caprec, &un->rec_t));
+    for (PetscInt m = 0; m < un->nmonitors; m++) PetscCall(PetscRealloc(sizeof(PetscReal) * un->caprec, &un->rec_v[m]));
+  }
+  un->rec_t[un->nrec] = time;
+  for (PetscInt m = 0; m < un->nmonitors; m++) un->rec_v[m][un->nrec] = values[m];
+  un->nrec++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* After every step (and before the first): monitors, output, checkpoint, progress. */
 static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec u, void *ctx)
 {
-  Unsteady         *un      = (Unsteady *)ctx;
-  Problem          *problem = &un->app->problem;
-  PetscReal         dt, values[9];
+  Unsteady         *un = (Unsteady *)ctx;
+  PetscReal         dt, values[HOFLOW_MAX_MONITORS + 1];
   PetscInt          its;
   TSConvergedReason reason;
   PetscBool         final;
@@ -120,9 +122,10 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
   un->ksp_its_seen = its;
 
   if (un->csv && !(step == un->start_step && un->restart_file[0])) { /* a restart keeps the checkpointed run's row */
-    for (PetscInt k = 0; k < problem->nmonitors; k++) PetscCall(problem->monitors[k].evaluate(un->app->disc, un->fields, time, &values[k], problem->ctx));
-    values[problem->nmonitors] = (PetscReal)un->iterations_last;
+    for (PetscInt k = 0; k < un->nmonitors; k++) PetscCall(un->physics_monitor(un, un->monitors[k], time, &values[k]));
+    values[un->nmonitors] = (PetscReal)un->iterations_last;
     PetscCall(MonitorCSVWriteRow(un->csv, step, time, dt, values));
+    PetscCall(UnsteadyRecord(un, time, values));
   }
   if (un->writer && (step % un->output_interval == 0 || final)) PetscCall(UnsteadyWriteFields(un, step, time));
   if (un->checkpoint_interval > 0 && step % un->checkpoint_interval == 0 && step != un->start_step) {
@@ -133,10 +136,36 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
+/* Whether `name` is one of the comma-separated names of `list`. */
+static PetscBool NameInList(const char list[], const char name[])
+{
+  const size_t len = strlen(name);
+  for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == 0)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* Split a comma-separated list in place into at most max names, each checked against the physics'. */
+static PetscErrorCode UnsteadyNames(Unsteady *un, const char what[], char list[], const char available[], PetscInt max, PetscInt *n, char *names[])
+{
+  char *p = list;
+
+  PetscFunctionBeginUser;
+  *n = 0;
+  while (p && *p) {
+    char *comma = strchr(p, ',');
+    if (comma) *comma = 0;
+    PetscCheck(*n < max, un->comm, PETSC_ERR_ARG_SIZ, "Problem %s asks for more than %" PetscInt_FMT " %ss", un->app->problem_name, max, what);
+    PetscCheck(available && NameInList(available, p), un->comm, PETSC_ERR_ARG_WRONG, "Problem %s asks for the %s '%s', which physics %s does not provide; it provides: %s", un->app->problem_name, what, p, un->app->problem.physics, available && available[0] ? available : "(none)");
+    names[(*n)++] = p;
+    p             = comma ? comma + 1 : NULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(Unsteady *), Unsteady **un_out)
 {
   Unsteady *un;
-  PetscErrorCode (*create_physics)(Unsteady *) = NULL;
   SNES      snes;
   KSP       ksp;
   PC        pc;
@@ -145,26 +174,23 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
   PetscReal max_time;
 
   PetscFunctionBeginUser;
-  PetscCall(UnsteadyPhysicsRegisterAll());
   PetscCall(PetscNew(&un));
   un->app                  = app;
   un->comm                 = app->comm;
   un->last_monitored_step  = -1;
   un->checkpoint_kill_step = -1;
   un->progress_interval    = 10;
-  PetscCall(PetscFunctionListFind(UnsteadyPhysicsList, app->problem.physics, &create_physics));
-  PetscCheck(create_physics, un->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Problem %s names physics '%s', which is not registered", app->problem_name, app->problem.physics);
 
   PetscCall(TSCreate(un->comm, &un->ts));
   PetscCall(TSSetType(un->ts, TSBEULER));
   PetscCall(TSSetTimeStep(un->ts, 0.05));
   PetscCall(TSSetMaxTime(un->ts, 1.0));
   PetscCall(TSSetExactFinalTime(un->ts, TS_EXACTFINALTIME_MATCHSTEP));
-  un->state          = app->u;
-  un->nfields        = 1;
-  un->field_names[0] = "u";
-  un->fields[0]      = app->u;
   PetscCall(create_physics(un));
+  PetscCall(PetscStrncpy(un->monitor_list, app->problem.monitors, sizeof(un->monitor_list)));
+  PetscCall(PetscStrncpy(un->derived_list, app->problem.derived, sizeof(un->derived_list)));
+  PetscCall(UnsteadyNames(un, "monitor", un->monitor_list, un->monitor_names, HOFLOW_MAX_MONITORS, &un->nmonitors, un->monitors));
+  PetscCall(UnsteadyNames(un, "derived field", un->derived_list, un->derived_names, HOFLOW_MAX_DERIVED, &un->nderived, un->derived_fields));
   PetscCall(TSSetSolution(un->ts, un->state));
   if (un->nfields == 1) { /* implicit PETSc integrators on one field: CG inside each stage */
     PetscCall(TSGetSNES(un->ts, &snes));
@@ -212,16 +238,16 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
   }
   if (un->physics_setup) PetscCall(un->physics_setup(un));
   if (un->output_interval > 0) {
-    PetscCall(OutputMeshCreateDG(app->disc, &un->output_mesh));
+    PetscCall(OutputMeshCreate(app->disc, &un->output_mesh));
     PetscCall(FieldWriterCreate(un->output_mesh, un->output_dir, app->problem_name, &un->writer));
     if (un->restart_file[0]) PetscCall(FieldWriterRestart(un->writer, un->start_step));
-    for (PetscInt k = 0; k < app->problem.nderived; k++) PetscCall(VecDuplicate(un->fields[0], &un->derived[k]));
+    for (PetscInt k = 0; k < un->nderived; k++) PetscCall(VecDuplicate(un->fields[0], &un->derived[k]));
   }
   if (strcmp(un->monitor_file, "none")) {
-    const char *columns[9];
-    for (PetscInt k = 0; k < app->problem.nmonitors; k++) columns[k] = app->problem.monitors[k].name;
-    columns[app->problem.nmonitors] = "ksp_iterations";
-    PetscCall(MonitorCSVCreate(un->comm, un->monitor_file, app->problem.nmonitors + 1, columns, un->restart_file[0] ? un->start_step : -1, &un->csv));
+    const char *columns[HOFLOW_MAX_MONITORS + 1];
+    for (PetscInt k = 0; k < un->nmonitors; k++) columns[k] = un->monitors[k];
+    columns[un->nmonitors] = "ksp_iterations";
+    PetscCall(MonitorCSVCreate(un->comm, un->monitor_file, un->nmonitors + 1, columns, un->restart_file[0] ? un->start_step : -1, &un->csv));
   }
   PetscCall(TSGetMaxSteps(un->ts, &max_steps));
   PetscCall(TSGetMaxTime(un->ts, &max_time));
@@ -235,7 +261,7 @@ PetscErrorCode UnsteadyCreate(App *app, Unsteady **un_out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode UnsteadySolve(Unsteady *un)
+static PetscErrorCode UnsteadySolve(Unsteady *un)
 {
   PetscReal         time;
   PetscInt          step;
@@ -264,17 +290,21 @@ PetscErrorCode UnsteadySolve(Unsteady *un)
   }
   /* the final state, if TSSolve did not monitor it */
   PetscCall(UnsteadyMonitor(un->ts, step, time, un->state, un));
-  un->app->problem.time = time;
-  if (un->physics_errors)
-    PetscCall(un->physics_errors(un, un->errors, sizeof(un->errors)));
-  else
-    PetscCall(DGDiscL2Error(un->app->disc, un->app->u, un->app->problem.exact, un->app->problem.ctx, &un->l2_error));
+  if (un->physics_errors) PetscCall(un->physics_errors(un, un->errors, sizeof(un->errors)));
+  if (un->app->problem.summary) {
+    char summary[256];
+    PetscCall(un->app->problem.summary(un->app->problem.ctx, un->nrec, un->rec_t, un->nmonitors, (const char *const *)un->monitors, un->rec_v, summary, sizeof(summary)));
+    if (summary[0]) {
+      if (un->errors[0]) PetscCall(PetscStrlcat(un->errors, " ", sizeof(un->errors)));
+      PetscCall(PetscStrlcat(un->errors, summary, sizeof(un->errors)));
+    }
+  }
   PetscCall(VecViewFromOptions(un->state, NULL, "-solution_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One machine-readable summary line, with the elliptic App's keys and the time stepping's. */
-PetscErrorCode UnsteadyReport(Unsteady *un)
+/* One machine-readable summary line, with the elliptic solve's keys and the time stepping's. */
+static PetscErrorCode UnsteadyReport(Unsteady *un)
 {
   App      *app = un->app;
   PetscInt  ndofs, step;
@@ -287,23 +317,37 @@ PetscErrorCode UnsteadyReport(Unsteady *un)
   PetscCall(TSGetTime(un->ts, &time));
   PetscCall(TSGetTimeStep(un->ts, &dt));
   PetscCall(TSGetType(un->ts, &type));
-  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "%s%s\n", app->problem_name, app->disc_name, RefShapes[app->mesh->shape], app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations, un->errors[0] ? " " : "", un->errors));
+  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "%s%s\n", app->problem_name, app->disc_name, RefShapes[app->mesh->blocks[0].shape], app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations, un->errors[0] ? " " : "", un->errors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode UnsteadyDestroy(Unsteady **un)
+static PetscErrorCode UnsteadyDestroy(Unsteady **un)
 {
   PetscFunctionBeginUser;
   if (!*un) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TSDestroy(&(*un)->ts));
-  if ((*un)->state != (*un)->app->u) PetscCall(VecDestroy(&(*un)->state));
+  PetscCall(VecDestroy(&(*un)->state));
   if ((*un)->physics_destroy) PetscCall((*un)->physics_destroy(&(*un)->physics));
-  for (PetscInt k = 0; k < 4; k++) PetscCall(VecDestroy(&(*un)->derived[k]));
+  for (PetscInt k = 0; k < HOFLOW_MAX_DERIVED; k++) PetscCall(VecDestroy(&(*un)->derived[k]));
+  PetscCall(PetscFree((*un)->rec_t));
+  for (PetscInt m = 0; m < HOFLOW_MAX_MONITORS; m++) PetscCall(PetscFree((*un)->rec_v[m]));
   PetscCall(FieldWriterDestroy(&(*un)->writer));
   PetscCall(OutputMeshDestroy(&(*un)->output_mesh));
   PetscCall(CheckpointDestroy(&(*un)->checkpoint));
   PetscCall(MonitorCSVDestroy(&(*un)->csv));
   PetscCall(ProgressDestroy(&(*un)->progress));
   PetscCall(PetscFree(*un));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode UnsteadyRun(App *app, PetscErrorCode (*create)(Unsteady *un))
+{
+  Unsteady *un = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyCreate(app, create, &un));
+  PetscCall(UnsteadySolve(un));
+  PetscCall(UnsteadyReport(un));
+  PetscCall(UnsteadyDestroy(&un));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

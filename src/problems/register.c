@@ -2,6 +2,8 @@
 #include <hoflow/compat.h>
 #include <hoflow/problem.h>
 
+PetscFunctionList ProblemList = NULL;
+
 PetscErrorCode ProblemRegisterAll(void)
 {
   PetscFunctionBeginUser;
@@ -12,4 +14,24 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProblemSetBoundaryGroups(Problem *problem, const char type[], const char groups[])
+{
+  PetscInt k = 0;
+
+  PetscFunctionBeginUser;
+  while (k < problem->nbc && strcmp(problem->bc[k].type, type)) k++;
+  PetscCheck(k < PROBLEM_MAX_BC, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many boundary types");
+  if (k == problem->nbc) problem->nbc++;
+  PetscCall(PetscStrncpy(problem->bc[k].type, type, sizeof(problem->bc[k].type)));
+  PetscCall(PetscStrncpy(problem->bc[k].groups, groups, sizeof(problem->bc[k].groups)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *ProblemGetBoundaryGroups(const Problem *problem, const char type[])
+{
+  for (PetscInt k = 0; k < problem->nbc; k++)
+    if (!strcmp(problem->bc[k].type, type)) return problem->bc[k].groups;
+  return "none";
 }

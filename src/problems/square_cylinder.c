@@ -6,26 +6,25 @@
  * rest and the inflow speed ramps up over -cylinder_ramp (default 1). -ins_reynolds sets Re (nu = 1/Re).
  *
  * Monitors, every step: the drag and lift coefficients C_D = 2 F_x / (U^2 D), C_L = 2 F_y / (U^2 D)
- * of the force F of the fluid on the cylinder. At the end the summary line reports, over the lift
- * record after -cylinder_transient (default: the first half of the run), the Strouhal number
- * St = f D / U from the mean period between upward zero crossings of C_L - mean(C_L), the mean
- * drag and the lift amplitude. Derived field: the vorticity. */
+ * of the force F of the fluid on the cylinder (the physics' force monitors on the group
+ * "cylinder"). At the end the summary line reports, over the lift record after -cylinder_transient
+ * (default: the first half of the run), the Strouhal number St = f D / U from the mean period
+ * between upward zero crossings of C_L - mean(C_L), the mean drag and the lift amplitude. Derived
+ * field: the vorticity. */
 #include <hoflow/compat.h>
 #include <hoflow/problem.h>
 
 typedef struct {
-  Problem   *problem;
-  INSOps     ops;   /* geometry for forces and vorticity, created on first use */
-  PetscBool *faces; /* the cylinder's faces */
-  PetscReal  transient, ramp;
-  PetscInt   n, cap; /* lift record */
-  PetscReal *t, *cl, *cd;
+  Problem  *problem;
+  PetscReal transient, ramp;
 } SquareCylinder;
 
-static PetscErrorCode SquareCylinderState(const PetscReal x[], PetscReal t, PetscReal uvp[3], void *ctx)
+static PetscErrorCode SquareCylinderState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal uvp[], PetscReal grad[], void *ctx)
 {
   PetscFunctionBeginUser;
-  uvp[0] = uvp[1] = uvp[2] = 0; /* at rest */
+  for (PetscInt c = 0; c < nv; c++) uvp[c] = 0; /* at rest */
+  if (grad)
+    for (PetscInt c = 0; c < nv * dim; c++) grad[c] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -50,96 +49,32 @@ static PetscReal SquareCylinderTimeFactor(PetscReal t, PetscInt field, void *ctx
   return PetscSqr(PetscSinReal(0.5 * PETSC_PI * t / sc->ramp));
 }
 
-static PetscErrorCode SquareCylinderSetUp(SquareCylinder *sc, DGDisc *disc)
-{
-  PetscFunctionBeginUser;
-  if (sc->ops) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(INSOpsCreate(disc, NULL, &sc->ops));
-  PetscCall(MeshGetGroupFaces(disc->mesh, "the square_cylinder problem's force monitor", "cylinder", &sc->faces));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Force coefficients, recorded once per time (the drag monitor runs first). */
-static PetscErrorCode SquareCylinderForces(SquareCylinder *sc, DGDisc *disc, const Vec fields[], PetscReal time, PetscReal c[2])
-{
-  PetscReal F[2];
-
-  PetscFunctionBeginUser;
-  PetscCall(SquareCylinderSetUp(sc, disc));
-  PetscCall(INSOpsBoundaryForce(sc->ops, sc->problem->nu, fields[0], fields[1], fields[2], sc->faces, F));
-  c[0] = 2 * F[0];
-  c[1] = 2 * F[1];
-  if (sc->n && time <= sc->t[sc->n - 1]) PetscFunctionReturn(PETSC_SUCCESS);
-  if (sc->n == sc->cap) {
-    PetscReal *t, *cl, *cd;
-    sc->cap = PetscMax(1024, 2 * sc->cap);
-    PetscCall(PetscMalloc3(sc->cap, &t, sc->cap, &cl, sc->cap, &cd));
-    if (sc->n) {
-      PetscCall(PetscArraycpy(t, sc->t, sc->n));
-      PetscCall(PetscArraycpy(cl, sc->cl, sc->n));
-      PetscCall(PetscArraycpy(cd, sc->cd, sc->n));
-    }
-    PetscCall(PetscFree3(sc->t, sc->cl, sc->cd));
-    sc->t = t, sc->cl = cl, sc->cd = cd;
-  }
-  sc->t[sc->n]  = time;
-  sc->cd[sc->n] = c[0];
-  sc->cl[sc->n] = c[1];
-  sc->n++;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MonitorDrag(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
-{
-  PetscReal c[2];
-
-  PetscFunctionBeginUser;
-  PetscCall(SquareCylinderForces((SquareCylinder *)ctx, disc, fields, time, c));
-  *value = c[0];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MonitorLift(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
-{
-  PetscReal c[2];
-
-  PetscFunctionBeginUser;
-  PetscCall(SquareCylinderForces((SquareCylinder *)ctx, disc, fields, time, c));
-  *value = c[1];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode DerivedVorticity(DGDisc *disc, const Vec fields[], PetscReal time, Vec omega, void *ctx)
-{
-  SquareCylinder *sc = (SquareCylinder *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(SquareCylinderSetUp(sc, disc));
-  PetscCall(INSOpsVorticity(sc->ops, fields[0], fields[1], omega));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Strouhal number, mean drag and lift amplitude over the record after the transient. */
-static PetscErrorCode SquareCylinderSummary(void *ctx, char summary[], size_t len)
+static PetscErrorCode SquareCylinderSummary(void *ctx, PetscInt n, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len)
 {
-  SquareCylinder *sc = (SquareCylinder *)ctx;
-  PetscInt        i0 = 0, ncross = 0;
-  PetscReal       t0, mean_cl = 0, mean_cd = 0, amp = 0, first = 0, last = 0;
+  SquareCylinder  *sc = (SquareCylinder *)ctx;
+  const PetscReal *cd = NULL, *cl = NULL;
+  PetscInt         i0 = 0, ncross = 0;
+  PetscReal        t0, mean_cl = 0, mean_cd = 0, amp = 0, first = 0, last = 0;
 
   PetscFunctionBeginUser;
   summary[0] = 0;
-  if (sc->n < 4) PetscFunctionReturn(PETSC_SUCCESS);
-  t0 = sc->transient >= 0 ? sc->transient : 0.5 * (sc->t[0] + sc->t[sc->n - 1]);
-  while (i0 < sc->n - 1 && sc->t[i0] < t0) i0++;
-  for (PetscInt i = i0; i < sc->n; i++) {
-    mean_cl += sc->cl[i] / (sc->n - i0);
-    mean_cd += sc->cd[i] / (sc->n - i0);
+  for (PetscInt m = 0; m < nmon; m++) {
+    if (!strcmp(names[m], "drag_coefficient")) cd = values[m];
+    if (!strcmp(names[m], "lift_coefficient")) cl = values[m];
   }
-  for (PetscInt i = i0; i < sc->n; i++) amp = PetscMax(amp, PetscAbsReal(sc->cl[i] - mean_cl));
-  for (PetscInt i = i0 + 1; i < sc->n; i++) {
-    const PetscReal a = sc->cl[i - 1] - mean_cl, b = sc->cl[i] - mean_cl;
+  if (n < 4 || !cd || !cl) PetscFunctionReturn(PETSC_SUCCESS);
+  t0 = sc->transient >= 0 ? sc->transient : 0.5 * (t[0] + t[n - 1]);
+  while (i0 < n - 1 && t[i0] < t0) i0++;
+  for (PetscInt i = i0; i < n; i++) {
+    mean_cl += cl[i] / (n - i0);
+    mean_cd += cd[i] / (n - i0);
+  }
+  for (PetscInt i = i0; i < n; i++) amp = PetscMax(amp, PetscAbsReal(cl[i] - mean_cl));
+  for (PetscInt i = i0 + 1; i < n; i++) {
+    const PetscReal a = cl[i - 1] - mean_cl, b = cl[i] - mean_cl;
     if (a < 0 && b >= 0) { /* upward crossing, interpolated in time */
-      const PetscReal tc = sc->t[i - 1] + (sc->t[i] - sc->t[i - 1]) * (-a) / (b - a);
+      const PetscReal tc = t[i - 1] + (t[i] - t[i - 1]) * (-a) / (b - a);
       if (!ncross) first = tc;
       last = tc;
       ncross++;
@@ -151,13 +86,8 @@ static PetscErrorCode SquareCylinderSummary(void *ctx, char summary[], size_t le
 
 static PetscErrorCode SquareCylinderDestroy(void *ctx)
 {
-  SquareCylinder *sc = (SquareCylinder *)ctx;
-
   PetscFunctionBeginUser;
-  PetscCall(INSOpsDestroy(&sc->ops));
-  PetscCall(PetscFree(sc->faces));
-  PetscCall(PetscFree3(sc->t, sc->cl, sc->cd));
-  PetscCall(PetscFree(sc));
+  PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,24 +111,19 @@ PetscErrorCode ProblemCreate_SquareCylinder(Problem *problem)
   PetscCall(PetscStrncpy(problem->physics, "ins", sizeof(problem->physics)));
   problem->ctx              = sc;
   problem->ctx_destroy      = SquareCylinderDestroy;
-  problem->ins_state        = SquareCylinderState;
-  problem->ins_exact        = PETSC_FALSE;
+  problem->initial          = SquareCylinderState;
   problem->ins_boundary     = SquareCylinderBoundary;
   problem->ins_time_factor  = SquareCylinderTimeFactor;
-  problem->ins_summary      = SquareCylinderSummary;
+  problem->summary          = SquareCylinderSummary;
   problem->velocity_scale   = 1.0;
+  problem->length_scale     = 1.0;
   problem->default_dt       = 0.01;
   problem->default_max_time = 200;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/square_cylinder.msh", sizeof(problem->mesh_options)));
-  PetscCall(PetscStrncpy(problem->dirichlet, "inflow,cylinder", sizeof(problem->dirichlet)));
-  PetscCall(PetscStrncpy(problem->neumann, "outflow", sizeof(problem->neumann)));
-  problem->nmonitors = 2;
-  PetscCall(PetscStrncpy(problem->monitors[0].name, "drag_coefficient", sizeof(problem->monitors[0].name)));
-  problem->monitors[0].evaluate = MonitorDrag;
-  PetscCall(PetscStrncpy(problem->monitors[1].name, "lift_coefficient", sizeof(problem->monitors[1].name)));
-  problem->monitors[1].evaluate = MonitorLift;
-  problem->nderived             = 1;
-  PetscCall(PetscStrncpy(problem->derived[0].name, "vorticity", sizeof(problem->derived[0].name)));
-  problem->derived[0].evaluate = DerivedVorticity;
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "inflow,cylinder"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "outflow"));
+  PetscCall(PetscStrncpy(problem->monitors, "drag_coefficient,lift_coefficient", sizeof(problem->monitors)));
+  PetscCall(PetscStrncpy(problem->derived, "vorticity", sizeof(problem->derived)));
+  PetscCall(PetscStrncpy(problem->force_group, "cylinder", sizeof(problem->force_group)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,22 +8,19 @@
  * Monitors: the L2 errors of the velocity and the pressure, the kinetic energy; derived field: the
  * vorticity. */
 #include <hoflow/compat.h>
-#include <hoflow/unsteady.h>
+#include <hoflow/problem.h>
 
-typedef struct {
-  Problem *problem;
-  INSOps   ops; /* for the vorticity, created on first use */
-} TaylorVortex;
-
-static PetscErrorCode TaylorVortexState(const PetscReal x[], PetscReal t, PetscReal uvp[3], void *ctx)
+static PetscErrorCode TaylorVortexState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal uvp[], PetscReal grad[], void *ctx)
 {
-  const TaylorVortex *tv = (const TaylorVortex *)ctx;
-  const PetscReal     nu = tv->problem->nu, k = 2 * PETSC_PI, decay = PetscExpReal(-k * k * nu * t);
+  const Problem  *problem = (const Problem *)ctx;
+  const PetscReal nu = problem->nu, k = 2 * PETSC_PI, decay = PetscExpReal(-k * k * nu * t);
 
   PetscFunctionBeginUser;
   uvp[0] = -PetscSinReal(k * x[1]) * decay;
   uvp[1] = PetscSinReal(k * x[0]) * decay;
   uvp[2] = -PetscCosReal(k * x[0]) * PetscCosReal(k * x[1]) * decay * decay;
+  if (grad)
+    for (PetscInt c = 0; c < 3 * dim; c++) grad[c] = 0; /* not needed by the flow solver */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,107 +40,31 @@ static PetscErrorCode TaylorVortexBoundary(const PetscReal x[], const PetscReal 
 
 static PetscReal TaylorVortexTimeFactor(PetscReal t, PetscInt field, void *ctx)
 {
-  const TaylorVortex *tv = (const TaylorVortex *)ctx;
-  const PetscReal     k  = 2 * PETSC_PI;
-  return PetscExpReal(-(field ? 2.0 : 1.0) * k * k * tv->problem->nu * t);
-}
-
-static PetscErrorCode MonitorVelocityError(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
-{
-  PetscReal e[2];
-
-  PetscFunctionBeginUser;
-  for (PetscInt c = 0; c < 2; c++) {
-    INSComponent comp = {((TaylorVortex *)ctx)->problem, c, time};
-    PetscCall(DGDiscL2Error(disc, fields[c], INSComponentFunction, &comp, &e[c]));
-  }
-  *value = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MonitorPressureError(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
-{
-  INSComponent comp = {((TaylorVortex *)ctx)->problem, 2, time};
-
-  PetscFunctionBeginUser;
-  PetscCall(DGDiscL2Error(disc, fields[2], INSComponentFunction, &comp, value));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* (1/2) int |u|^2 = (1/2) (u^T M u + v^T M v) */
-static PetscErrorCode MonitorKineticEnergy(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx)
-{
-  Mat       M;
-  Vec       w;
-  PetscReal a, b;
-
-  PetscFunctionBeginUser;
-  PetscCall(DGMassOperatorCreate(disc, PETSC_FALSE, &M));
-  PetscCall(VecDuplicate(fields[0], &w));
-  PetscCall(MatMult(M, fields[0], w));
-  PetscCall(VecDot(w, fields[0], &a));
-  PetscCall(MatMult(M, fields[1], w));
-  PetscCall(VecDot(w, fields[1], &b));
-  *value = 0.5 * (a + b);
-  PetscCall(VecDestroy(&w));
-  PetscCall(MatDestroy(&M));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode DerivedVorticity(DGDisc *disc, const Vec fields[], PetscReal time, Vec omega, void *ctx)
-{
-  TaylorVortex *tv = (TaylorVortex *)ctx;
-
-  PetscFunctionBeginUser;
-  if (!tv->ops) PetscCall(INSOpsCreate(disc, NULL, &tv->ops));
-  PetscCall(INSOpsVorticity(tv->ops, fields[0], fields[1], omega));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode TaylorVortexDestroy(void *ctx)
-{
-  TaylorVortex *tv = (TaylorVortex *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(INSOpsDestroy(&tv->ops));
-  PetscCall(PetscFree(tv));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  const Problem  *problem = (const Problem *)ctx;
+  const PetscReal k       = 2 * PETSC_PI;
+  return PetscExpReal(-(field ? 2.0 : 1.0) * k * k * problem->nu * t);
 }
 
 PetscErrorCode ProblemCreate_TaylorVortex(Problem *problem)
 {
-  TaylorVortex *tv;
-
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&tv));
-  tv->problem = problem;
   problem->nu = 0.01;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Taylor vortex", NULL);
   PetscCall(PetscOptionsReal("-ins_nu", "Kinematic viscosity nu", NULL, problem->nu, &problem->nu, NULL));
   PetscOptionsEnd();
   PetscCheck(problem->nu > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ins_nu %g must be positive", (double)problem->nu);
   PetscCall(PetscStrncpy(problem->physics, "ins", sizeof(problem->physics)));
-  problem->ctx              = tv;
-  problem->ctx_destroy      = TaylorVortexDestroy;
-  problem->ins_state        = TaylorVortexState;
-  problem->ins_exact        = PETSC_TRUE;
+  problem->ctx              = problem;
+  problem->exact            = TaylorVortexState;
   problem->ins_boundary     = TaylorVortexBoundary;
   problem->ins_time_factor  = TaylorVortexTimeFactor;
   problem->velocity_scale   = 1.0;
   problem->default_dt       = 1e-2;
   problem->default_max_time = 3.0;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/taylor_vortex.msh", sizeof(problem->mesh_options)));
-  PetscCall(PetscStrncpy(problem->dirichlet, "bottom,top,left", sizeof(problem->dirichlet)));
-  PetscCall(PetscStrncpy(problem->neumann, "right", sizeof(problem->neumann)));
-  problem->nmonitors = 3;
-  PetscCall(PetscStrncpy(problem->monitors[0].name, "L2_error_velocity", sizeof(problem->monitors[0].name)));
-  problem->monitors[0].evaluate = MonitorVelocityError;
-  PetscCall(PetscStrncpy(problem->monitors[1].name, "L2_error_pressure", sizeof(problem->monitors[1].name)));
-  problem->monitors[1].evaluate = MonitorPressureError;
-  PetscCall(PetscStrncpy(problem->monitors[2].name, "kinetic_energy", sizeof(problem->monitors[2].name)));
-  problem->monitors[2].evaluate = MonitorKineticEnergy;
-  problem->nderived             = 1;
-  PetscCall(PetscStrncpy(problem->derived[0].name, "vorticity", sizeof(problem->derived[0].name)));
-  problem->derived[0].evaluate = DerivedVorticity;
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "bottom,top,left"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "right"));
+  PetscCall(PetscStrncpy(problem->monitors, "L2_error_velocity,L2_error_pressure,kinetic_energy", sizeof(problem->monitors)));
+  PetscCall(PetscStrncpy(problem->derived, "vorticity", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,7 +14,8 @@
 #include <petsc/private/kspimpl.h>
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
-#include <hoflow/kernels.h>
+#include <hoflow/kernels/chebyshev.h>
+#include <hoflow/kernels/device.h>
 #include <hoflow/log.h>
 #include <hoflow/solver.h>
 
@@ -103,7 +104,7 @@ static PetscErrorCode KSPSetUp_ChebyJacobi(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The fused vector work of one iteration (hoflow/kernels.h), on the backend of the vectors. */
+/* The fused vector work of one iteration (hoflow/kernels/chebyshev.h), on the backend of the vectors. */
 static PetscErrorCode ChebyJacobiUpdate(PetscInt mode, PetscReal a, PetscReal c, Vec b, Vec w, Vec dinv, Vec r, Vec d, Vec x)
 {
   const PetscScalar *ba = NULL, *wa = NULL, *da;

@@ -4,7 +4,7 @@
  * on the backend of the vectors (CUDA kernels for CUDA vectors). */
 #include <petsc/private/pcimpl.h>
 #include <hoflow/compat.h>
-#include <hoflow/op.h>
+#include <hoflow/dg.h>
 #include <hoflow/solver.h>
 
 typedef struct {

@@ -4,7 +4,7 @@
  *   lor        the low-order-refined matrix (LOR-AMG: -pc_type hypre or gamg on it)
  * so every solver stack is a KSP with PETSc's own PC on the right matrix. */
 #include <hoflow/compat.h>
-#include <hoflow/op.h>
+#include <hoflow/dg.h>
 #include <hoflow/solver.h>
 
 const char *const HoflowPmatTypes[] = {"shell", "assembled", "lor", "HoflowPmatType", "HOFLOW_PMAT_", NULL};

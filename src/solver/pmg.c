@@ -13,7 +13,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
 #include <hoflow/log.h>
-#include <hoflow/op.h>
+#include <hoflow/dg.h>
 #include <hoflow/solver.h>
 
 static const char *const PMGCoarsenings[] = {"halving", "minus1", "PMGCoarsening", "PMG_", NULL};
@@ -27,7 +27,8 @@ typedef struct {
   PMGCoarsening coarsen;
   PetscInt      degree;                                /* Chebyshev degree on the p-levels */
   PetscInt      nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
-  DGDisc       *disc[HOFLOW_NMAX + 1];                 /* [1..nlevels-1]: created here ([0] is the operator's) */
+  DGDisc       *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
+  Disc          level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
   Mat           A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
   PC            mg;
 } PC_PMG;
@@ -43,7 +44,7 @@ static PetscErrorCode PCReset_PMG(PC pc)
     PetscCall(MatDestroy(&pmg->P[l]));
     if (l > 0) {
       PetscCall(MatDestroy(&pmg->A[l]));
-      PetscCall(DGDiscDestroy(&pmg->disc[l]));
+      PetscCall(DiscDestroy(&pmg->level_disc[l]));
     }
   }
   pmg->nlevels = 0;
@@ -144,8 +145,9 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   pmg->disc[0] = fine;
   pmg->A[0]    = pc->pmat;
   for (PetscInt l = 1; l < L; l++) {
-    PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->disc[l]));
-    PetscCall(IPDGOperatorCreateWithFaceTypes(pmg->disc[l], lambda, face_type, &pmg->A[l]));
+    PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->level_disc[l]));
+    PetscCall(DiscGetDG(pmg->level_disc[l], "p-multigrid", &pmg->disc[l]));
+    PetscCall(IPDGOperatorCreate(pmg->disc[l], lambda, face_type, &pmg->A[l]));
     PetscCall(PMGNullSpace(pc->pmat, pmg->A[l]));
     PetscCall(DGTransferCreate(pmg->disc[l], pmg->disc[l - 1], &pmg->P[l - 1]));
   }
@@ -153,7 +155,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(PMGNullSpace(pc->pmat, pmg->Acoarse));
   if (L > 1) { /* the assembled matrix replaces the order-1 operator (the transfer keeps its own table) */
     PetscCall(MatDestroy(&pmg->A[L - 1]));
-    PetscCall(DGDiscDestroy(&pmg->disc[L - 1]));
+    PetscCall(DiscDestroy(&pmg->level_disc[L - 1]));
   }
 
   /* PCMG numbers levels from the coarsest (0) to the finest (L-1) */

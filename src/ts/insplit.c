@@ -23,7 +23,6 @@
  * last good state and TSSolve stops with TS_DIVERGED_STEP_REJECTED (TSInsplitGetFailure says why). */
 #include <petsc/private/tsimpl.h>
 #include <hoflow/compat.h>
-#include <hoflow/io.h>
 #include <hoflow/log.h>
 #include <hoflow/ts.h>
 

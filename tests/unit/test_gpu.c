@@ -5,8 +5,9 @@ static const char help[] = "Compares every CUDA kernel with its host twin on the
                            "increment's trace, divergence, face data).\n"
                            "Takes hoflow's options. Prints SKIPPED when hoflow is built without CUDA.\n";
 
-#include <hoflow/app.h>
 #include <hoflow/compat.h>
+#include <hoflow/insops.h>
+#include <hoflow/physics.h>
 #include <hoflow/solver.h>
 
 #if defined(HOFLOW_HAVE_CUDA)
@@ -86,14 +87,17 @@ static PetscErrorCode CompareMult(Mat A, Vec x, PetscReal *rel, PetscReal *repea
 /* p-multigrid transfer between order N and N/2 (N > 1): prolongation and restriction kernels. */
 static PetscErrorCode CompareTransfer(App *app, PetscRandom rnd, PetscReal *prolong, PetscReal *restrict_, PetscReal *repeat)
 {
-  DGDisc   *coarse;
+  Disc      coarse;
+  DGDisc   *dgc, *dgf;
   Mat       P;
   Vec       xc, xf;
   PetscReal rep[2];
 
   PetscFunctionBeginUser;
   PetscCall(DGDiscCreate(app->mesh, PetscMax(1, app->order / 2), &coarse));
-  PetscCall(DGTransferCreate(coarse, app->disc, &P));
+  PetscCall(DiscGetDG(coarse, "the transfer test", &dgc));
+  PetscCall(DiscGetDG(app->disc, "the transfer test", &dgf));
+  PetscCall(DGTransferCreate(dgc, dgf, &P));
   PetscCall(MatCreateVecs(P, &xc, &xf));
   PetscCall(VecSetRandom(xc, rnd));
   PetscCall(VecSetRandom(xf, rnd));
@@ -103,7 +107,7 @@ static PetscErrorCode CompareTransfer(App *app, PetscRandom rnd, PetscReal *prol
   PetscCall(VecDestroy(&xc));
   PetscCall(VecDestroy(&xf));
   PetscCall(MatDestroy(&P));
-  PetscCall(DGDiscDestroy(&coarse));
+  PetscCall(DiscDestroy(&coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -203,26 +207,29 @@ static PetscErrorCode INSTestCompare(INSOps ops, INSTestOp op, Vec in[5], Vec in
 
 /* Incompressible-flow operators on the app's discretization and boundary conditions (the mesh must
  * have Dirichlet and outflow faces), host against CUDA. */
-static PetscErrorCode CompareINS(App *app, PetscRandom rnd)
+static PetscErrorCode CompareINS(App *app, Mat A, PetscRandom rnd)
 {
   INSOps          ops;
+  DGDisc         *dg;
   const PetscInt *face_type;
-  PetscInt        count[2] = {0, 0}, nface = app->mesh->K * app->disc->ref->Nfaces * app->disc->ref->Nfp[0];
+  PetscInt        count[2] = {0, 0}, nface;
   Vec             in[5], in_device[5];
   PetscReal       rel[INS_NOPS], repeat = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(INSOpsCreate(app->disc, NULL, &ops));
+  PetscCall(DiscGetDG(app->disc, "the incompressible-flow test", &dg));
+  nface = dg->elem_fnode[app->mesh->K];
+  PetscCall(INSOpsCreate(dg, NULL, &ops));
   PetscCall(INSOpsSetBoundaryData(ops, INSTestBoundary, NULL));
   PetscCall(INSOpsGetFaceTypes(ops, &face_type));
-  for (PetscInt k = 0; k < app->mesh->K * app->disc->ref->Nfaces; k++) {
+  for (PetscInt k = 0; k < app->mesh->nslots; k++) {
     if (face_type[k] == HOFLOW_FACE_DIRICHLET) count[0]++;
     if (face_type[k] == HOFLOW_FACE_NEUMANN) count[1]++;
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, count, 2, MPIU_INT, MPI_SUM, app->comm));
   PetscCheck(count[0] && count[1], app->comm, PETSC_ERR_USER_INPUT, "The incompressible-flow comparison needs Dirichlet and outflow faces; the mesh has %" PetscInt_FMT " and %" PetscInt_FMT " (use -bc_dirichlet and -bc_neumann)", count[0], count[1]);
   for (PetscInt k = 0; k < 5; k++) {
-    PetscCall(MatCreateVecs(app->A, &in[k], NULL));
+    PetscCall(MatCreateVecs(A, &in[k], NULL));
     PetscCall(VecSetRandom(in[k], rnd));
     PetscCall(VecShift(in[k], -0.5)); /* velocities of both signs: flow leaving and entering every face */
     PetscCall(DuplicateOnDevice(in[k], &in_device[k]));
@@ -296,50 +303,53 @@ static PetscErrorCode CompareChebyshev(Mat A, PetscRandom rnd, PetscReal rel[2])
 int main(int argc, char **argv)
 {
   App *app;
+  Mat  A;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
 #if !defined(HOFLOW_HAVE_CUDA)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: SKIPPED (hoflow built without CUDA=1)\n"));
 #else
   {
-    Vec         x, xd, dh, dd, bh, bd;
-    Mat         M, Minv;
-    PetscRandom rnd;
-    PetscReal   apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0, cheb[2] = {0, 0};
+    Vec          x, xd, dh, dd, bh, bd;
+    Mat          M, Minv;
+    PetscRandom  rnd;
+    PetscReal    apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0, cheb[2] = {0, 0};
+    ProblemPoint exact = {&app->problem, app->problem.exact, app->mesh->dim, 1, 0, 0.0}, source = {&app->problem, app->problem.forcing, app->mesh->dim, 1, 0, 0.0};
 
-    PetscCall(MatCreateVecs(app->A, &x, NULL));
+    PetscCall(MatCreateVecs(A, &x, NULL));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
     PetscCall(VecSetRandom(x, rnd));
     /* SIPDG operator: gradient and apply kernels */
-    PetscCall(CompareMult(app->A, x, &apply, &repeat));
+    PetscCall(CompareMult(A, x, &apply, &repeat));
     /* diagonal */
     PetscCall(VecDuplicate(x, &dh));
-    PetscCall(MatGetDiagonal(app->A, dh));
+    PetscCall(MatGetDiagonal(A, dh));
     PetscCall(DuplicateOnDevice(x, &dd));
     PetscCall(VecSet(dd, NAN));
-    PetscCall(MatGetDiagonal(app->A, dd));
+    PetscCall(MatGetDiagonal(A, dd));
     PetscCall(RelativeDifference(dh, dd, &diag));
     /* mass and inverse mass */
-    PetscCall(DGMassOperatorCreate(app->disc, PETSC_FALSE, &M));
-    PetscCall(DGMassOperatorCreate(app->disc, PETSC_TRUE, &Minv));
+    PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &M));
+    PetscCall(DiscCreateMass(app->disc, PETSC_TRUE, &Minv));
     PetscCall(CompareMult(M, x, &mass, &mass_repeat));
     PetscCall(CompareMult(Minv, x, &inv, &inv_repeat));
     /* right-hand side (l_i, f) */
     PetscCall(VecDuplicate(x, &bh));
     PetscCall(VecZeroEntries(bh));
-    PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, bh));
+    PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, bh));
     PetscCall(DuplicateOnDevice(x, &bd));
     PetscCall(VecZeroEntries(bd));
-    PetscCall(DGDiscAddWeightedIntegral(app->disc, app->problem.forcing, app->problem.ctx, bd));
+    PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, bd));
     PetscCall(RelativeDifference(bh, bd, &rhs));
     /* L2 error of the random field against the exact solution */
-    PetscCall(DGDiscL2Error(app->disc, x, app->problem.exact, app->problem.ctx, &eh));
+    PetscCall(DiscL2Error(app->disc, x, ProblemPointFunction, &exact, &eh));
     PetscCall(DuplicateOnDevice(x, &xd));
-    PetscCall(DGDiscL2Error(app->disc, xd, app->problem.exact, app->problem.ctx, &ed));
+    PetscCall(DiscL2Error(app->disc, xd, ProblemPointFunction, &exact, &ed));
     PetscCall(CompareTransfer(app, rnd, &prolong, &restrict_, &transfer_repeat));
-    PetscCall(CompareINS(app, rnd));
-    PetscCall(CompareChebyshev(app->A, rnd, cheb));
+    PetscCall(CompareINS(app, A, rnd));
+    PetscCall(CompareChebyshev(A, rnd, cheb));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-transfer: prolong %.3e restrict %.3e transfer_repeat %.3e\n", (double)prolong, (double)restrict_, (double)transfer_repeat));
@@ -355,6 +365,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&bd));
   }
 #endif
+  PetscCall(MatDestroy(&A));
   PetscCall(AppDestroy(&app));
   PetscCall(PetscFinalize());
   return 0;

@@ -2,10 +2,9 @@ static const char help[] = "Writes a DG field holding a known polynomial of degr
                            "the HDF5 files back and checks the values at every sub-cell vertex, the sub-cell mesh (orientation,\n"
                            "total area) and a checkpoint round trip. Takes hoflow's options and -test_dir DIR.\n";
 
-#include <hoflow/app.h>
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
-#include <hoflow/op.h>
+#include <hoflow/physics.h>
 
 /* A polynomial of total degree N: the DG field represents it exactly. */
 static PetscReal Polynomial(PetscInt N, PetscReal x, PetscReal y)
@@ -21,38 +20,34 @@ static PetscErrorCode PolynomialPoint(const PetscReal x[], PetscReal *value, Pet
 
 int main(int argc, char **argv)
 {
-  App        *app;
-  OutputMesh *om;
-  FieldWriter writer;
-  IOFile      file;
-  Vec         u, v;
-  char        dir[PETSC_MAX_PATH_LEN] = "output/test_io", path[PETSC_MAX_PATH_LEN + 32];
-  PetscInt    N, Np, K, np_global, nc_global, rows, cols, nv, offset = 0;
-  PetscReal  *xy, *values, value_error = 0, geometry_error = 0, area = 0, min_area = PETSC_MAX_REAL, checkpoint_difference;
-  PetscInt   *cells;
-  const char *names[1] = {"p"};
+  App             *app;
+  OutputMesh      *om;
+  FieldWriter      writer;
+  IOFile           file;
+  Vec              u, v;
+  char             dir[PETSC_MAX_PATH_LEN] = "output/test_io", path[PETSC_MAX_PATH_LEN + 32];
+  PetscInt         N, Np, K, np_global, nc_global, rows, cols, nv, offset = 0, npoints;
+  const PetscReal *x;
+  const PetscInt  *elem_point;
+  PetscReal       *xy, *values, value_error = 0, geometry_error = 0, area = 0, min_area = PETSC_MAX_REAL, checkpoint_difference;
+  PetscInt        *cells;
+  const char      *names[1] = {"p"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-test_dir", dir, sizeof(dir), NULL));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
   N  = app->order;
-  Np = app->disc->Np;
   K  = app->mesh->K;
-  nv = app->mesh->Nverts;
+  nv = RefShapeTable[app->mesh->blocks[0].shape].nverts;
+  PetscCall(DiscGetPoints(app->disc, &npoints, &x, &elem_point));
+  Np = elem_point[1] - elem_point[0];
 
   /* the L2 projection of the polynomial by the DG machinery (cubature, inverse mass): exact up
    * to round-off, so the values written at the nodes are the polynomial there only if the
    * projection, the node order and the output layout all agree */
-  PetscCall(VecDuplicate(app->u, &u));
-  {
-    Mat Minv;
-    PetscCall(VecZeroEntries(app->b));
-    PetscCall(DGDiscAddWeightedIntegral(app->disc, PolynomialPoint, &N, app->b));
-    PetscCall(DGMassOperatorCreate(app->disc, PETSC_TRUE, &Minv));
-    PetscCall(MatMult(Minv, app->b, u));
-    PetscCall(MatDestroy(&Minv));
-  }
-  PetscCall(OutputMeshCreateDG(app->disc, &om));
+  PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
+  PetscCall(DiscProject(app->disc, PolynomialPoint, &N, u));
+  PetscCall(OutputMeshCreate(app->disc, &om));
   PetscCall(FieldWriterCreate(om, dir, "poly", &writer));
   PetscCall(FieldWriterWrite(writer, 0, 0.0, 1, names, &u));
 
@@ -89,7 +84,7 @@ int main(int argc, char **argv)
   /* this rank's points are its nodes, in element order, after those of lower ranks */
   PetscCallMPI(MPI_Exscan(&om->npoints, &offset, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
   if (PetscGlobalRank == 0) offset = 0;
-  for (PetscInt i = 0; i < 2 * om->npoints; i++) geometry_error = PetscMax(geometry_error, PetscAbsReal(xy[2 * offset + i] - om->xy[i]));
+  for (PetscInt i = 0; i < 2 * om->npoints; i++) geometry_error = PetscMax(geometry_error, PetscAbsReal(xy[2 * offset + i] - om->x[i]));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &geometry_error, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
 
   /* checkpoint round trip on the same ranks: bitwise */
@@ -97,13 +92,13 @@ int main(int argc, char **argv)
     Checkpoint ckpt;
     PetscReal *keys, t, dt;
     PetscInt   step;
-    PetscCall(PetscMalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
+    PetscCall(PetscCalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
     for (PetscInt e = 0; e < K; e++) {
-      const PetscInt c = app->mesh->elem_cell[e];
-      keys[e * 4 + 0]  = app->disc->x[c * Np] + app->disc->x[c * Np + 1];
-      keys[e * 4 + 1]  = app->disc->y[c * Np] + app->disc->y[c * Np + 1];
-      keys[e * 4 + 2]  = app->disc->x[c * Np];
-      keys[e * 4 + 3]  = app->disc->y[c * Np];
+      const PetscReal *xe                 = x + 2 * elem_point[e];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 0] = xe[0] + xe[2];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 1] = xe[1] + xe[3];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 2] = xe[0];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 3] = xe[1];
     }
     PetscCall(VecDuplicate(u, &v));
     PetscCall(CheckpointCreate(PETSC_COMM_WORLD, K, Np, keys, &ckpt));

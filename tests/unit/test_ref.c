@@ -496,7 +496,7 @@ static PetscErrorCode SetEquidistantNodes(RefElement *ref)
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j <= N; j++)
     for (PetscInt i = 0; i <= N - j; i++, sk++) {
-      ref->xi[2 * sk] = -1.0 + 2.0 * i / N;
+      ref->xi[2 * sk]       = -1.0 + 2.0 * i / N;
       ref->xi[2 * (sk) + 1] = -1.0 + 2.0 * j / N;
     }
   PetscCall(RefElementModalBasis(ref->shape, N, ref->Np, ref->xi, ref->V, NULL));

@@ -1,5 +1,6 @@
-/* hoflow's side of the CUDA backend: which backend a vector selects, PETSc's current stream, and
- * checked device uploads. Compiles in every build; without CUDA the device calls error out. */
+/* hoflow's side of the CUDA backend: which backend a vector selects, PETSc's current stream, checked
+ * device uploads and a registry of an object's device arrays. Compiles in every build; without CUDA
+ * the device calls error out. */
 #pragma once
 
 #include <petscvec.h>
@@ -14,3 +15,14 @@ PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
 /* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */
 PETSC_EXTERN PetscErrorCode HoflowDeviceUploadChecked(const void *host, size_t bytes, void **device);
 PETSC_EXTERN PetscErrorCode HoflowDeviceFreeChecked(void *device);
+
+/* The device arrays of one object, freed together. */
+typedef struct {
+  void   **ptr;
+  PetscInt n, size;
+} HoflowDeviceArrays;
+/* Upload `bytes` from host (NULL: allocate only) into a new device array of the registry. */
+PETSC_EXTERN PetscErrorCode HoflowDeviceArraysUpload(HoflowDeviceArrays *arrays, const void *host, size_t bytes, const void **device);
+/* The transpose of a row-major rows x cols matrix (column-major copy: coalesced reads across a warp) uploaded. */
+PETSC_EXTERN PetscErrorCode HoflowDeviceArraysUploadTranspose(HoflowDeviceArrays *arrays, PetscInt rows, PetscInt cols, const PetscReal A[], const double **device);
+PETSC_EXTERN PetscErrorCode HoflowDeviceArraysFree(HoflowDeviceArrays *arrays);

@@ -1,37 +1,65 @@
-/* hoflow nodal discontinuous Galerkin discretization: Np nodes per cell, node-major within a
- * cell, described to PETSc by a PetscSection on a clone of the mesh DM, so DMCreateGlobalVector,
- * DMGlobalToLocal (halo exchange) and VecView work unchanged. */
+/* hoflow discretizations: the interface every spatial discretization implements (nodal DG today;
+ * modal DG, flux reconstruction and continuous spectral elements register the same way), chosen by
+ * name with -disc from the registry DiscList (disc/disc.c).
+ *
+ * A Disc owns its field layout (a DM with a PetscSection, so DMCreateGlobalVector, the halo exchange
+ * and VecView work unchanged) and produces what the physics compose: operators as MatShells,
+ * right-hand sides, projections and errors against pointwise functions, and the points and sub-cells
+ * the output layer writes. A physics that needs more of one family (the incompressible operators of
+ * nodal DG) asks for that family's object (DiscGetDG) and gets a clear error from any other. */
 #pragma once
 
+#include <petscmat.h>
 #include <hoflow/mesh.h>
-#include <hoflow/kernels.h>
 
-typedef struct {
-  Mesh        *mesh;
-  RefElement  *ref;
-  DM           dm; /* clone of mesh->dm carrying the DG section */
-  PetscInt     N, Np;
-  PetscReal   *x, *y; /* [Klocal*Np] physical node coordinates */
-  PetscInt    *vmapP; /* [K*Nfaces*Nfp] local node index of the exterior trace (self on the boundary) */
-  PetscReal   *sgeo;  /* [K*Nfaces*HOFLOW_SGEO_SIZE] nx ny sJ/J tau */
-  PetscReal    penalty_scale;
-  DGKernelData kd;        /* element-wise kernels (mass, cubature) on the host ... */
-  DGKernelData kd_device; /* ... and on the device, uploaded on first use (CUDA builds) */
-  PetscBool    device_ready;
-  void        *device_arrays[6];
-} DGDisc;
-
-/* A pointwise function of position: value and (when grad is not NULL) gradient. */
+/* A pointwise function of position: value and (when grad is not NULL) gradient [dim]. */
 typedef PetscErrorCode (*PointFunction)(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
 
-PETSC_EXTERN PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, DGDisc **disc);
-PETSC_EXTERN PetscErrorCode DGDiscDestroy(DGDisc **disc);
-/* b_{e,i} += (l_i, f)_E by the element cubature (exact to degree 2N+1). */
-PETSC_EXTERN PetscErrorCode DGDiscAddWeightedIntegral(DGDisc *disc, PointFunction f, void *ctx, Vec b);
-/* ||u - exact||_L2 by the element cubature. */
-PETSC_EXTERN PetscErrorCode DGDiscL2Error(DGDisc *disc, Vec u, PointFunction exact, void *ctx, PetscReal *error);
-/* Upload the element-wise kernel data to the device (once); error without CUDA. */
-PETSC_EXTERN PetscErrorCode DGDiscDeviceSetUp(DGDisc *disc);
-/* Boundary data at face nodes [K*Nfaces*Nfp]: exact value on Dirichlet faces, n.grad exact on
- * Neumann faces; face_type: [K*Nfaces] HOFLOW_FACE_* (NULL: the mesh's). */
-PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *disc, const PetscInt face_type[], PointFunction exact, void *ctx, PetscReal **bc_data);
+typedef struct _n_Disc *Disc;
+
+/* What a discretization implements; an entry left NULL is an operation it does not provide. */
+typedef struct {
+  PetscErrorCode (*destroy)(Disc);
+  /* b_i += (phi_i, f) */
+  PetscErrorCode (*integrate)(Disc, PointFunction, void *, Vec b);
+  /* ||u - f||_L2 */
+  PetscErrorCode (*l2_error)(Disc, Vec u, PointFunction, void *, PetscReal *);
+  /* the mass matrix or its inverse */
+  PetscErrorCode (*create_mass)(Disc, PetscBool inverse, Mat *);
+  /* -Laplace + lambda with boundary types face_type[nslots] (hoflow/mesh.h; NULL: the mesh's) */
+  PetscErrorCode (*create_elliptic)(Disc, PetscReal lambda, const PetscInt face_type[], Mat *);
+  /* b -= A_bc(g): the boundary data of A's solve (value on Dirichlet faces, n.grad on Neumann faces, from f's gradient) */
+  PetscErrorCode (*elliptic_boundary_data)(Disc, Mat A, PointFunction f, void *, Vec b);
+  /* the field's points (nodes) of owned elements [n*dim] in vector order, and each element's first point [K+1] */
+  PetscErrorCode (*get_points)(Disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
+  /* sub-cells over the points of owned elements, for output: ncells cells of nverts local point numbers */
+  PetscErrorCode (*get_subcells)(Disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);
+} DiscOps;
+
+struct _n_Disc {
+  char     type[64];
+  Mesh    *mesh;
+  PetscInt order;
+  DM       dm; /* the mesh's DM with this discretization's section */
+  DiscOps  ops;
+  void    *data; /* the implementation's */
+};
+
+typedef PetscErrorCode (*DiscCreateFunction)(Disc);
+PETSC_EXTERN PetscFunctionList DiscList;
+/* Register the built-in discretizations (idempotent, op/register.c); DiscRegister adds one more.
+ * DiscCreate needs the type registered. */
+PETSC_EXTERN PetscErrorCode DiscRegisterAll(void);
+PETSC_EXTERN PetscErrorCode DiscRegister(const char name[], DiscCreateFunction create);
+/* A discretization of the registered type on the mesh, of polynomial order N. */
+PETSC_EXTERN PetscErrorCode DiscCreate(Mesh *mesh, const char type[], PetscInt order, Disc *disc);
+PETSC_EXTERN PetscErrorCode DiscDestroy(Disc *disc);
+PETSC_EXTERN PetscErrorCode DiscIntegrate(Disc disc, PointFunction f, void *ctx, Vec b);
+PETSC_EXTERN PetscErrorCode DiscL2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error);
+/* u = the L2 projection of f (integrate, then the inverse mass matrix) */
+PETSC_EXTERN PetscErrorCode DiscProject(Disc disc, PointFunction f, void *ctx, Vec u);
+PETSC_EXTERN PetscErrorCode DiscCreateMass(Disc disc, PetscBool inverse, Mat *M);
+PETSC_EXTERN PetscErrorCode DiscCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A);
+PETSC_EXTERN PetscErrorCode DiscEllipticBoundaryData(Disc disc, Mat A, PointFunction f, void *ctx, Vec b);
+PETSC_EXTERN PetscErrorCode DiscGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
+PETSC_EXTERN PetscErrorCode DiscGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);

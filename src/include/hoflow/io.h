@@ -2,8 +2,8 @@
  * exact checkpoint/restart, CSV monitors and a progress line.
  *
  * The io layer sees plain data: distributed rows (each rank's rows concatenated in rank order),
- * PETSc Vecs, names and numbers. The one adapter to the DG discretization is
- * OutputMeshCreateDG, which lays the N^2 sub-cells of every element over its nodes.
+ * PETSc Vecs, names and numbers. The one adapter to a discretization is OutputMeshCreate, which lays
+ * the sub-cells of every element over its points through the generic Disc interface.
  *
  * Parallel runs write one file set. With parallel HDF5 (Debian's PETSc) every rank writes its
  * rows collectively through MPI-IO; without it (or with -io_hdf5_collective 0) rank 0 gathers
@@ -12,9 +12,10 @@
 
 #include <petscts.h>
 #include <hoflow/disc.h>
+#include <hoflow/ts.h>
 
 #define HOFLOW_VERSION "0.2.0"
-#define HOFLOW_CHECKPOINT_FORMAT 1
+#define HOFLOW_CHECKPOINT_FORMAT 2
 
 /* ---- HDF5 files (io/hdf5.c) ---- */
 typedef struct _n_IOFile *IOFile;
@@ -48,17 +49,19 @@ PETSC_EXTERN PetscErrorCode IOFileReadAttributeInt(IOFile file, const char name[
 PETSC_EXTERN PetscErrorCode IOFileGetPath(IOFile file, const char **path);
 
 /* ---- sub-cell fields and their XDMF series (io/fields.c) ---- */
-/* A piecewise-linear (or bilinear) mesh of sub-cells over the nodes of this rank's elements. */
+/* A mesh of straight-sided sub-cells over the points of this rank's elements. */
 typedef struct {
   MPI_Comm   comm;
-  PetscInt   npoints, ncells, nverts; /* local points and sub-cells; vertices per sub-cell (3 or 4) */
-  PetscReal *xy;                      /* [npoints*2] point coordinates */
-  PetscInt  *cells;                   /* [ncells*nverts] local point indices, counterclockwise */
+  PetscInt   dim;                     /* of the points */
+  PetscInt   npoints, ncells, nverts; /* local points and sub-cells; vertices per sub-cell */
+  RefShape   shape;                   /* of the sub-cells (vertices in the shape's order, hoflow/shape.h) */
+  PetscReal *x;                       /* [npoints*dim] point coordinates */
+  PetscInt  *cells;                   /* [ncells*nverts] local point indices */
 } OutputMesh;
 
-/* The N^2 sub-cells of every owned element through its nodes (RefElementSubCells): point
- * e*Np + i is node i of owned element e, so a DG global vector is a point field as it stands. */
-PETSC_EXTERN PetscErrorCode OutputMeshCreateDG(DGDisc *disc, OutputMesh **mesh);
+/* The sub-cells through the points of every owned element (DiscGetPoints, DiscGetSubCells), so a global
+ * vector of the discretization is a point field as it stands. */
+PETSC_EXTERN PetscErrorCode OutputMeshCreate(Disc disc, OutputMesh **mesh);
 PETSC_EXTERN PetscErrorCode OutputMeshDestroy(OutputMesh **mesh);
 
 /* Field output: every write is <dir>/<series>_<step>.h5 with one dataset per field (point
@@ -76,9 +79,9 @@ PETSC_EXTERN PetscErrorCode FieldWriterDestroy(FieldWriter *writer);
 /* ---- checkpoint / restart (io/checkpoint.c) ---- */
 /* Checkpoint vectors are block-distributed: this rank owns nblocks blocks of block_size values
  * (DG: elements of Np nodes). Each block has a key of HOFLOW_CHECKPOINT_KEY numbers (DG: its
- * centroid and first node), so a checkpoint written on one number of ranks is read on another:
- * blocks are matched by key, not by position. */
-#define HOFLOW_CHECKPOINT_KEY 4
+ * centroid and first node, three coordinates each, 0 beyond the dimension), so a checkpoint written
+ * on one number of ranks is read on another: blocks are matched by key, not by position. */
+#define HOFLOW_CHECKPOINT_KEY 6
 typedef struct _n_Checkpoint *Checkpoint;
 PETSC_EXTERN PetscErrorCode   CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_size, const PetscReal keys[], Checkpoint *ckpt);
 /* A named vector (the state, or a time integrator's history) saved and restored. */
@@ -92,12 +95,6 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Checkpoint ckpt, const char path[], P
 /* Testing hook: the next write kills the process (SIGKILL) after its data and before the rename. */
 PETSC_EXTERN PetscErrorCode CheckpointSetKillDuringWrite(Checkpoint ckpt, PetscBool kill);
 PETSC_EXTERN PetscErrorCode CheckpointDestroy(Checkpoint *ckpt);
-
-/* Time integrators whose state between steps is more than the solution expose it under this
- * composed function name, so a checkpoint saves it:
- *   PetscErrorCode fn(TS ts, PetscInt *n, const char ***names, Vec **vecs)  (arrays owned by the TS) */
-#define HOFLOW_TS_GET_HISTORY "HoflowTSGetHistory_C"
-typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char ***, Vec **);
 
 /* ---- CSV monitors and progress (io/monitor.c) ---- */
 typedef struct _n_MonitorCSV *MonitorCSV;

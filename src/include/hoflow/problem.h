@@ -1,40 +1,54 @@
-/* hoflow problems: one file per case in src/problems, registered by name (-problem NAME). */
+/* hoflow problems: one file per case in src/problems, registered by name (-problem NAME). A problem
+ * is a small description: which physics solves it, pointwise data (exact solution, initial state,
+ * forcing, boundary data) as functions of position and time, parameters, default mesh and boundary
+ * groups, and the monitors and derived fields it wants by name (the physics provides them). It
+ * knows nothing of meshes, discretizations or kernels. */
 #pragma once
 
-#include <hoflow/op.h>
+#include <petscsys.h>
+
+/* Values of a state of nv components at x[dim] and time t, and, when grad is not NULL, their
+ * gradients grad[v*dim + d]. */
+typedef PetscErrorCode (*ProblemFunction)(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal values[], PetscReal grad[], void *ctx);
+
+#define PROBLEM_MAX_BC 8
 
 typedef struct {
-  char          name[64];
-  PetscReal     lambda;  /* screening constant (0: Poisson) */
-  PointFunction exact;   /* exact solution and gradient */
-  PointFunction forcing; /* right-hand side f of -Laplace u + lambda u = f */
-  void         *ctx;
-  PetscErrorCode (*ctx_destroy)(void *ctx); /* frees ctx when it is not the Problem itself (NULL: nothing to free) */
-  char mesh_options[PETSC_MAX_PATH_LEN];    /* default mesh options, used where the user gives none */
-  char dirichlet[256], neumann[256];        /* default boundary groups, comma-separated ("none": empty) */
-  /* time-dependent problems */
-  char      physics[64];                  /* unsteady physics run by the time-dependent driver ("heat"); empty: the steady elliptic solve */
-  PetscReal nu;                           /* diffusivity */
-  PetscReal time;                         /* the time at which exact, forcing and boundary data are evaluated (set by the driver) */
+  char            name[64];
+  char            physics[64]; /* the physics that solves it: elliptic, heat, ins */
+  ProblemFunction exact;       /* the exact solution (NULL: none) */
+  ProblemFunction initial;     /* the initial state (NULL: the exact solution at t = 0) */
+  ProblemFunction forcing;     /* the right-hand side f (NULL: none) */
+  void           *ctx;         /* passed to the functions */
+  PetscErrorCode (*ctx_destroy)(void *ctx);
+  /* parameters */
+  PetscReal lambda;                       /* screening constant of -Laplace u + lambda u = f */
+  PetscReal nu;                           /* diffusivity or kinematic viscosity */
+  PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
+  PetscReal length_scale;                 /* a reference length (force coefficients) */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
-  PetscInt  nmonitors;                    /* scalar monitors written to CSV every step */
+  /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
+   * (u_D, v_D, du/dn, dv/dn, p_D) (hoflow/insops.h), and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
+  PetscErrorCode (*ins_boundary)(const PetscReal x[], const PetscReal n[], PetscReal values[5], void *ctx);
+  PetscReal (*ins_time_factor)(PetscReal t, PetscInt field, void *ctx);
+  /* defaults */
+  char     mesh_options[PETSC_MAX_PATH_LEN]; /* default mesh options, used where the user gives none */
+  PetscInt nbc;                              /* default boundary groups per boundary type of the physics */
   struct {
-    char name[32];
-    PetscErrorCode (*evaluate)(DGDisc *disc, const Vec fields[], PetscReal time, PetscReal *value, void *ctx); /* fields: the state's (u; or u, v, p) */
-  } monitors[8];
-  PetscInt nderived; /* derived point fields written with the solution (-output_interval) */
-  struct {
-    char name[32];
-    PetscErrorCode (*evaluate)(DGDisc *disc, const Vec fields[], PetscReal time, Vec field, void *ctx);
-  } derived[4];
-  /* incompressible flow (physics "ins"): velocity (u, v) and pressure p */
-  INSBoundaryFunction ins_boundary;                                                           /* spatial part of the boundary data (op.h) */
-  PetscReal (*ins_time_factor)(PetscReal t, PetscInt field, void *ctx);                       /* its time factor: field 0 velocity, 1 pressure; NULL: 1 */
-  PetscErrorCode (*ins_state)(const PetscReal x[], PetscReal t, PetscReal uvp[3], void *ctx); /* initial state (exact solution if ins_exact) */
-  PetscBool ins_exact;                                                                        /* ins_state is the exact solution at every t: errors are reported */
-  PetscReal velocity_scale;                                                                   /* reference speed (divergence detection) */
-  PetscErrorCode (*ins_summary)(void *ctx, char summary[], size_t len);                       /* "key value" pairs for the summary line (e.g. the Strouhal number) */
+    char type[32], groups[128];
+  } bc[PROBLEM_MAX_BC];
+  char monitors[256];   /* comma-separated monitors of the physics, written to monitors.csv every step */
+  char derived[128];    /* comma-separated derived fields of the physics, written with the state */
+  char force_group[64]; /* the boundary group whose force the drag and lift monitors measure */
+  /* "key value" pairs for the summary line from the monitors' records (NULL: none): nrec times t[],
+   * values[m][k] of monitor names[m] */
+  PetscErrorCode (*summary)(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len);
 } Problem;
+
+/* Record the default groups of a boundary type. */
+PETSC_EXTERN PetscErrorCode ProblemSetBoundaryGroups(Problem *problem, const char type[], const char groups[]);
+/* The default groups of a boundary type ("none" when the problem gives none). */
+PETSC_EXTERN const char *ProblemGetBoundaryGroups(const Problem *problem, const char type[]);
 
 typedef PetscErrorCode (*ProblemCreateFunction)(Problem *problem);
 

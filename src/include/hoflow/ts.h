@@ -33,6 +33,12 @@ typedef struct {
   PetscErrorCode (*forcing)(void *ctx, PetscReal t, Vec fu, Vec fv);
 } TSInsplitOps;
 
+/* Time integrators whose state between steps is more than the solution expose it under this
+ * composed function name, so a checkpoint saves it:
+ *   PetscErrorCode fn(TS ts, PetscInt *n, const char ***names, Vec **vecs)  (arrays owned by the TS) */
+#define HOFLOW_TS_GET_HISTORY "HoflowTSGetHistory_C"
+typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char ***, Vec **);
+
 PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
 /* Supply the past levels (velocity and pressure at t - dt, t - 2 dt, ...) before the first step, so
  * that the scheme runs at full order from the start instead of the lower-order start-up (for

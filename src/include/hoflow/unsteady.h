@@ -1,29 +1,37 @@
-/* hoflow's time-dependent driver: a PETSc TS over the App's discretization, with field output,
- * checkpoint/restart, CSV monitors and a progress line (hoflow/io.h). Problems name their
- * physics (Problem.physics); a physics is registered by name in UnsteadyPhysicsList and sets up
- * the TS residual, Jacobian and initial condition. */
+/* hoflow's time-dependent driver: a PETSc TS over the run's discretization, with field output,
+ * checkpoint/restart, CSV monitors and a progress line (hoflow/io.h). A time-dependent physics
+ * (physics/heat.c, physics/ins.c) runs through UnsteadyRun with a create function that sets up the
+ * TS residual and the state, and the callbacks below: the monitors and derived fields it provides
+ * by name (a problem asks for them in Problem.monitors / Problem.derived), its errors and its
+ * failure messages. */
 #pragma once
 
 #include <petscts.h>
-#include <hoflow/app.h>
 #include <hoflow/io.h>
+#include <hoflow/physics.h>
 
 typedef struct Unsteady Unsteady;
 
 #define HOFLOW_MAX_FIELDS 4
+#define HOFLOW_MAX_MONITORS 8
+#define HOFLOW_MAX_DERIVED 4
 
 struct Unsteady {
-  App     *app; /* problem, mesh, discretization, stiffness operator (app->A) */
+  App     *app;
   MPI_Comm comm;
   TS       ts;
-  /* the state: the TS solution and its DG fields (one field: the state is app->u; several: a
-   * VecNest of DG global vectors, set by the physics) */
+  /* the state: the TS solution and its fields (one field: the state itself; several: a VecNest of
+   * global vectors, set by the physics) */
   Vec         state;
   PetscInt    nfields;
   const char *field_names[HOFLOW_MAX_FIELDS];
   Vec         fields[HOFLOW_MAX_FIELDS];
   void       *physics; /* the physics' context, destroyed by physics_destroy */
   PetscErrorCode (*physics_destroy)(void **physics);
+  /* the monitors and derived fields the physics provides (comma-separated names) and their values */
+  const char *monitor_names, *derived_names;
+  PetscErrorCode (*physics_monitor)(Unsteady *un, const char name[], PetscReal time, PetscReal *value);
+  PetscErrorCode (*physics_derived)(Unsteady *un, const char name[], PetscReal time, Vec field);
   /* optional: errors of the final state against the exact solution, as "key value" pairs for the
    * summary line, the first (velocity or u) also in un->l2_error */
   PetscErrorCode (*physics_errors)(Unsteady *un, char summary[], size_t len);
@@ -41,29 +49,18 @@ struct Unsteady {
   Checkpoint  checkpoint;
   MonitorCSV  csv;
   Progress    progress;
-  Vec         derived[4];
+  PetscInt    nmonitors, nderived;
+  char       *monitors[HOFLOW_MAX_MONITORS], *derived_fields[HOFLOW_MAX_DERIVED]; /* the problem's, checked against the physics' */
+  char        monitor_list[256], derived_list[128];
+  Vec         derived[HOFLOW_MAX_DERIVED];
+  PetscInt    nrec, caprec; /* the monitors' records: times and values, for the problem's summary */
+  PetscReal  *rec_t, *rec_v[HOFLOW_MAX_MONITORS];
   /* run record */
   PetscInt  start_step, last_monitored_step, iterations, iterations_last, ksp_its_seen;
   PetscReal l2_error;
-  char      errors[256]; /* extra summary pairs from physics_errors */
+  char      errors[256]; /* extra summary pairs from physics_errors and the problem's summary */
 };
 
-typedef PetscErrorCode (*UnsteadyPhysicsCreateFunction)(Unsteady *unsteady);
-PETSC_EXTERN PetscFunctionList UnsteadyPhysicsList;
-/* u_t - nu Laplace u = f by SIPDG, implicit (physics/heat.c). */
-PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_Heat(Unsteady *unsteady);
-/* Incompressible Navier–Stokes by nodal DG with -ts_type insplit (physics/ins.c). */
-PETSC_EXTERN PetscErrorCode UnsteadyPhysicsCreate_INS(Unsteady *unsteady);
-/* Component comp (0: u, 1: v, 2: p) of an incompressible-flow problem's state (Problem.ins_state) at
- * time `time`, as a PointFunction whose ctx is an INSComponent: for projections and errors. */
-typedef struct {
-  Problem  *problem;
-  PetscInt  comp;
-  PetscReal time;
-} INSComponent;
-PETSC_EXTERN PetscErrorCode INSComponentFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
-
-PETSC_EXTERN PetscErrorCode UnsteadyCreate(App *app, Unsteady **unsteady);
-PETSC_EXTERN PetscErrorCode UnsteadySolve(Unsteady *unsteady);
-PETSC_EXTERN PetscErrorCode UnsteadyReport(Unsteady *unsteady);
-PETSC_EXTERN PetscErrorCode UnsteadyDestroy(Unsteady **unsteady);
+/* Run a time-dependent physics: the driver's TS, then create(un) (the physics sets the TS residual,
+ * the state and its callbacks), output, checkpoints and monitors, TSSolve and the summary line. */
+PETSC_EXTERN PetscErrorCode UnsteadyRun(App *app, PetscErrorCode (*create)(Unsteady *un));

@@ -1,42 +1,23 @@
-/* Element routines of the incompressible flow operators (INSKernelData, hoflow/kernels.h), shared by
- * the host kernels (src/op/ins_kernels.c) and the CUDA kernels (cuda/ins.cu). PETSc-free. */
+/* Element routines of the incompressible flow operators (INSKernelData, hoflow/kernels/ins.h), for
+ * the host kernels (src/kernels/ins.c); the CUDA kernels (cuda/ins.cu) share the pointwise physics
+ * (hoflow/pointwise/ins.h) and the face data. 2D: velocity (u, v). PETSc-free. */
 #pragma once
 
-#include <math.h>
-#include <hoflow/kernels/element.h>
+#include <hoflow/kernels/ins.h>
+#include <hoflow/pointwise/ins.h>
 
-/* The exterior state of the advection at a boundary face Gauss point with outward normal n: the
- * velocity data (bu, bv) on Dirichlet faces; on outflow faces the interior state where the flow
- * leaves (n.a^- >= 0) and the data where it enters (backflow: with the interior state there the
- * flux would carry the interior's own value in, and the transport gains energy, which makes the
- * subcycled advection unstable). */
-HOFLOW_HD void INSAdvectionExterior(int type, double nx, double ny, double bu, double bv, double *aP, double *bP, double *c0P, double *c1P, double aM, double bM, double c0M, double c1M)
-{
-  if (type == HOFLOW_FACE_DIRICHLET || (type == HOFLOW_FACE_NEUMANN && nx * aM + ny * bM < 0)) {
-    *aP = bu, *bP = bv, *c0P = bu, *c1P = bv;
-  } else if (type == HOFLOW_FACE_NEUMANN) {
-    *aP = aM, *bP = bM, *c0P = c0M, *c1P = c1M;
-  }
-}
+#if !defined(__CUDACC__)
+/* Host-only element routines (the CUDA kernels stage the same steps in shared memory). */
 
-/* Local Lax–Friedrichs flux n.F* of the two components at a face point (kernels.h). */
-HOFLOW_HD void INSAdvectionFlux(double nx, double ny, double lambda_scale, double aM, double bM, double c0M, double c1M, double aP, double bP, double c0P, double c1P, double *f0, double *f1)
+/* Advection on owned element e (INSAdvectionHost). Arrays au..c1 are local. */
+static inline __attribute__((always_inline)) void INSAdvectionElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, const int Nc, const int Nfq, int e, const double *HOFLOW_RESTRICT au, const double *HOFLOW_RESTRICT av, const double *HOFLOW_RESTRICT c0, const double *HOFLOW_RESTRICT c1, double lambda_scale, double bc_scale, double *HOFLOW_RESTRICT out0, double *HOFLOW_RESTRICT out1)
 {
-  const double unM = nx * aM + ny * bM, unP = nx * aP + ny * bP;
-  const double L = lambda_scale * fmax(fabs(unM), fabs(unP));
-  *f0            = 0.5 * (unM * c0M + unP * c0P) + 0.5 * L * (c0M - c0P);
-  *f1            = 0.5 * (unM * c1M + unP * c1P) + 0.5 * L * (c1M - c1P);
-}
-
-/* Advection on owned element e (INSAdvectionHost). Arrays au..c1 are local [Klocal*Np]. */
-HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, const int Nc, const int Nfq, int e, const double *HOFLOW_RESTRICT au, const double *HOFLOW_RESTRICT av, const double *HOFLOW_RESTRICT c0, const double *HOFLOW_RESTRICT c1, double lambda_scale, double bc_scale, double *HOFLOW_RESTRICT out0, double *HOFLOW_RESTRICT out1)
-{
-  const int     cell = d->elem_cell[e], base = cell * Np;
-  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
-  const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY], J = g[HOFLOW_GEO_J];
+  const int     base = d->node0 + e * Np;
+  const double *g    = d->geo + e * INS_GEO;
+  const double  rx = g[INS_RX], sx = g[INS_SX], ry = g[INS_RY], sy = g[INS_SY], J = g[INS_J];
   const int     nbq = d->K * Nfaces * Nfq;
-  double        Fr0[HOFLOW_NCUB_MAX], Fs0[HOFLOW_NCUB_MAX], Fr1[HOFLOW_NCUB_MAX], Fs1[HOFLOW_NCUB_MAX];
-  double        R0[HOFLOW_NP_MAX], R1[HOFLOW_NP_MAX];
+  double        Fr0[Nc], Fs0[Nc], Fr1[Nc], Fs1[Nc]; /* sized by the instantiation's constants */
+  double        R0[Np], R1[Np];
 
   /* volume: fluxes at the cubature points in contravariant form, F_r = rx F_x + ry F_y, F_s = sx F_x + sy F_y */
   for (int q = 0; q < Nc; q++) {
@@ -56,41 +37,44 @@ HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const i
   for (int i = 0; i < Np; i++) {
     double r0 = 0, r1 = 0;
     for (int q = 0; q < Nc; q++) {
-      r0 += d->DrW[i * Nc + q] * Fr0[q] + d->DsW[i * Nc + q] * Fs0[q];
-      r1 += d->DrW[i * Nc + q] * Fr1[q] + d->DsW[i * Nc + q] * Fs1[q];
+      r0 += d->DW[0][i * Nc + q] * Fr0[q] + d->DW[1][i * Nc + q] * Fs0[q];
+      r1 += d->DW[0][i * Nc + q] * Fr1[q] + d->DW[1][i * Nc + q] * Fs1[q];
     }
     R0[i] = -J * r0;
     R1[i] = -J * r1;
   }
   /* faces: traces interpolated to the Gauss points, LLF flux, lifted onto the face nodes */
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sJ = sg[HOFLOW_SGEO_SJ_OVER_J] * J;
+    const double *sg   = d->sgeo + (e * Nfaces + f) * INS_SGEO;
+    const double  sJ   = sg[INS_SJ] * J;
     const int     type = d->face_type[e * Nfaces + f];
     const int    *vP   = d->vmapP + (e * Nfaces + f) * Nfp;
-    double        fl0[HOFLOW_NFQ_MAX], fl1[HOFLOW_NFQ_MAX];
+    double        fl0[Nfq], fl1[Nfq];
     for (int q = 0; q < Nfq; q++) {
-      double aM = 0, bM = 0, c0M = 0, c1M = 0, aP = 0, bP = 0, c0P = 0, c1P = 0;
+      double aM[2] = {0, 0}, cM[2] = {0, 0}, aP[2] = {0, 0}, cP[2] = {0, 0}, fl[2];
       for (int a = 0; a < Nfp; a++) {
         const double I = d->If[q * Nfp + a];
         const int    m = base + d->face_nodes[f * Nfp + a];
-        aM += I * au[m];
-        bM += I * av[m];
-        c0M += I * c0[m];
-        c1M += I * c1[m];
+        aM[0] += I * au[m];
+        aM[1] += I * av[m];
+        cM[0] += I * c0[m];
+        cM[1] += I * c1[m];
         if (type == HOFLOW_FACE_INTERIOR) {
           const int p = vP[a];
-          aP += I * au[p];
-          bP += I * av[p];
-          c0P += I * c0[p];
-          c1P += I * c1[p];
+          aP[0] += I * au[p];
+          aP[1] += I * av[p];
+          cP[0] += I * c0[p];
+          cP[1] += I * c1[p];
         }
       }
       if (type != HOFLOW_FACE_INTERIOR) {
-        const int k = (e * Nfaces + f) * Nfq + q;
-        INSAdvectionExterior(type, nx, ny, bc_scale * d->bcq[k], bc_scale * d->bcq[nbq + k], &aP, &bP, &c0P, &c1P, aM, bM, c0M, c1M);
+        const int    k     = (e * Nfaces + f) * Nfq + q;
+        const double bc[2] = {bc_scale * d->bcq[k], bc_scale * d->bcq[nbq + k]};
+        INSAdvectionExterior(2, 2, type, sg, bc, aM, cM, aP, cP);
       }
-      INSAdvectionFlux(nx, ny, lambda_scale, aM, bM, c0M, c1M, aP, bP, c0P, c1P, &fl0[q], &fl1[q]);
+      INSAdvectionFlux(2, 2, sg, lambda_scale, aM, cM, aP, cP, fl);
+      fl0[q] = fl[0];
+      fl1[q] = fl[1];
     }
     for (int a = 0; a < Nfp; a++) {
       double s0 = 0, s1 = 0;
@@ -115,17 +99,17 @@ HOFLOW_HD void INSAdvectionElement(const INSKernelData *d, const int Np, const i
 }
 
 /* G p on owned element e (INSGradientHost). */
-HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT p, const double *HOFLOW_RESTRICT ptrace, double trace_scale, double bc_scale, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
+static inline __attribute__((always_inline)) void INSGradientElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT p, const double *HOFLOW_RESTRICT ptrace, double trace_scale, double bc_scale, double *HOFLOW_RESTRICT gx, double *HOFLOW_RESTRICT gy)
 {
-  const int     NfNfp = Nfaces * Nfp, cell = d->elem_cell[e], base = cell * Np;
-  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
-  const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY];
+  const int     NfNfp = Nfaces * Nfp, base = d->node0 + e * Np;
+  const double *g  = d->geo + e * INS_GEO;
+  const double  rx = g[INS_RX], sx = g[INS_SX], ry = g[INS_RY], sy = g[INS_SY];
   const double *pD = d->bcn + 2 * d->K * NfNfp;
-  double        wx[HOFLOW_NFACE_NODE_MAX], wy[HOFLOW_NFACE_NODE_MAX];
+  double        wx[Nfaces * Nfp], wy[Nfaces * Nfp];
 
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+    const double *sg = d->sgeo + (e * Nfaces + f) * INS_SGEO;
+    const double  nx = sg[0], ny = sg[1], sj = sg[INS_SJ];
     const int     type = d->face_type[e * Nfaces + f];
     for (int a = 0; a < Nfp; a++) {
       const int    n = f * Nfp + a, m = d->face_nodes[n];
@@ -134,7 +118,7 @@ HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const in
       if (type == HOFLOW_FACE_INTERIOR)
         jump = 0.5 * (p[d->vmapP[e * NfNfp + n]] - pM);
       else if (type == HOFLOW_FACE_NEUMANN)
-        jump = bc_scale * pD[e * NfNfp + n] + (ptrace ? trace_scale * ptrace[e * Np + m] : 0.0) - pM;
+        jump = bc_scale * pD[e * NfNfp + n] + (ptrace ? trace_scale * ptrace[base + m] : 0.0) - pM;
       wx[n] = sj * nx * jump;
       wy[n] = sj * ny * jump;
     }
@@ -142,8 +126,8 @@ HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const in
   for (int i = 0; i < Np; i++) {
     double pr = 0, ps = 0, lx = 0, ly = 0;
     for (int j = 0; j < Np; j++) {
-      pr += d->Dr[i * Np + j] * p[base + j];
-      ps += d->Ds[i * Np + j] * p[base + j];
+      pr += d->D[0][i * Np + j] * p[base + j];
+      ps += d->D[1][i * Np + j] * p[base + j];
     }
     for (int n = 0; n < NfNfp; n++) {
       lx += d->LIFT[i * NfNfp + n] * wx[n];
@@ -155,17 +139,17 @@ HOFLOW_HD void INSGradientElement(const INSKernelData *d, const int Np, const in
 }
 
 /* D u on owned element e (INSDivergenceHost). */
-HOFLOW_HD void INSDivergenceElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT v, double bc_scale, double *HOFLOW_RESTRICT out)
+static inline __attribute__((always_inline)) void INSDivergenceElement(const INSKernelData *d, const int Np, const int Nfp, const int Nfaces, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT v, double bc_scale, double *HOFLOW_RESTRICT out)
 {
-  const int     NfNfp = Nfaces * Nfp, cell = d->elem_cell[e], base = cell * Np;
-  const double *g  = d->geo + cell * HOFLOW_GEO_SIZE;
-  const double  rx = g[HOFLOW_GEO_RX], sx = g[HOFLOW_GEO_SX], ry = g[HOFLOW_GEO_RY], sy = g[HOFLOW_GEO_SY];
+  const int     NfNfp = Nfaces * Nfp, base = d->node0 + e * Np;
+  const double *g  = d->geo + e * INS_GEO;
+  const double  rx = g[INS_RX], sx = g[INS_SX], ry = g[INS_RY], sy = g[INS_SY];
   const double *gu = d->bcn, *gv = d->bcn + d->K * NfNfp;
-  double        w[HOFLOW_NFACE_NODE_MAX];
+  double        w[Nfaces * Nfp];
 
   for (int f = 0; f < Nfaces; f++) {
-    const double *sg = d->sgeo + (e * Nfaces + f) * HOFLOW_SGEO_SIZE;
-    const double  nx = sg[HOFLOW_SGEO_NX], ny = sg[HOFLOW_SGEO_NY], sj = sg[HOFLOW_SGEO_SJ_OVER_J];
+    const double *sg = d->sgeo + (e * Nfaces + f) * INS_SGEO;
+    const double  nx = sg[0], ny = sg[1], sj = sg[INS_SJ];
     const int     type = d->face_type[e * Nfaces + f];
     for (int a = 0; a < Nfp; a++) {
       const int n = f * Nfp + a, m = base + d->face_nodes[n];
@@ -184,20 +168,22 @@ HOFLOW_HD void INSDivergenceElement(const INSKernelData *d, const int Np, const 
   for (int i = 0; i < Np; i++) {
     double ur = 0, us = 0, vr = 0, vs = 0, l = 0;
     for (int j = 0; j < Np; j++) {
-      ur += d->Dr[i * Np + j] * u[base + j];
-      us += d->Ds[i * Np + j] * u[base + j];
-      vr += d->Dr[i * Np + j] * v[base + j];
-      vs += d->Ds[i * Np + j] * v[base + j];
+      ur += d->D[0][i * Np + j] * u[base + j];
+      us += d->D[1][i * Np + j] * u[base + j];
+      vr += d->D[0][i * Np + j] * v[base + j];
+      vs += d->D[1][i * Np + j] * v[base + j];
     }
     for (int n = 0; n < NfNfp; n++) l += d->LIFT[i * NfNfp + n] * w[n];
     out[i] = rx * ur + sx * us + ry * vr + sy * vs + l;
   }
 }
 
-/* Face data on owned element e, face f, node a (INSFaceDataHost). */
+#endif
+
+/* Face data on owned element e, face f, node a (INSFaceDataHost): x is an owned array. */
 HOFLOW_HD double INSFaceDataNode(const INSKernelData *d, int type, int component, double alpha, double beta, const double *HOFLOW_RESTRICT x, int e, int f, int a)
 {
   const int NfNfp = d->Nfaces * d->Nfp, ft = d->face_type[e * d->Nfaces + f], n = f * d->Nfp + a;
   if (ft == HOFLOW_FACE_INTERIOR || (type >= 0 && ft != type)) return 0.0;
-  return alpha * d->bcn[component * d->K * NfNfp + e * NfNfp + n] + (x ? beta * x[e * d->Np + d->face_nodes[n]] : 0.0);
+  return alpha * d->bcn[component * d->K * NfNfp + e * NfNfp + n] + (x ? beta * x[d->node0 + e * d->Np + d->face_nodes[n]] : 0.0);
 }

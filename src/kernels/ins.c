@@ -1,51 +1,53 @@
-/* Host reference kernels of the incompressible flow operators (hoflow/kernels.h, INSKernelData):
+/* Host reference kernels of the incompressible flow operators (hoflow/kernels/ins.h, INSKernelData):
  * advection with cubature, gradient, divergence and face data. Plain C, no PETSc calls; the CUDA
  * twins in cuda/ins.cu take the same INSKernelData and must agree with these to round-off. Each
- * kernel is instantiated per order and shape, so loop bounds are compile-time constants. */
-#include <hoflow/kernels.h>
+ * kernel is instantiated per order and 2D shape, so loop bounds are compile-time constants; the
+ * dispatch is keyed by (shape, N). */
 #include <hoflow/kernels/ins_element.h>
 
 /* Instantiate for triangles and quadrilaterals: CALL(Np, Nfp, Nfaces, Nc, Nfq) with the cubature of
  * degree 3N (RefElementCubature: (3N/2 + 1) Gauss points per direction). */
 #define INS_NQ(NN) ((3 * (NN)) / 2 + 1)
 #define INS_CASE(CALL, NN)                                                               \
-  case 300 + NN:                                                                         \
+  case REF_TRIANGLE * 100 + NN:                                                          \
     CALL(((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)); \
     break;                                                                               \
-  case 400 + NN:                                                                         \
+  case REF_QUADRILATERAL * 100 + NN:                                                     \
     CALL(((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN));     \
     break;
-#define INS_DISPATCH(d, CALL)                                                                                         \
-  do {                                                                                                                \
-    switch ((d)->Nfaces * 100 + (d)->N) {                                                                             \
-      INS_CASE(CALL, 1)                                                                                               \
-      INS_CASE(CALL, 2)                                                                                               \
-      INS_CASE(CALL, 3)                                                                                               \
-      INS_CASE(CALL, 4) INS_CASE(CALL, 5)                                                                             \
-          INS_CASE(CALL, 6) INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : break; \
-    }                                                                                                                 \
+#define INS_DISPATCH(d, CALL)                                                                   \
+  do {                                                                                          \
+    switch ((d)->shape * 100 + (d)->N) {                                                        \
+      INS_CASE(CALL, 1)                                                                         \
+      INS_CASE(CALL, 2)                                                                         \
+      INS_CASE(CALL, 3)                                                                         \
+      INS_CASE(CALL, 4)                                                                         \
+      INS_CASE(CALL, 5)                                                                         \
+      INS_CASE(CALL, 6)                                                                         \
+      INS_CASE(CALL, 7) INS_CASE(CALL, 8) INS_CASE(CALL, 9) INS_CASE(CALL, 10) default : break; \
+    }                                                                                           \
   } while (0)
 
-void INSAdvectionHost(const INSKernelData *d, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+void INSAdvectionHost(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
 {
 #define CALL_ADVECTION(NP, NFP, NF, NC, NFQ) \
-  for (int e = 0; e < d->K; e++) INSAdvectionElement(d, NP, NFP, NF, NC, NFQ, e, au, av, c0, c1, lambda_scale, bc_scale, out0 + e * (NP), out1 + e * (NP))
+  for (int e = e0; e < e1; e++) INSAdvectionElement(d, NP, NFP, NF, NC, NFQ, e, au, av, c0, c1, lambda_scale, bc_scale, out0 + d->node0 + e * (NP), out1 + d->node0 + e * (NP))
   INS_DISPATCH(d, CALL_ADVECTION);
 #undef CALL_ADVECTION
 }
 
-void INSGradientHost(const INSKernelData *d, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
+void INSGradientHost(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
 {
 #define CALL_GRADIENT(NP, NFP, NF, NC, NFQ) \
-  for (int e = 0; e < d->K; e++) INSGradientElement(d, NP, NFP, NF, e, p, ptrace, trace_scale, bc_scale, gx + e * (NP), gy + e * (NP))
+  for (int e = e0; e < e1; e++) INSGradientElement(d, NP, NFP, NF, e, p, ptrace, trace_scale, bc_scale, gx + d->node0 + e * (NP), gy + d->node0 + e * (NP))
   INS_DISPATCH(d, CALL_GRADIENT);
 #undef CALL_GRADIENT
 }
 
-void INSDivergenceHost(const INSKernelData *d, const double *u, const double *v, double bc_scale, double *out)
+void INSDivergenceHost(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out)
 {
 #define CALL_DIVERGENCE(NP, NFP, NF, NC, NFQ) \
-  for (int e = 0; e < d->K; e++) INSDivergenceElement(d, NP, NFP, NF, e, u, v, bc_scale, out + e * (NP))
+  for (int e = e0; e < e1; e++) INSDivergenceElement(d, NP, NFP, NF, e, u, v, bc_scale, out + d->node0 + e * (NP))
   INS_DISPATCH(d, CALL_DIVERGENCE);
 #undef CALL_DIVERGENCE
 }
@@ -66,27 +68,27 @@ double INSAdvectionFlopsPerElement(int Np, int Nc, int Nfaces, int Nfp, int Nfq)
 
 /* Bytes per element (roofline, as IPDG*BytesPerElement): every input read once on the element and
  * once across its faces (the neighbours' traces), every output written once, the geometry, face
- * factors and indices (elem_cell, face types, vmapP). Boundary data are read on boundary faces
+ * factors and indices (face types, vmapP). Boundary data are read on boundary faces
  * only, a vanishing fraction of a mesh worth timing, and are not counted. */
 double INSAdvectionBytesPerElement(int Np, int Nfaces, int Nfp, int fields)
 {
   const double nf = (double)Nfaces * Nfp;
   /* `fields` distinct inputs (4 for N~(a; c), 2 for N(u) where a = c), two outputs */
-  return 8.0 * (fields * (Np + nf) + 2.0 * Np + HOFLOW_GEO_SIZE + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
+  return 8.0 * (fields * (Np + nf) + 2.0 * Np + INS_GEO + INS_SGEO * Nfaces) + 4.0 * (nf + Nfaces);
 }
 
 double INSGradientBytesPerElement(int Np, int Nfaces, int Nfp)
 {
   const double nf = (double)Nfaces * Nfp;
   /* p on the element and across its faces, gx and gy; rx sx ry sy (no J) */
-  return 8.0 * (3.0 * Np + nf + HOFLOW_GEO_SIZE - 1 + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
+  return 8.0 * (3.0 * Np + nf + INS_GEO - 1 + INS_SGEO * Nfaces) + 4.0 * (nf + Nfaces);
 }
 
 double INSDivergenceBytesPerElement(int Np, int Nfaces, int Nfp)
 {
   const double nf = (double)Nfaces * Nfp;
   /* u and v on the element and across its faces, the divergence; rx sx ry sy (no J) */
-  return 8.0 * (3.0 * Np + 2.0 * nf + HOFLOW_GEO_SIZE - 1 + HOFLOW_SGEO_SIZE * Nfaces) + 4.0 * (nf + Nfaces + 1);
+  return 8.0 * (3.0 * Np + 2.0 * nf + INS_GEO - 1 + INS_SGEO * Nfaces) + 4.0 * (nf + Nfaces);
 }
 
 double INSGradientFlopsPerElement(int Np, int Nfaces, int Nfp)

@@ -1,0 +1,109 @@
+/* The discretization registry and the generic Disc calls (hoflow/disc.h). The built-in
+ * discretizations are registered by DiscRegisterAll (op/register.c), where their operators are. */
+#include <hoflow/compat.h>
+#include <hoflow/disc.h>
+#include <hoflow/registry.h>
+
+PetscFunctionList DiscList = NULL;
+
+PetscErrorCode DiscRegister(const char name[], DiscCreateFunction create)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListAdd(&DiscList, name, create));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreate(Mesh *mesh, const char type[], PetscInt order, Disc *disc)
+{
+  DiscCreateFunction create = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(HoflowRegistryFind(PetscObjectComm((PetscObject)mesh->dm), DiscList, "-disc", type, (void (**)(void)) & create));
+  PetscCall(PetscNew(disc));
+  PetscCall(PetscStrncpy((*disc)->type, type, sizeof((*disc)->type)));
+  (*disc)->mesh  = mesh;
+  (*disc)->order = order;
+  PetscCall(create(*disc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscDestroy(Disc *disc)
+{
+  PetscFunctionBeginUser;
+  if (!*disc) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*disc)->ops.destroy) PetscCall((*disc)->ops.destroy(*disc));
+  PetscCall(DMDestroy(&(*disc)->dm));
+  PetscCall(PetscFree(*disc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define DISC_CALL(disc, op, what, ...)                                                                                                                      \
+  do {                                                                                                                                                      \
+    PetscCheck((disc)->ops.op, PetscObjectComm((PetscObject)(disc)->dm), PETSC_ERR_SUP, "Discretization -disc %s does not provide %s", (disc)->type, what); \
+    PetscCall((disc)->ops.op(disc, __VA_ARGS__));                                                                                                           \
+  } while (0)
+
+PetscErrorCode DiscIntegrate(Disc disc, PointFunction f, void *ctx, Vec b)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, integrate, "integrals against its basis", f, ctx, b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscL2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, l2_error, "L2 errors", u, f, ctx, error);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscProject(Disc disc, PointFunction f, void *ctx, Vec u)
+{
+  Mat Minv;
+  Vec b;
+
+  PetscFunctionBeginUser;
+  PetscCall(DiscCreateMass(disc, PETSC_TRUE, &Minv));
+  PetscCall(VecDuplicate(u, &b));
+  PetscCall(VecZeroEntries(b));
+  PetscCall(DiscIntegrate(disc, f, ctx, b));
+  PetscCall(MatMult(Minv, b, u));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&Minv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreateMass(Disc disc, PetscBool inverse, Mat *M)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, create_mass, "a mass matrix", inverse, M);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, create_elliptic, "an elliptic operator", lambda, face_type, A);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscEllipticBoundaryData(Disc disc, Mat A, PointFunction f, void *ctx, Vec b)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, elliptic_boundary_data, "elliptic boundary data", A, f, ctx, b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, get_points, "its points", n, x, elem_point);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, get_subcells, "output sub-cells", ncells, nverts, cells);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,89 @@
+/* hoflow nodal discontinuous Galerkin (the family behind -disc ipdg): Np nodes per element, node-major
+ * within an element, elements in the mesh's storage order (hoflow/mesh.h), described to PETSc by a
+ * PetscSection on a clone of the mesh DM whose storage follows that order. One DGBlock per element
+ * shape of the mesh holds its reference element and where its nodes and face nodes start.
+ *
+ * This is the family interface of nodal DG operators (op/ipdg.c, op/mass.c, op/ins.c, op/lor.c,
+ * op/transfer.c) and preconditioners (solver/); everything else uses the generic Disc (hoflow/disc.h). */
+#pragma once
+
+#include <hoflow/disc.h>
+#include <hoflow/opshell.h>
+#include <hoflow/kernels/dg.h>
+
+typedef struct {
+  RefElement  *ref;
+  PetscInt     Np, Nfn, Nfaces;
+  PetscInt     node0, halo_node0; /* node index of the block's first owned and first halo element */
+  PetscInt     fnode0;            /* face-node slot of the block's first owned element */
+  PetscInt     slot0;             /* face slot of the block's first owned element */
+  PetscInt    *node_face;         /* [Nfn] face of each face node */
+  DGKernelData kd, kd_device;     /* element-wise kernels (mass, integrals, errors) on host and device */
+} DGBlock;
+
+typedef struct {
+  Disc        disc; /* the generic object this is the data of */
+  Mesh       *mesh;
+  DM          dm;
+  PetscInt    N, dim, nblocks;
+  DGBlock     blocks[REF_NUM_SHAPES];
+  RefElement *ref;                /* the reference element when the mesh has one shape (else NULL) */
+  PetscInt    Np;                 /* its nodes (else 0) */
+  PetscInt    nodes, nodes_local; /* nodes of owned elements, of all local elements */
+  PetscInt   *elem_node;          /* [Klocal+1] first node of element l */
+  PetscInt   *elem_fnode;         /* [K+1] first face-node slot of owned element e */
+  PetscReal  *x;                  /* [nodes_local*dim] node coordinates */
+  PetscInt   *vmapP;              /* [elem_fnode[K]] local node of the exterior trace (the node itself on the boundary) */
+  PetscReal  *sgeo;               /* [mesh->nslots*HOFLOW_SGEO_SIZE(dim)] n, sJ/J, tau */
+  PetscReal   penalty_scale;
+  OpShell     shell; /* device copies of the element-wise kernel data, shared by mass, integrals and errors */
+} DGDisc;
+
+/* The nodal DG data of a Disc; an error naming `what` (the operation that needs nodal DG) for any other type. */
+PETSC_EXTERN PetscErrorCode DiscGetDG(Disc disc, const char what[], DGDisc **dg);
+/* The nodal DG data of a Disc of type ipdg (disc/dg.c); DiscCreate_NodalDG (op/nodal_dg.c) adds its operators. */
+PETSC_EXTERN PetscErrorCode DGDiscSetUp(Disc disc);
+PETSC_EXTERN PetscErrorCode DiscCreate_NodalDG(Disc disc);
+/* A nodal DG discretization of another order on the same mesh (p-multigrid levels), standalone. */
+PETSC_EXTERN PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, Disc *disc);
+/* The single reference element of a one-shape mesh; an error naming `what` when the mesh mixes shapes. */
+PETSC_EXTERN PetscErrorCode DGDiscGetUniformRef(DGDisc *dg, const char what[], RefElement **ref);
+/* Boundary data at face nodes [elem_fnode[K]]: f's value on Dirichlet faces, n.grad f on Neumann faces
+ * (face_type: [nslots] HOFLOW_FACE_*; NULL: the mesh's). */
+PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointFunction f, void *ctx, PetscReal **bc_data);
+/* The SIPDG penalty constant C_N of a shape (eq. 14: the trace-inverse constant). */
+PETSC_EXTERN PetscReal DGPenaltyConstant(RefShape shape, PetscInt N);
+
+/* ---- nodal DG operators (src/op) ---- */
+/* The DG mass matrix (block diagonal, J M per element) or its inverse as a MatShell. */
+PETSC_EXTERN PetscErrorCode DGMassOperatorCreate(DGDisc *dg, PetscBool inverse, Mat *M);
+/* The SIPDG operator A = -Laplace + lambda of seed 000, eqs. (23), (28), with the boundary conditions of
+ * each face slot given per operator (face_type[nslots], HOFLOW_FACE_*; NULL: the mesh's), e.g. the pressure
+ * of incompressible flow, Dirichlet where the velocity is Neumann. The array is copied. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt face_type[], Mat *A);
+/* The boundary conditions of a SIPDG operator: [nslots] HOFLOW_FACE_* (owned by the operator). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorGetFaceTypes(Mat A, const PetscInt **face_type);
+/* The discretization behind a SIPDG operator; error if A is not one (names what it is). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorGetDisc(Mat A, DGDisc **dg);
+/* b -= A_bc(bc): boundary data at face nodes [elem_fnode[K]] (DGDiscBoundaryData) moved to the right-hand side. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec b);
+/* The same with the face data in a sequential vector ([elem_fnode[K]], e.g. INSOpsCreateFaceVector) on the
+ * backend of b: the boundary data of a solve moved to the right-hand side without leaving the device. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b);
+/* Seconds per application of the gradient and apply kernels, averaged over reps, on the backend x lives on. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorTimeKernels(Mat A, Vec x, PetscInt reps, PetscReal *t_gradient, PetscReal *t_apply);
+/* The screening constant lambda of a SIPDG operator. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda);
+/* The same operator assembled independently from the SIPDG bilinear form (MatSetValuesCOO) into an AIJ
+ * matrix, AIJCUSPARSE when the vectors are CUDA vectors; options prefix ipdg_assembled_. The operator's
+ * null space, if any, is attached to it. */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);
+/* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
+ * (options prefix lor_assembled_). */
+PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
+/* A sparse matrix from COO triplets (row, col global; repeated entries add) on the communicator of dm, AIJ or
+ * AIJCUSPARSE by the DM's vector type, with options prefix `prefix`. */
+PETSC_EXTERN PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B);
+/* p-multigrid transfer (op/transfer.c): prolongation from the order of `coarse` to the order of `fine` on the
+ * same mesh by nodal interpolation; MatMultTranspose restricts. */
+PETSC_EXTERN PetscErrorCode DGTransferCreate(DGDisc *coarse, DGDisc *fine, Mat *P);

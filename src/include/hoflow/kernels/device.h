@@ -1,0 +1,23 @@
+/* Device memory and timing helpers (cuda/device.cu), so host C code needs no CUDA headers. Each
+ * returns 0 or a cudaError_t. */
+#pragma once
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int         HoflowDeviceMalloc(void **ptr, size_t bytes);
+int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes);                   /* allocate and copy */
+int         HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream); /* ordered after the stream's work */
+int         HoflowDeviceFree(void *ptr);
+int         HoflowDeviceSynchronize(void);
+const char *HoflowDeviceErrorString(int err);
+int         HoflowDeviceMemoryUsed(size_t *bytes); /* device memory in use (all processes): total - free */
+/* Name, multiprocessor count and SM clock of the current device (for the shared-memory bound). */
+int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz);
+
+#ifdef __cplusplus
+}
+#endif

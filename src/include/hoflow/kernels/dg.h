@@ -1,0 +1,73 @@
+/* Element-wise DG kernels on one block of elements of one shape: mass and inverse mass, cubature
+ * integrals against the basis (right-hand sides), squared L2 errors, and element-wise dense blocks
+ * (p-multigrid transfers). Host kernels in src/kernels/dg.c, CUDA twins in cuda/dg.cu, both over
+ * the element routines below. */
+#pragma once
+
+#include <hoflow/kernels/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int           dim, Np, Nq, K; /* nodes and cubature points per element, the block's owned elements */
+  int           node0;          /* node index of the block's first element in the arrays */
+  const double *geo;            /* [K*HOFLOW_GEO_SIZE(dim)], J used */
+  const double *M, *Minv;       /* [Np*Np] reference mass matrix and inverse */
+  const double *Iq, *wq;        /* [Nq*Np] interpolation to cubature points, [Nq] weights */
+  void         *stream;         /* CUDA stream; NULL: default */
+} DGKernelData;
+
+/* Arrays u, Mu, b: owned arrays (element e at node0 + e Np); fq, exact_q: block-relative [K*Nq]; err2: [K]. */
+void DGMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu);
+void DGWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b); /* b += (l_i, f) */
+void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
+int  DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
+int  DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
+int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
+
+/* Element-wise dense blocks: out[e*m + i] = sum_j A[i*n + j] in[e*n + j] for the K elements
+ * (p-multigrid prolongation A = interpolation, restriction A = its transpose). */
+void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out);
+int  DGBlockApplyCUDA(int K, int m, int n, const double *A, const double *in, double *out, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* out = J M u (inverse: out = M^{-1} u / J) on element e. */
+HOFLOW_HD void DGMassElement(const DGKernelData *d, const int Np, int e, int inverse, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT out)
+{
+  const double  J = d->geo[e * HOFLOW_GEO_SIZE(d->dim) + HOFLOW_GEO_J(d->dim)];
+  const double *A = inverse ? d->Minv : d->M, s = inverse ? 1.0 / J : J;
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int j = 0; j < Np; j++) a += A[i * Np + j] * u[j];
+    out[i] = s * a;
+  }
+}
+
+/* b_i += J sum_q w_q l_i(x_q) f_q: the right-hand side (l_i, f) by cubature. */
+HOFLOW_HD void DGWeightedIntegralElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT fq, double *HOFLOW_RESTRICT b)
+{
+  const double J = d->geo[e * HOFLOW_GEO_SIZE(d->dim) + HOFLOW_GEO_J(d->dim)];
+  for (int i = 0; i < Np; i++) {
+    double a = 0;
+    for (int q = 0; q < Nq; q++) a += d->wq[q] * d->Iq[q * Np + i] * fq[q];
+    b[i] += J * a;
+  }
+}
+
+/* J sum_q w_q (u(x_q) - exact_q)^2: the element's squared L2 error by cubature. */
+HOFLOW_HD double DGErrorElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT exact_q)
+{
+  const double J = d->geo[e * HOFLOW_GEO_SIZE(d->dim) + HOFLOW_GEO_J(d->dim)];
+  double       s = 0;
+  for (int q = 0; q < Nq; q++) {
+    double uq = 0;
+    for (int i = 0; i < Np; i++) uq += d->Iq[q * Np + i] * u[i];
+    s += d->wq[q] * (uq - exact_q[q]) * (uq - exact_q[q]);
+  }
+  return J * s;
+}

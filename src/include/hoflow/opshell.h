@@ -1,0 +1,73 @@
+/* The plumbing every hoflow operator shares, in one place (core/opshell.c): the backend chosen by the
+ * vector type (host kernels for host vectors, CUDA kernels for CUDA vectors, so -dm_vec_type cuda
+ * moves a whole solve to the GPU), device copies of the kernel data uploaded at the first device
+ * call, log events with flops on the right counter and GPU timers, kernel error checks, and the
+ * halo exchange of a DG vector split so that work runs while the neighbours' data are in flight:
+ *
+ *   OpShellBegin(op, x, &on_device)              backend of this call (device setup on first use)
+ *   OpShellHaloBegin(op, k, x)                   start x -> local slot k
+ *   ... interior work on the owned array of x ...
+ *   OpShellHaloEnd(op, k, x, &xlocal)            finish, local array of slot k
+ *   ... work that needs the halo ...
+ *   OpShellHaloRestore(op, k, &xlocal)
+ *
+ * Owned elements are stored first in a local vector, in the global vector's order (hoflow/mesh.h),
+ * so interior work reads the global array with local node indices. An operator context starts with
+ * an OpShell (or holds one) and calls OpShellDestroy in its destroy. */
+#pragma once
+
+#include <petscmat.h>
+#include <petscdm.h>
+#include <hoflow/device.h>
+
+#define OPSHELL_NLOCAL 4
+
+/* A call of a CUDA kernel launcher (or device helper) on an operator's device path: compiled only in
+ * CUDA builds; elsewhere the path is unreachable (OpShellBegin refuses CUDA vectors) and yields -1. */
+#if defined(HOFLOW_HAVE_CUDA)
+#  define HOFLOW_CUDA(call) (call)
+#else
+#  define HOFLOW_CUDA(call) (-1)
+#endif
+
+typedef struct {
+  const char        *name; /* what the operator is, for messages */
+  DM                 dm;   /* the DM of the vectors (halo exchange and vector type); not owned */
+  PetscBool          on_device;
+  PetscBool          device_ready;
+  HoflowDeviceArrays device; /* device copies of the kernel data, uploaded by device_setup */
+  PetscErrorCode (*device_setup)(void *ctx);
+  void *ctx; /* passed to device_setup */
+  Vec   local[OPSHELL_NLOCAL], local_device[OPSHELL_NLOCAL];
+  void *stream; /* the CUDA stream of the call */
+} OpShell;
+
+/* Name, DM and the routine that uploads the operator's kernel data at the first device call (may be NULL). */
+PETSC_EXTERN PetscErrorCode OpShellInit(OpShell *op, const char name[], DM dm, PetscErrorCode (*device_setup)(void *), void *ctx);
+PETSC_EXTERN PetscErrorCode OpShellDestroy(OpShell *op);
+/* The backend of a call with input x; on the device, the kernel data are uploaded once and op->stream set. */
+PETSC_EXTERN PetscErrorCode OpShellBegin(OpShell *op, Vec x, PetscBool *on_device);
+/* Read/write arrays of global vectors on the call's backend (an error naming the operator otherwise). */
+PETSC_EXTERN PetscErrorCode OpShellGetArrayRead(OpShell *op, Vec v, const PetscScalar **a);
+PETSC_EXTERN PetscErrorCode OpShellRestoreArrayRead(OpShell *op, Vec v, const PetscScalar **a);
+PETSC_EXTERN PetscErrorCode OpShellGetArrayWrite(OpShell *op, Vec v, PetscScalar **a);
+PETSC_EXTERN PetscErrorCode OpShellRestoreArrayWrite(OpShell *op, Vec v, PetscScalar **a);
+PETSC_EXTERN PetscErrorCode OpShellGetArray(OpShell *op, Vec v, PetscScalar **a);
+PETSC_EXTERN PetscErrorCode OpShellRestoreArray(OpShell *op, Vec v, PetscScalar **a);
+/* The halo exchange of global vector g into local slot k (0..OPSHELL_NLOCAL-1) of the call's backend. */
+PETSC_EXTERN PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g);
+PETSC_EXTERN PetscErrorCode OpShellHaloEnd(OpShell *op, PetscInt k, Vec g, const PetscScalar **local);
+PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const PetscScalar **local);
+/* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
+ * not allocate them inside whatever solver setup runs it first). */
+PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);
+/* The local vector of slot k on the call's backend (created on first use), e.g. to zero it. */
+PETSC_EXTERN PetscErrorCode OpShellGetLocal(OpShell *op, PetscInt k, Vec *local);
+/* A log event around kernels: GPU timer on the device; flops on the backend's counter at the end. */
+PETSC_EXTERN PetscErrorCode OpShellEventBegin(OpShell *op, PetscLogEvent event);
+PETSC_EXTERN PetscErrorCode OpShellEventEnd(OpShell *op, PetscLogEvent event, PetscLogDouble flops);
+/* Error naming the operator and kernel when a kernel (host 0, CUDA cudaError_t) failed. */
+PETSC_EXTERN PetscErrorCode OpShellCheckKernel(OpShell *op, int err, const char kernel[]);
+/* A MatShell of n local rows and columns on the DM's communicator with ctx, MatMult and destroy, its
+ * vector type following the DM's (so KSP work vectors live where the operator runs). */
+PETSC_EXTERN PetscErrorCode OpShellCreateMat(OpShell *op, PetscInt n, void *ctx, void (*mult)(void), void (*destroy)(void), Mat *A);

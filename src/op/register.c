@@ -1,0 +1,12 @@
+/* The discretizations hoflow builds, registered by name for -disc: each is its data (src/disc) plus
+ * its operators (src/op). Adding one is its files and one line here. */
+#include <hoflow/compat.h>
+#include <hoflow/dg.h>
+
+PetscErrorCode DiscRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (DiscList) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DiscRegister("ipdg", DiscCreate_NodalDG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

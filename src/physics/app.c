@@ -1,0 +1,98 @@
+/* A run: the problem from -problem, its mesh with the boundary types of its physics, the
+ * discretization from -disc and -order; AppRun hands it to the physics. */
+#include <hoflow/compat.h>
+#include <hoflow/log.h>
+#include <hoflow/physics.h>
+#include <hoflow/registry.h>
+#include <hoflow/solver.h>
+
+PetscFunctionList PhysicsList = NULL;
+
+PetscErrorCode PhysicsRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (PhysicsList) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "elliptic", PhysicsInfo_Elliptic));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "heat", PhysicsInfo_Heat));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "ins", PhysicsInfo_INS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProblemPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
+{
+  const ProblemPoint *pp = (const ProblemPoint *)ctx;
+  PetscReal           v[8], g[24];
+
+  PetscFunctionBeginUser;
+  PetscCheck(pp->nv <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many components");
+  PetscCall(pp->f(pp->dim, pp->time, x, pp->nv, v, grad ? g : NULL, pp->problem->ctx));
+  *value = v[pp->comp];
+  if (grad)
+    for (PetscInt d = 0; d < pp->dim; d++) grad[d] = g[pp->comp * pp->dim + d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ZeroPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  *value = 0;
+  if (grad) grad[0] = grad[1] = grad[2] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
+{
+  App                  *app;
+  ProblemCreateFunction create_problem = NULL;
+  PhysicsInfoFunction   physics_info   = NULL;
+  DiscCreateFunction    create_disc    = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(HoflowLogRegister());
+  PetscCall(ProblemRegisterAll());
+  PetscCall(PhysicsRegisterAll());
+  PetscCall(DiscRegisterAll());
+  PetscCall(HoflowSolverRegisterAll());
+  PetscCall(PetscNew(&app));
+  app->comm  = comm;
+  app->order = 4;
+  PetscCall(PetscStrncpy(app->problem_name, "poisson", sizeof(app->problem_name)));
+  PetscCall(PetscStrncpy(app->disc_name, "ipdg", sizeof(app->disc_name)));
+  PetscOptionsBegin(comm, NULL, "hoflow: high-order matrix-free flow solver", NULL);
+  PetscCall(PetscOptionsFList("-problem", "Problem to solve", NULL, ProblemList, app->problem_name, app->problem_name, sizeof(app->problem_name), NULL));
+  PetscCall(PetscOptionsFList("-disc", "Spatial discretization", NULL, DiscList, app->disc_name, app->disc_name, sizeof(app->disc_name), NULL));
+  PetscCall(PetscOptionsInt("-order", "Polynomial order N of the discretization (1..10)", NULL, app->order, &app->order, NULL));
+  PetscOptionsEnd();
+  PetscCheck(app->order >= 1 && app->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT " is out of range: hoflow supports polynomial orders 1..%d", app->order, HOFLOW_NMAX);
+  PetscCall(HoflowRegistryFind(comm, ProblemList, "-problem", app->problem_name, (void (**)(void)) & create_problem));
+  PetscCall(HoflowRegistryFind(comm, DiscList, "-disc", app->disc_name, (void (**)(void)) & create_disc));
+  PetscCall(PetscStrncpy(app->problem.name, app->problem_name, sizeof(app->problem.name)));
+  PetscCall(create_problem(&app->problem));
+  PetscCall(HoflowRegistryFind(comm, PhysicsList, "physics of the problem", app->problem.physics, (void (**)(void)) & physics_info));
+  PetscCall(physics_info(&app->physics));
+  for (PetscInt t = 0; t < app->physics.nbc; t++) app->physics.bc[t].groups = ProblemGetBoundaryGroups(&app->problem, app->physics.bc[t].name);
+
+  PetscCall(MeshCreate(comm, app->problem.mesh_options, &app->mesh));
+  PetscCall(MeshSetBoundaryTypes(app->mesh, app->physics.nbc, app->physics.bc));
+  PetscCall(DiscCreate(app->mesh, app->disc_name, app->order, &app->disc));
+  *app_out = app;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AppRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(app->physics.run(app));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AppDestroy(App **app)
+{
+  PetscFunctionBeginUser;
+  if (!*app) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*app)->problem.ctx_destroy) PetscCall((*app)->problem.ctx_destroy((*app)->problem.ctx));
+  PetscCall(DiscDestroy(&(*app)->disc));
+  PetscCall(MeshDestroy(&(*app)->mesh));
+  PetscCall(PetscFree(*app));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
