@@ -1,5 +1,5 @@
-/* Small dense row-major linear algebra for the reference-element operators (Np <= 121).
- * These matrices are tiny and built once, so simple O(n^3) loops are all that is needed. */
+/* Small dense row-major linear algebra for the reference-element operators (Np <= 1331, the
+ * order-10 hexahedron). They are built once, so simple O(n^3) loops are all that is needed. */
 #include <hoflow/compat.h>
 #include <hoflow/ref.h>
 
@@ -83,14 +83,33 @@ void DenseMatMult(PetscInt m, PetscInt k, PetscInt n, const PetscReal A[], const
   }
 }
 
-/* C_ij = sum_l A_il B_jl (both operands read along rows). */
+/* C_ij = sum_l A_il B_jl (both operands read along rows), each sum in the order l = 0, 1, ...;
+ * four of them at a time, which are independent, instead of one chain of dependent additions. */
 void DenseMatMultTranspose(PetscInt m, PetscInt k, PetscInt n, const PetscReal A[], const PetscReal B[], PetscReal C[])
 {
   for (PetscInt i = 0; i < m; i++) {
-    for (PetscInt j = 0; j < n; j++) {
+    const PetscReal *a = A + i * k;
+    PetscInt         j = 0;
+
+    for (; j + 4 <= n; j += 4) {
+      const PetscReal *b0 = B + j * k, *b1 = b0 + k, *b2 = b1 + k, *b3 = b2 + k;
+      PetscReal        s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+
+      for (PetscInt l = 0; l < k; l++) {
+        s0 += a[l] * b0[l];
+        s1 += a[l] * b1[l];
+        s2 += a[l] * b2[l];
+        s3 += a[l] * b3[l];
+      }
+      C[i * n + j]     = s0;
+      C[i * n + j + 1] = s1;
+      C[i * n + j + 2] = s2;
+      C[i * n + j + 3] = s3;
+    }
+    for (; j < n; j++) {
       PetscReal sum = 0.0;
 
-      for (PetscInt l = 0; l < k; l++) sum += A[i * k + l] * B[j * k + l];
+      for (PetscInt l = 0; l < k; l++) sum += a[l] * B[j * k + l];
       C[i * n + j] = sum;
     }
   }

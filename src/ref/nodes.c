@@ -50,18 +50,17 @@ static PetscReal WarpReduced(PetscInt N, const PetscReal xgll[], PetscReal x)
  * L_a = 0 and L_b + L_c = 1, so with x = L_c - L_b the blend is 4 L_b L_c = 1 - x^2 and
  * warp_k = (1 - x^2) w(x) = sum_i (xgll_i - xeq_i) l_i(x): exactly the displacement that
  * maps the equidistant edge points onto GLL points. The blends of the other two edges vanish
- * there, and (1 + (alpha L_a)^2) is the optimized interior enhancement. */
-PetscErrorCode NodesTriangleWarpBlend(PetscInt N, PetscReal r[], PetscReal s[])
+ * there, and (1 + (alpha L_a)^2) is the optimized interior enhancement: alpha_tri(N) for the
+ * triangle itself, alpha_tet(N) for the faces of the tetrahedron. */
+static PetscErrorCode TriangleWarpBlend(PetscInt N, PetscReal alpha, PetscReal r[], PetscReal s[])
 {
-  const PetscReal alpha = N <= 15 ? alpha_tri[N - 1] : 5.0 / 3.0;
-  const PetscReal sq3   = PetscSqrtReal(3.0);
+  const PetscReal sq3 = PetscSqrtReal(3.0);
   const PetscReal c2 = PetscCosReal(2.0 * PETSC_PI / 3.0), s2 = PetscSinReal(2.0 * PETSC_PI / 3.0);
   const PetscReal c4 = PetscCosReal(4.0 * PETSC_PI / 3.0), s4 = PetscSinReal(4.0 * PETSC_PI / 3.0);
   PetscReal      *xgll, *wgll;
   PetscInt        sk = 0;
 
   PetscFunctionBeginUser;
-  PetscCheck(N >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warp & blend nodes need order N >= 1 (-order), got %" PetscInt_FMT, N);
   PetscCall(PetscMalloc2(N + 1, &xgll, N + 1, &wgll));
   PetscCall(GaussLobattoLegendre(N + 1, xgll, wgll));
   /* Row by row in s (L1 = j/N), r fastest (L3 = i/N). */
@@ -86,6 +85,31 @@ PetscErrorCode NodesTriangleWarpBlend(PetscInt N, PetscReal r[], PetscReal s[])
     }
   }
   PetscCall(PetscFree2(xgll, wgll));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode NodesTriangleWarpBlend(PetscInt N, PetscReal r[], PetscReal s[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(N >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warp & blend nodes need order N >= 1 (-order), got %" PetscInt_FMT, N);
+  PetscCall(TriangleWarpBlend(N, N <= 15 ? alpha_tri[N - 1] : 5.0 / 3.0, r, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodes that NodesTetrahedronWarpBlend puts on each face of the tetrahedron, in the
+ * coordinates of the bi-unit triangle. On a face (La = 0) the volume blend of that face is 1
+ * and those of the other three faces vanish, so a face node is moved by the face's own shift
+ * alone: FaceShift, the triangle's edge warps, with the tetrahedron's alpha(N) in the interior
+ * enhancement (1 + (alpha L)^2). The tetrahedron's alpha differs from the triangle's from
+ * N = 3 on (alpha_tri vs alpha_tet above), and it moves the face's interior nodes from N = 4 on
+ * (edge nodes do not depend on it, nor does the one interior node of N = 3, the centroid): from
+ * N = 4 on the 2D triangle set is not the tetrahedron's face set. Elements whose triangular
+ * faces meet tetrahedra (prisms) take this set, so that faces match in mixed meshes. */
+PetscErrorCode NodesTetrahedronFaceWarpBlend(PetscInt N, PetscReal r[], PetscReal s[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(N >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warp & blend nodes need order N >= 1 (-order), got %" PetscInt_FMT, N);
+  PetscCall(TriangleWarpBlend(N, N <= 15 ? alpha_tet[N - 1] : 1.0, r, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -79,7 +79,7 @@ static void FaceCoordinates(const RefShapeInfo *info, PetscInt f, const PetscRea
 {
   const PetscInt dim = info->dim, nv = info->face_nverts[f];
   const double  *v0 = info->verts[info->face_verts[f][0]], *v1 = info->verts[info->face_verts[f][1]];
-  PetscReal      e1[3] = {0, 0, 0}, e2[3] = {0, 0, 0}, y[3] = {0, 0, 0}, a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0, p[3];
+  PetscReal      e1[3] = {0, 0, 0}, e2[3] = {0, 0, 0}, y[3] = {0, 0, 0}, a11 = 0, a12 = 0, a22 = 0, p[3];
 
   for (PetscInt d = 0; d < dim; d++) {
     e1[d] = v1[d] - v0[d];
@@ -97,8 +97,6 @@ static void FaceCoordinates(const RefShapeInfo *info, PetscInt f, const PetscRea
     a11 += e1[d] * e1[d];
     a12 += e1[d] * e2[d];
     a22 += e2[d] * e2[d];
-    b1 += e1[d] * y[d];
-    b2 += e2[d] * y[d];
   }
   if (dim == 2) {
     /* from the face's midpoint: exact for faces along the axes */
@@ -107,10 +105,21 @@ static void FaceCoordinates(const RefShapeInfo *info, PetscInt f, const PetscRea
     for (PetscInt d = 0; d < 2; d++) p[d] = y[d] - 0.5 * (1.0 + fc[0]) * e1[d];
     *dist = PetscSqrtReal(p[0] * p[0] + p[1] * p[1]);
   } else {
-    const PetscReal det = a11 * a22 - a12 * a12, c1 = (a22 * b1 - a12 * b2) / det, c2 = (a11 * b2 - a12 * b1) / det;
-    fc[0] = 2.0 * c1 - 1.0;
-    fc[1] = 2.0 * c2 - 1.0;
-    for (PetscInt d = 0; d < 3; d++) p[d] = y[d] - c1 * e1[d] - c2 * e2[d];
+    /* from the face's center m = v0 + (e1 + e2)/2: x = m + a e1/2 + b e2/2, so that
+     * (a, b) = 2 G^{-1} (e1.(x-m), e2.(x-m)), G the Gram matrix; exact for faces along the axes
+     * (no 2 c - 1 cancellation), which makes the faces of hexahedra and the bottom faces of
+     * tetrahedra and prisms carry their nodes' coordinates bit for bit */
+    const PetscReal det = a11 * a22 - a12 * a12;
+    PetscReal       m[3], g1 = 0, g2 = 0;
+
+    for (PetscInt d = 0; d < 3; d++) {
+      m[d] = x[d] - (v0[d] + 0.5 * (e1[d] + e2[d]));
+      g1 += e1[d] * m[d];
+      g2 += e2[d] * m[d];
+    }
+    fc[0] = 2.0 * (a22 * g1 - a12 * g2) / det;
+    fc[1] = 2.0 * (a11 * g2 - a12 * g1) / det;
+    for (PetscInt d = 0; d < 3; d++) p[d] = m[d] - 0.5 * fc[0] * e1[d] - 0.5 * fc[1] * e2[d];
     *dist = PetscSqrtReal(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
   }
 }
@@ -213,6 +222,32 @@ static PetscErrorCode BuildFaceMass(RefElement *ref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The 1D factor of shapes that are tensor products with a segment (ref.h): GLL nodes and weights,
+ * and, with the orthonormal Legendre Vandermonde V1 on the nodes, D1 = V1' V1^{-1} and the exact
+ * mass matrix M1 = (V1 V1^T)^{-1} = V1^{-T} V1^{-1}, as for the element itself. */
+static PetscErrorCode BuildTensorFactor(RefElement *re)
+{
+  const PetscInt n = re->N + 1;
+  PetscReal     *V1, *dV1, *V1inv;
+
+  PetscFunctionBeginUser;
+  if (!(RefShapeTable[re->shape].tensor || re->shape == REF_PRISM)) PetscFunctionReturn(PETSC_SUCCESS);
+  re->N1 = n;
+  PetscCall(PetscMalloc1(n, &re->x1));
+  PetscCall(PetscMalloc1(n, &re->w1));
+  PetscCall(PetscMalloc1(n * n, &re->D1));
+  PetscCall(PetscMalloc1(n * n, &re->M1));
+  PetscCall(PetscMalloc3(n * n, &V1, n * n, &dV1, n * n, &V1inv));
+  PetscCall(GaussLobattoLegendre(n, re->x1, re->w1));
+  PetscCall(RefElementModalBasis(REF_SEGMENT, re->N, n, re->x1, V1, &dV1));
+  PetscCall(DenseInvert(n, V1, V1inv));
+  DenseMatMult(n, n, n, dV1, V1inv, re->D1);
+  DenseTranspose(n, n, V1inv, V1);
+  DenseMatMult(n, n, n, V1, V1inv, re->M1);
+  PetscCall(PetscFree3(V1, dV1, V1inv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RefElementCreate(RefShape shape, PetscInt N, RefElement **ref)
 {
   const RefShapeOps  *ops;
@@ -285,6 +320,7 @@ PetscErrorCode RefElementCreate(RefShape shape, PetscInt N, RefElement **ref)
   PetscCall(ops->cubature(2 * N + 1, &re->Nq, &re->xiq, &re->wq));
   PetscCall(PetscMalloc1(re->Nq * Np, &re->Iq));
   PetscCall(RefElementInterpolationMatrix(re, re->Nq, re->xiq, re->Iq));
+  PetscCall(BuildTensorFactor(re));
   *ref = re;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -309,6 +345,10 @@ PetscErrorCode RefElementDestroy(RefElement **ref)
   PetscCall(PetscFree(re->xiq));
   PetscCall(PetscFree(re->wq));
   PetscCall(PetscFree(re->Iq));
+  PetscCall(PetscFree(re->x1));
+  PetscCall(PetscFree(re->w1));
+  PetscCall(PetscFree(re->D1));
+  PetscCall(PetscFree(re->M1));
   PetscCall(PetscFree(re));
   *ref = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -61,6 +61,21 @@ typedef struct {
   PetscReal *xiq;  /* [Nq*dim] cubature points */
   PetscReal *wq;   /* [Nq] weights (sum: the reference measure) */
   PetscReal *Iq;   /* [Nq*Np] interpolation from nodes to cubature points */
+  /* The one-dimensional factor of shapes that are tensor products with a segment (segments,
+   * quadrilaterals, hexahedra in every direction; prisms in the extruded direction t), for
+   * sum-factorized kernels; N1 = 0 and NULL arrays on triangles and tetrahedra. The nodes of
+   * such a shape are products of the N1 = N+1 GLL points x1 (r fastest; on prisms the triangle
+   * node fastest, node m + Ntri k at t = x1[k]), so that, with I the identity,
+   *   hexahedron: D[0] = I (x) I (x) D1, D[1] = I (x) D1 (x) I, D[2] = D1 (x) I (x) I,
+   *               M = M1 (x) M1 (x) M1,
+   *   quadrilateral: D[0] = I (x) D1, D[1] = D1 (x) I, M = M1 (x) M1,
+   *   prism: D[2] = D1 (x) I_tri, M = M1 (x) M_tri,
+   * A (x) B the Kronecker product (A's index the slower one), up to rounding. */
+  PetscInt   N1; /* N + 1 */
+  PetscReal *x1; /* [N1] GLL nodes, ascending */
+  PetscReal *w1; /* [N1] GLL weights */
+  PetscReal *D1; /* [N1*N1] nodal derivative on the GLL nodes, D1[i*N1 + j] = l_j'(x1_i) */
+  PetscReal *M1; /* [N1*N1] exact mass matrix int l_i l_j of the GLL nodal basis (not the diagonal GLL quadrature w1) */
 } RefElement;
 
 /* Create the order-N reference element of the given shape; error for N outside 1..HOFLOW_NMAX. */
@@ -93,8 +108,14 @@ PETSC_EXTERN PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], Pets
 /* ---- node sets (nodes.c) ---- */
 /* Warp & blend nodes on the bi-unit triangle (Hesthaven & Warburton, alpha-optimized), [Np]. */
 PETSC_EXTERN PetscErrorCode NodesTriangleWarpBlend(PetscInt N, PetscReal r[], PetscReal s[]);
-/* Warp & blend nodes on the bi-unit tetrahedron {r,s,t >= -1, r+s+t <= -1}, [(N+1)(N+2)(N+3)/6]. */
+/* Warp & blend nodes on the bi-unit tetrahedron {r,s,t >= -1, r+s+t <= -1}, [(N+1)(N+2)(N+3)/6],
+ * t slowest, r fastest (the first (N+1)(N+2)/2 are the face t = -1 in triangle order). */
 PETSC_EXTERN PetscErrorCode NodesTetrahedronWarpBlend(PetscInt N, PetscReal r[], PetscReal s[], PetscReal t[]);
+/* The node set that NodesTetrahedronWarpBlend puts on each face of the tetrahedron, in the
+ * coordinates of the bi-unit triangle and in NodesTriangleWarpBlend's order, [(N+1)(N+2)/2]: the
+ * triangle construction with the tetrahedron's blending parameter, which differs from the 2D
+ * triangle set from N = 4 on. The triangles of prisms carry it, so faces match tetrahedra. */
+PETSC_EXTERN PetscErrorCode NodesTetrahedronFaceWarpBlend(PetscInt N, PetscReal r[], PetscReal s[]);
 /* Tensor GLL nodes on the square, r fastest: node i + (N+1) j at (x_i, x_j), [(N+1)^2]. */
 PETSC_EXTERN PetscErrorCode NodesQuadrilateralGLL(PetscInt N, PetscReal r[], PetscReal s[]);
 
