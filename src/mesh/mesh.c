@@ -9,7 +9,8 @@
 static const char *const box_sides[4] = {"bottom", "right", "top", "left"};
 
 /* Insert the problem's default mesh options unless the user chose a mesh, and the options hoflow
- * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names). */
+ * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names,
+ * only when a file is read: a box never reads it, and -options_left would report it unused). */
 static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
 {
   PetscBool has_file, has_box, has_simplex, has_regions;
@@ -20,8 +21,9 @@ static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
   if (!has_file && !has_box && default_options) PetscCall(PetscOptionsInsertString(NULL, default_options));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_simplex", &has_simplex));
   if (!has_simplex) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_simplex", "0"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_use_regions", &has_regions));
-  if (!has_regions) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
+  if (has_file && !has_regions) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
