@@ -92,3 +92,27 @@ def _():
         combos = lambda: [(c + "+" + name, ["-options_file", "options/%s.yaml" % c, "-options_file", gpu] + OPTION_TINY[c]) for c in OPTION_CASES]
         return options_left_test(combos)()
 
+
+@test("options/default-case/make-run")
+def _():
+    # `make run` (the README's first command) runs options/default.yaml with the recommended solver:
+    # CG + pMG-AMG in a few iterations (CG + point Jacobi, the old default, needed about 350); the
+    # README's example summary line is what it prints
+    _, plan = run(["make", "-s", "-n", "run"])
+    cmds = [l.split() for l in plan.splitlines() if l.startswith("./hoflow")]
+    check(len(cmds) == 1 and "options/default.yaml" in cmds[0], "`make run` should run ./hoflow -options_file options/default.yaml, plans:\n" + plan[-1000:])
+    s = summary(run(cmds[0])[1])
+    check(s["reason"] == "CONVERGED_RTOL", "default case: %s" % s["reason"])
+    check(s["iterations"] <= 30, "default case took %d CG iterations (bound 30): not the recommended pMG-AMG?" % s["iterations"])
+    check(float(s["pc_bytes_per_cell"]) > 0, "default case: no preconditioner memory (a pMG hierarchy holds some kB per element): %s" % s)
+    j = summary(run(cmds[0] + ["-options_file", "options/jacobi.yaml"])[1])
+    check(abs(s["L2"] - j["L2"]) <= 1e-5 * j["L2"], "default case L2 %g differs from CG + Jacobi's %g" % (s["L2"], j["L2"]))
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    m = re.search(r"`make run` solves the default case.*?^(hoflow: .*)$", readme, re.M | re.S)
+    check(m, "README.md: no example summary line after '`make run` solves the default case'")
+    r = summary(m.group(1))
+    for k in ("problem", "order", "cells", "dofs", "reason"):
+        check(r[k] == s[k], "README's example line has %s %s, the default case prints %s" % (k, r[k], s[k]))
+    check(abs(r["iterations"] - s["iterations"]) <= 2, "README's example line has %d iterations, the default case takes %d" % (r["iterations"], s["iterations"]))
+    check(abs(r["L2"] - s["L2"]) <= 1e-3 * s["L2"], "README's example line has L2 %g, the default case prints %g" % (r["L2"], s["L2"]))
+    return "iterations %d (CG + Jacobi %d), L2 %.6e, %s B/element in the preconditioner" % (s["iterations"], j["iterations"], s["L2"], s["pc_bytes_per_cell"])
