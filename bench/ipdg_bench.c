@@ -3,15 +3,17 @@ static const char help[] = "SIPDG and incompressible-flow kernel benchmark again
                            "times the local-gradient and SIPDG-apply kernels and the incompressible-flow advection N(u),\n"
                            "gradient and divergence kernels for each order on the mesh given by the usual options and\n"
                            "reports GFLOP/s, GB/s and percent of the roofline (table and CSV, one row per kernel and order).\n"
-                           "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core).\n"
+                           "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core), whose\n"
+                           "roofline is min(triad bandwidth x W / D, FP64 peak): a STREAM-like triad and mul+add chains timed here.\n"
                            "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n"
-                           "         -bench_ins false (SIPDG kernels only)\n\n";
+                           "         -bench_ins false (SIPDG kernels only)\n"
+                           "         -bench_stream_mib M (CPU: MiB per triad array, 256) -bench_cpu_peak_gflops G (CPU: state the peak)\n\n";
 
 #include <hoflow/app.h>
 #include <hoflow/compat.h>
 #include <hoflow/kernels.h>
 
-/* Measured device-to-device (or host memcpy) bandwidth, bytes read plus bytes written per second. */
+/* Measured device-to-device copy bandwidth of the GPU, bytes read plus bytes written per second. */
 static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscReal *bandwidth)
 {
   Vec            a, b;
@@ -42,26 +44,142 @@ static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscReal *bandwidth)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The CPU's memory bandwidth: a STREAM-like triad a = b + s c over three arrays of `mib` MiB each
+ * (far larger than the caches), best of 10 passes, counted as STREAM does: two arrays read and one
+ * written per pass (24 bytes per entry, the write-allocate read not counted), the same convention
+ * as the kernels' bytes D (inputs read plus outputs written). */
+static PetscErrorCode MeasureTriadBandwidth(PetscInt mib, PetscReal *bandwidth)
+{
+  const size_t    n = (size_t)mib * 1024 * 1024 / sizeof(PetscReal);
+  const PetscReal s = 3.0;
+  PetscReal      *a, *b, *c, best = PETSC_MAX_REAL;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mib >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bench_stream_mib %" PetscInt_FMT " must be >= 1 (MiB per triad array; use several times the last-level cache)", mib);
+  PetscCall(PetscMalloc3(n, &a, n, &b, n, &c));
+  for (size_t i = 0; i < n; i++) { /* first touch: page faults stay out of the timing */
+    a[i] = 0.0;
+    b[i] = 1.0;
+    c[i] = 2.0;
+  }
+  for (PetscInt rep = 0; rep < 10; rep++) {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+    PetscCall(PetscTime(&t1));
+    best = PetscMin(best, (PetscReal)(t1 - t0));
+  }
+  PetscCheck(a[n / 2] == 7.0 && best > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "triad check failed (a = %g, %g s)", (double)a[n / 2], (double)best);
+  *bandwidth = 3.0 * sizeof(PetscReal) * n / best;
+  PetscCall(PetscFree3(a, b, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Independent chains x = x a + b, enough of them to cover the latency of the multiply and add units
+ * with the vector registers of the build's instruction set (the compiler vectorizes the inner loop). */
+#if defined(__AVX512F__)
+#  define PEAK_CHAINS 64
+#elif defined(__AVX__)
+#  define PEAK_CHAINS 32
+#else
+#  define PEAK_CHAINS 24
+#endif
+static PetscReal PeakChains(long iters, PetscReal seed)
+{
+  PetscReal       x[PEAK_CHAINS], sum = 0;
+  const PetscReal a = 1.0 - 1e-9, b = 1e-9;
+
+  for (int i = 0; i < PEAK_CHAINS; i++) x[i] = seed + i;
+  for (long it = 0; it < iters; it++)
+    for (int i = 0; i < PEAK_CHAINS; i++) x[i] = x[i] * a + b;
+  for (int i = 0; i < PEAK_CHAINS; i++) sum += x[i];
+  return sum;
+}
+
+/* The FP64 peak one core reaches with code compiled like the kernels (same flags, so the same vector
+ * width, and fused multiply-adds only where those flags allow them): 2 flops per chain and round,
+ * timed over at least 0.1 s, best of 5. */
+static PetscErrorCode MeasurePeakFlops(PetscReal *flops)
+{
+  long               iters = 1000;
+  PetscLogDouble     t0, t1;
+  PetscReal          best = 0;
+  volatile PetscReal sink = 0;
+
+  PetscFunctionBeginUser;
+  for (;;) { /* calibrate */
+    PetscCall(PetscTime(&t0));
+    sink = sink + PeakChains(iters, 1.0);
+    PetscCall(PetscTime(&t1));
+    if (t1 - t0 >= 0.1) break;
+    iters *= 2;
+  }
+  for (PetscInt rep = 0; rep < 5; rep++) {
+    PetscCall(PetscTime(&t0));
+    sink = sink + PeakChains(iters, 1.0 + rep);
+    PetscCall(PetscTime(&t1));
+    best = PetscMax(best, 2.0 * PEAK_CHAINS * (PetscReal)iters / (PetscReal)(t1 - t0));
+  }
+  PetscCheck(PetscIsNormalReal(sink), PETSC_COMM_SELF, PETSC_ERR_PLIB, "peak-flops chains gave %g", (double)sink);
+  *flops = best;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   PetscReal t, flops, bytes, shared;
 } KernelTiming;
 
-/* Print one kernel's row: GFLOP/s, GB/s, the two bounds and the fraction of the roofline. */
-static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *shape, PetscInt N, PetscInt K, PetscInt epb, PetscInt ept, const char *kernel, KernelTiming k, PetscReal Bg, PetscReal Bsh)
+/* The bounds a kernel is measured against, in bytes/s and flop/s; 0 where a bound does not apply. */
+typedef struct {
+  PetscReal Bg;   /* memory bandwidth: device-to-device copy (GPU) or STREAM-like triad (CPU) */
+  PetscReal Bsh;  /* shared-memory bandwidth (GPU, seed 000 §5.1); 0 on the CPU */
+  PetscReal peak; /* FP64 peak (CPU, measured or -bench_cpu_peak_gflops); 0 on the GPU (the seed's roofline has none) */
+} Roofline;
+
+/* Print one kernel's row: GFLOP/s, GB/s, the bounds and the fraction of the roofline. Bounds that do
+ * not apply, and the CUDA launch shape of host kernels (epb < 0), are '-' in the table and empty
+ * fields in the CSV. */
+static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *shape, PetscInt N, PetscInt K, PetscInt epb, PetscInt ept, const char *kernel, KernelTiming k, Roofline r)
 {
-  const PetscReal gflops = k.flops / k.t * 1e-9, gbs = k.bytes / k.t * 1e-9;
-  const PetscReal copy_bound = Bg * k.flops / k.bytes * 1e-9, shared_bound = Bsh > 0 ? Bsh * k.flops / k.shared * 1e-9 : PETSC_INFINITY;
-  const PetscReal roof = PetscMin(copy_bound, shared_bound);
+  PetscReal gflops, gbs, bound[3], roof = PETSC_MAX_REAL;
+  char      tcol[3][32], ccol[3][32], tshape[2][16], cshape[2][16];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-14s %3" PetscInt_FMT " %2" PetscInt_FMT " %10.3e %9.1f %8.1f %9.1f %9.1f %6.1f%%\n", shape, N, kernel, epb, ept, k.t, gflops, gbs, copy_bound, Bsh > 0 ? shared_bound : 0.0, 100 * gflops / roof));
-  if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.3f,%.3f,%.3f,%.3f,%.2f\n", device, shape, N, kernel, K, epb, ept, k.t, gflops, gbs, copy_bound, shared_bound, 100 * gflops / roof));
+  PetscCheck(k.t > 0 && k.flops > 0 && k.bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s N=%" PetscInt_FMT ": %g s for %g flops and %g bytes; a time of 0 is below the timer's resolution: raise -bench_reps", kernel, N, (double)k.t, (double)k.flops, (double)k.bytes);
+  PetscCheck(r.Bg > 0 && (r.Bsh > 0 || r.peak > 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "roofline without a second bound (Bg %g, Bsh %g, peak %g)", (double)r.Bg, (double)r.Bsh, (double)r.peak);
+  gflops   = k.flops / k.t * 1e-9;
+  gbs      = k.bytes / k.t * 1e-9;
+  bound[0] = r.Bg * k.flops / k.bytes * 1e-9;
+  bound[1] = r.Bsh > 0 ? r.Bsh * k.flops / k.shared * 1e-9 : 0;
+  bound[2] = r.peak * 1e-9;
+  for (PetscInt b = 0; b < 3; b++) {
+    if (bound[b] > 0) {
+      roof = PetscMin(roof, bound[b]);
+      PetscCall(PetscSNPrintf(tcol[b], sizeof(tcol[b]), "%9.1f", (double)bound[b]));
+      PetscCall(PetscSNPrintf(ccol[b], sizeof(ccol[b]), "%.3f", (double)bound[b]));
+    } else {
+      PetscCall(PetscSNPrintf(tcol[b], sizeof(tcol[b]), "%9s", "-"));
+      ccol[b][0] = 0;
+    }
+  }
+  if (epb >= 0) {
+    PetscCall(PetscSNPrintf(tshape[0], sizeof(tshape[0]), "%3" PetscInt_FMT, epb));
+    PetscCall(PetscSNPrintf(tshape[1], sizeof(tshape[1]), "%2" PetscInt_FMT, ept));
+    PetscCall(PetscSNPrintf(cshape[0], sizeof(cshape[0]), "%" PetscInt_FMT, epb));
+    PetscCall(PetscSNPrintf(cshape[1], sizeof(cshape[1]), "%" PetscInt_FMT, ept));
+  } else {
+    PetscCall(PetscSNPrintf(tshape[0], sizeof(tshape[0]), "%3s", "-"));
+    PetscCall(PetscSNPrintf(tshape[1], sizeof(tshape[1]), "%2s", "-"));
+    cshape[0][0] = cshape[1][0] = 0;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2" PetscInt_FMT " %-14s %s %s %10.3e %9.1f %8.1f %s %s %s %6.1f%%\n", shape, N, kernel, tshape[0], tshape[1], (double)k.t, (double)gflops, (double)gbs, tcol[0], tcol[1], tcol[2], (double)(100 * gflops / roof)));
+  if (csv) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%s,%" PetscInt_FMT ",%s,%" PetscInt_FMT ",%s,%s,%.6e,%.3f,%.3f,%s,%s,%s,%.2f\n", device, shape, N, kernel, K, cshape[0], cshape[1], (double)k.t, (double)gflops, (double)gbs, ccol[0], ccol[1], ccol[2], (double)(100 * gflops / roof)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The incompressible-flow kernels of one order (op/ins.c, seed 000 §5.3): advection N(u) with a = c
  * (the nonlinear term), gradient and divergence; the mesh's boundary faces are Dirichlet faces. */
-static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc *disc, PetscInt reps, PetscBool on_device, PetscReal Bg, PetscReal Bsh)
+static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc *disc, PetscInt reps, PetscBool on_device, Roofline roofline)
 {
   const PetscInt N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nf = Nf * Nfp, Nfq = (3 * N) / 2 + 1, Nc = Nfq * Nfq;
   const char    *names[3] = {"ins-advection", "ins-gradient", "ins-divergence"};
@@ -95,14 +213,14 @@ static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc
   k[1].shared = mesh->K * 8.0 * (Np * Np + 2.0 * Np * nf + Np + 2.0 * nf); /* p, wx, wy: written once, read per node */
   k[2].shared = mesh->K * 8.0 * (2.0 * Np * Np + Np * nf + 2.0 * Np + nf); /* u, v, w */
   for (PetscInt i = 0; i < 3; i++) {
-    PetscInt epb = 0, ept = 1;
+    PetscInt epb = -1, ept = -1; /* host kernels: no launch shape */
 #if defined(HOFLOW_HAVE_CUDA)
     if (on_device) {
       epb = INSElementsPerBlock((int)i, (int)Nf, (int)N);
       ept = INSElementsPerThread((int)i, (int)Nf, (int)N);
     }
 #endif
-    PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb, ept, names[i], k[i], Bg, Bsh));
+    PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb, ept, names[i], k[i], roofline));
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&u));
@@ -115,11 +233,12 @@ int main(int argc, char **argv)
 {
   Mesh     *mesh;
   char     *sides[4]            = {(char *)"bottom", (char *)"right", (char *)"top", (char *)"left"};
-  PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100;
+  PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100, stream_mib = 256;
   PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
-  FILE     *csv = NULL;
-  PetscReal Bg = 0, Bsh = 0;
+  FILE     *csv         = NULL;
+  PetscReal peak_gflops = 0;
+  Roofline  roofline    = {0, 0, 0};
   VecType   vtype;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -133,7 +252,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_cg_order", "Also time CG + Jacobi iterations at this order (0: no)", NULL, cg_order, &cg_order, NULL));
   PetscCall(PetscOptionsInt("-bench_cg_its", "CG iterations timed", NULL, cg_its, &cg_its, NULL));
   PetscCall(PetscOptionsBool("-bench_ins", "Also time the incompressible-flow kernels (advection, gradient, divergence)", NULL, ins, &ins, NULL));
+  PetscCall(PetscOptionsInt("-bench_stream_mib", "Host kernels: MiB per array of the triad that measures the memory bandwidth (several times the last-level cache)", NULL, stream_mib, &stream_mib, NULL));
+  PetscCall(PetscOptionsReal("-bench_cpu_peak_gflops", "Host kernels: the core's FP64 peak in GFLOP/s (0: measure it)", NULL, peak_gflops, &peak_gflops, NULL));
   PetscOptionsEnd();
+  PetscCheck(peak_gflops >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_cpu_peak_gflops %g must be > 0 (GFLOP/s), or 0 to measure the peak", (double)peak_gflops);
 
   PetscCall(MeshCreate(PETSC_COMM_WORLD, NULL, &mesh));
   PetscCall(MeshSetBoundaryConditions(mesh, 4, sides, 0, NULL));
@@ -145,15 +267,26 @@ int main(int argc, char **argv)
     int    sms;
     double ghz;
     PetscCheck(!HoflowDeviceProperties(device, sizeof(device), &sms, &ghz), PETSC_COMM_SELF, PETSC_ERR_LIB, "cudaGetDeviceProperties failed");
-    Bsh = sms * 32.0 * 4.0 * ghz * 1e9; /* seed 000 §5.1: SMs x ALUs x word length x clock */
+    roofline.Bsh = sms * 32.0 * 4.0 * ghz * 1e9; /* seed 000 §5.1: SMs x ALUs x word length x clock */
   }
 #endif
-  PetscCall(MeasureCopyBandwidth(mesh->dm, &Bg));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\ncopy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", device, mesh->Kglobal, RefShapes[mesh->shape], Bg * 1e-9, Bsh * 1e-9));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-14s %3s %2s %10s %9s %8s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "P", "seconds", "GFLOP/s", "GB/s", "copy-bnd", "smem-bnd", "roof"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\n", device, mesh->Kglobal, RefShapes[mesh->shape]));
+  if (on_device) {
+    PetscCall(MeasureCopyBandwidth(mesh->dm, &roofline.Bg));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "copy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", (double)(roofline.Bg * 1e-9), (double)(roofline.Bsh * 1e-9)));
+  } else { /* one core: its memory bandwidth and its FP64 peak */
+    PetscCall(MeasureTriadBandwidth(stream_mib, &roofline.Bg));
+    if (peak_gflops > 0)
+      roofline.peak = peak_gflops * 1e9;
+    else
+      PetscCall(MeasurePeakFlops(&roofline.peak));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "memory bandwidth Bg: %.1f GB/s (triad a = b + s c, 3 x %" PetscInt_FMT " MiB, read + write)\nFP64 peak: %.1f GFLOP/s (%s)\n", (double)(roofline.Bg * 1e-9), stream_mib, (double)(roofline.peak * 1e-9),
+                          peak_gflops > 0 ? "-bench_cpu_peak_gflops" : "measured: mul+add chains compiled with the kernels' flags"));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s %2s %-14s %3s %2s %10s %9s %8s %9s %9s %9s %7s\n", "shape", "N", "kernel", "epb", "P", "seconds", "GFLOP/s", "GB/s", "mem-bnd", "smem-bnd", "peak", "roof"));
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,elements_per_thread,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,percent_roofline\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "device,shape,N,kernel,elements,elements_per_block,elements_per_thread,seconds,gflops,gbytes_per_s,copy_bound_gflops,shared_bound_gflops,peak_gflops,percent_roofline\n"));
   }
   for (PetscInt o = 0; o < norders; o++) {
     const PetscInt N = orders[o];
@@ -167,7 +300,7 @@ int main(int argc, char **argv)
       Vec          x;
       PetscRandom  rnd;
       KernelTiming g, a;
-      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nfn = Nf * Nfp, epb_g = 0, epb_a = 0, ept_g = 1, ept_a = 1;
+      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nfn = Nf * Nfp, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
       char         val[64];
 
       if (sweep && on_device) {
@@ -184,10 +317,12 @@ int main(int argc, char **argv)
       PetscCall(VecSetRandom(x, rnd));
       PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
 #if defined(HOFLOW_HAVE_CUDA)
-      epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, (int)Nf, (int)N);
-      epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, (int)Nf, (int)N);
-      ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, (int)Nf, (int)N);
-      ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, (int)Nf, (int)N);
+      if (on_device) { /* host kernels have no launch shape */
+        epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, (int)Nf, (int)N);
+        epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, (int)Nf, (int)N);
+        ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, (int)Nf, (int)N);
+        ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, (int)Nf, (int)N);
+      }
 #endif
       g.flops  = mesh->Klocal * IPDGGradientFlopsPerElement((int)Np);
       g.bytes  = mesh->Klocal * IPDGGradientBytesPerElement((int)Np);
@@ -195,15 +330,15 @@ int main(int argc, char **argv)
       a.flops  = mesh->K * IPDGApplyFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
       a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)Np, (int)Nf, (int)Nfp);
       a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_g, ept_g, "gradient", g, Bg, Bsh));
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_a, ept_a, "apply", a, Bg, Bsh));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_g, ept_g, "gradient", g, roofline));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->shape], N, mesh->Kglobal, epb_a, ept_a, "apply", a, roofline));
       best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
       PetscCall(PetscRandomDestroy(&rnd));
       PetscCall(VecDestroy(&x));
       PetscCall(MatDestroy(&A));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
-    if (ins) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, Bg, Bsh));
+    if (ins) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
     if (sweep) {
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));
