@@ -84,10 +84,12 @@ build/bench/%: bench/%.c build/libhoflow.a $(HEADERS)
 	@echo LINK $@
 	$(Q)$(PCC) $(HOFLOW_CFLAGS) -o $@ $< build/libhoflow.a $(HOFLOW_LIBS)
 
-# Meshes are generated from the committed .geo files (Gmsh 4, written as MSH 4.1).
+# Meshes are generated from the committed .geo files (Gmsh 4, written as MSH 4.1); a line
+# "// hoflow: gmsh FLAGS" in a .geo gives its flags (3D meshes: -3), else -2.
+gmsh_flags = $(or $(shell sed -n 's|^// hoflow: gmsh ||p' $(1)),-2)
 meshes: $(MSH)
 examples/meshes/%.msh: examples/meshes/%.geo
-	gmsh -2 -format msh41 -v 2 $< -o $@ > /dev/null
+	gmsh $(call gmsh_flags,$<) -format msh41 -v 2 $< -o $@ > /dev/null
 
 # CUDA sources compile with plain nvcc anywhere (no PETSc calls in cuda/), so CI checks them.
 cuda-check: $(CU_OBJ)

@@ -8,6 +8,7 @@ The last line is `N passed, N failed[, N skipped]`; the exit code is non-zero on
 """
 import argparse
 import concurrent.futures
+import csv
 import math
 import os
 import re

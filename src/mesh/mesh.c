@@ -7,11 +7,14 @@
 #include <hoflow/mesh.h>
 #include <petscsf.h>
 
-/* Box sides by axis: x low/high, y low/high, z low/high. */
-static const char *const box_sides[6] = {"left", "right", "bottom", "top", "back", "front"};
+/* Box sides by axis, low and high: 2D x left/right, y bottom/top; 3D x left/right, y front/back,
+ * z bottom/top (as the 3D Gmsh meshes of examples/meshes name them). */
+static const char *const box_sides2[4] = {"left", "right", "bottom", "top"};
+static const char *const box_sides3[6] = {"left", "right", "front", "back", "bottom", "top"};
 
 /* Insert the problem's default mesh options unless the user chose a mesh, and the options hoflow
- * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names). */
+ * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names,
+ * only when a file is read: a box never reads it, and -options_left would report it unused). */
 static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
 {
   PetscBool has_file, has_box, has_simplex, has_regions;
@@ -22,8 +25,9 @@ static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
   if (!has_file && !has_box && default_options) PetscCall(PetscOptionsInsertString(NULL, default_options));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_simplex", &has_simplex));
   if (!has_simplex) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_simplex", "0"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_use_regions", &has_regions));
-  if (!has_regions) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
+  if (has_file && !has_regions) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,6 +72,7 @@ static PetscErrorCode MeshLabelBoxSides(DM dm)
       hi[d] = PetscMax(hi[d], PetscRealPart(c[off + d]));
     }
   }
+  const char *const *box_sides = dim == 2 ? box_sides2 : box_sides3;
   for (PetscInt s = 0; s < 2 * dim; s++) PetscCall(DMCreateLabel(dm, box_sides[s]));
   for (PetscInt f = fStart; f < fEnd; f++) {
     PetscInt  nsupp, nv, verts[HOFLOW_VERTS_MAX], off;

@@ -48,6 +48,9 @@ PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *ema
   }
   PetscCall(VecRestoreArrayWrite(b, &ba));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  /* a prefix of its own: KSPSolve reads -ksp_converged_reason, -ksp_monitor, -ksp_view with the KSP's
+   * prefix, and the user's unprefixed ones are meant for the outer solve, not for this estimate */
+  PetscCall(KSPSetOptionsPrefix(ksp, "hoflow_eigest_"));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPGetPC(ksp, &pc));

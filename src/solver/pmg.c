@@ -3,7 +3,8 @@
  * The fine levels are hoflow's matrix-free SIPDG operators at orders N = N_0 > N_1 > ... > N_L = 1
  * on the same mesh (-pc_pmg_orders, or -pc_pmg_coarsen halving|minus1), connected by matrix-free
  * nodal interpolation (DGTransferCreate) and its transpose; each is smoothed by Chebyshev/Jacobi
- * (-pc_pmg_chebyshev_degree, the diagonal from the operator) with one fused vector kernel per
+ * (-pc_pmg_chebyshev_degree; every pmg of a run starts from -pc_pmg_chebyshev_degree_default, 2
+ * unless given; the diagonal from the operator) with one fused vector kernel per
  * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The order-1 operator is assembled
  * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
  * where PETSc has no hypre). Everything is a PETSc PCMG underneath, with options prefix
@@ -102,18 +103,31 @@ static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
 
 /* BoomerAMG on the assembled order-1 matrix with HMIS coarsening and extended+i interpolation (at
  * most 4 entries per row): the setup that runs on GPUs, and the least memory
- * (-<prefix>pmg_mg_coarse_pc_hypre_boomeramg_* override it). */
-static PetscErrorCode PMGSetCoarseHypre(PC cpc, const char mgprefix[])
+ * (-<prefix>pmg_mg_coarse_pc_hypre_boomeramg_* override it). The defaults go into the options
+ * database under the coarse PC's own prefix (pmg_mg_coarse_, or pmg_mg_levels_0_ when order 1 is
+ * the only level), and only when that PC stays BoomerAMG: with -pmg_mg_coarse_pc_type gamg nothing
+ * would read them, and -options_left would report them unused. */
+static PetscErrorCode PMGSetCoarseHypre(PC cpc)
 {
   PetscFunctionBeginUser;
 #if defined(PETSC_HAVE_HYPRE)
   const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}};
+  const char       *cprefix;
+  char              type[64] = PCHYPRE, hypre_type[64] = "boomeramg";
+  PetscBool         is_hypre, is_boomeramg;
+
   PetscCall(PCSetType(cpc, PCHYPRE));
   PetscCall(PCHYPRESetType(cpc, "boomeramg"));
+  PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
+  PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_type", type, sizeof(type), NULL));
+  PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_hypre_type", hypre_type, sizeof(hypre_type), NULL));
+  PetscCall(PetscStrcmp(type, PCHYPRE, &is_hypre));
+  PetscCall(PetscStrcmp(hypre_type, "boomeramg", &is_boomeramg));
+  if (!is_hypre || !is_boomeramg) PetscFunctionReturn(PETSC_SUCCESS);
   for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
     char      name[PETSC_MAX_OPTION_NAME];
     PetscBool set;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%smg_coarse_pc_hypre_boomeramg_%s", mgprefix, defaults[k][0]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%spc_hypre_boomeramg_%s", cprefix ? cprefix : "", defaults[k][0]));
     PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, name, defaults[k][1]));
   }
@@ -215,7 +229,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
 #  endif
 #endif
     if (use_hypre)
-      PetscCall(PMGSetCoarseHypre(cpc, mgprefix));
+      PetscCall(PMGSetCoarseHypre(cpc));
     else
       PetscCall(PCSetType(cpc, PCGAMG));
   }
@@ -279,14 +293,23 @@ static PetscErrorCode PCDestroy_PMG(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCPMGGetDefaultChebyshevDegree(PetscOptions options, PetscInt *degree)
+{
+  PetscFunctionBeginUser;
+  *degree = 2;
+  PetscCall(PetscOptionsGetInt(options, NULL, "-pc_pmg_chebyshev_degree_default", degree, NULL));
+  PetscCheck(*degree >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree_default %" PetscInt_FMT " must be >= 1", *degree);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCCreate_PMG(PC pc)
 {
   PC_PMG *pmg;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&pmg));
-  pmg->coarsen            = PMG_HALVING;
-  pmg->degree             = 2;
+  pmg->coarsen = PMG_HALVING;
+  PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree));
   pc->data                = pmg;
   pc->ops->setup          = PCSetUp_PMG;
   pc->ops->apply          = PCApply_PMG;

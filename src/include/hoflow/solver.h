@@ -8,6 +8,11 @@
 PETSC_EXTERN PetscErrorCode PCCreate_InverseMass(PC pc);
 /* -pc_type pmg: p-multigrid on matrix-free SIPDG levels with an AMG coarse solve (pMG-AMG). */
 PETSC_EXTERN PetscErrorCode PCCreate_PMG(PC pc);
+/* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
+ * (unprefixed, one setting for the elliptic, velocity and pressure solves alike; 2 unless given),
+ * read from `options` (NULL: the global database). A PC's own -[prefix]pc_pmg_chebyshev_degree
+ * overrides it. */
+PETSC_EXTERN PetscErrorCode PCPMGGetDefaultChebyshevDegree(PetscOptions options, PetscInt *degree);
 /* -ksp_type chebyjacobi: Chebyshev/Jacobi with one fused vector kernel per iteration (the p-multigrid
  * smoother); bounds from KSPChebyshevSetEigenvalues or estimated. */
 #define KSPCHEBYJACOBI "chebyjacobi"

@@ -1,0 +1,69 @@
+# hoflow test suite: the kernel benchmark (build/bench/ipdg_bench). exec()'d by tests/run.py into its
+# globals (test, run, check, Failure, ROOT). The host kernels' rows must carry a CPU roofline (the
+# triad bandwidth and the FP64 peak measured by the benchmark) and only finite, sane numbers, with
+# the bounds that do not apply to a CPU left empty, never a placeholder.
+IPDG_BENCH = os.path.join(ROOT, "build", "bench", "ipdg_bench")
+BENCH_CSV_HEADER = ["device", "shape", "N", "kernel", "elements", "elements_per_block", "elements_per_thread", "seconds", "gflops",
+                    "gbytes_per_s", "copy_bound_gflops", "shared_bound_gflops", "peak_gflops", "percent_roofline"]
+# fields a host kernel's row leaves empty: the CUDA launch shape and the GPU's shared-memory bound
+BENCH_CPU_EMPTY = {"elements_per_block", "elements_per_thread", "shared_bound_gflops"}
+
+
+def bench_cpu(tmp, extra):
+    csv_path = os.path.join(tmp, "bench.csv")
+    _, out = run([IPDG_BENCH, "-bench_orders", "3", "-dm_plex_box_faces", "6,6", "-bench_reps", "20", "-bench_csv", csv_path] + extra)
+    check(not re.search(r"\b(inf|nan)\b", out, re.I), "non-finite number in the benchmark's output:\n" + out)
+    with open(csv_path) as fh:
+        rows = list(csv.reader(fh))
+    check(rows and rows[0] == BENCH_CSV_HEADER, "CSV header %s, expected %s" % (rows[0] if rows else None, BENCH_CSV_HEADER))
+    return out, [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def finite(text, what, lo, hi):
+    try:
+        v = float(text)
+    except ValueError:
+        raise Failure("%s: %r is not a number" % (what, text))
+    check(math.isfinite(v) and lo <= v <= hi, "%s = %r outside [%g, %g]" % (what, text, lo, hi))
+    return v
+
+
+@test("bench/cpu-roofline")
+def _():
+    with tempfile.TemporaryDirectory() as tmp:
+        out, rows = bench_cpu(tmp, [])
+        m = re.search(r"^memory bandwidth Bg: (\S+) GB/s \(triad", out, re.M)
+        check(m, "no triad bandwidth line:\n" + out[-1500:])
+        bw = finite(m.group(1), "triad bandwidth (GB/s)", 0.5, 5000)
+        m = re.search(r"^FP64 peak: (\S+) GFLOP/s \(measured", out, re.M)
+        check(m, "no measured FP64 peak line:\n" + out[-1500:])
+        peak = finite(m.group(1), "FP64 peak (GFLOP/s)", 0.1, 20000)
+        kernels = {"gradient", "apply", "ins-advection", "ins-gradient", "ins-divergence"}
+        check({r["kernel"] for r in rows} == kernels and len(rows) == len(kernels), "CSV rows: %s" % [r["kernel"] for r in rows])
+        for r in rows:
+            name = "%s N=%s" % (r["kernel"], r["N"])
+            check(r["device"].startswith("CPU"), "%s: device %r" % (name, r["device"]))
+            for k in BENCH_CPU_EMPTY:
+                check(r[k] == "", "%s: %s should be empty on the CPU, is %r" % (name, k, r[k]))
+            finite(r["seconds"], name + " seconds", 1e-9, 10)
+            gflops = finite(r["gflops"], name + " GFLOP/s", 1e-3, 1.2 * peak)
+            finite(r["gbytes_per_s"], name + " GB/s", 1e-3, 1e5)
+            mem = finite(r["copy_bound_gflops"], name + " bandwidth bound", 1e-3, 1e6)
+            check(abs(finite(r["peak_gflops"], name + " peak", 0.1, 20000) - peak) <= 0.051, "%s: peak column %s, header (to 0.1) %g" % (name, r["peak_gflops"], peak))
+            pct = finite(r["percent_roofline"], name + " % roofline", 0.01, 120)
+            check(abs(pct - 100 * gflops / min(mem, peak)) <= 0.01 * pct + 0.05, "%s: %% roofline %g is not 100 GFLOP/s / min(bounds) = %g" % (name, pct, 100 * gflops / min(mem, peak)))
+        # the table: a '-' for the launch shape and the shared-memory bound, numbers elsewhere
+        table = [l.split() for l in out.splitlines() if l.split()[2:3] and l.split()[2] in kernels]
+        check(len(table) == len(kernels), "table rows: %s" % table)
+        for t in table:
+            check(t[3] == "-" and t[4] == "-" and t[9] == "-", "table row %s: launch shape and smem-bnd should be '-'" % " ".join(t))
+            for i in (5, 6, 7, 8, 10):
+                finite(t[i], "table %s column %d" % (t[2], i), 1e-9, 1e6)
+            finite(t[11].rstrip("%"), "table %s roof" % t[2], 0.01, 120)
+        # a stated peak replaces the measurement
+        out2, rows2 = bench_cpu(tmp, ["-bench_cpu_peak_gflops", "1234", "-bench_stream_mib", "16"])
+        check(re.search(r"^FP64 peak: 1234\.0 GFLOP/s \(-bench_cpu_peak_gflops\)", out2, re.M), "stated peak not reported:\n" + out2[-800:])
+        check(all(r["peak_gflops"] == "1234.000" for r in rows2), "stated peak not in the CSV: %s" % [r["peak_gflops"] for r in rows2])
+    code, err = run([IPDG_BENCH, "-bench_orders", "1", "-dm_plex_box_faces", "2,2", "-bench_cpu_peak_gflops", "-1"], expect_ok=False)
+    check(code != 0 and re.search(r"-bench_cpu_peak_gflops -1\.? must be > 0", err), "a negative peak should be refused:\n" + err[-800:])
+    return "triad %.1f GB/s, FP64 peak %.1f GFLOP/s; N=3: %s" % (bw, peak, ", ".join("%s %s GFLOP/s %s%%" % (r["kernel"], r["gflops"], r["percent_roofline"]) for r in rows))
