@@ -207,8 +207,17 @@ static PetscErrorCode CellVertices3D(DM dm, RefShape shape, PetscInt cell, const
   }
   { /* orientation: the axes (v_a1 - v0, v_a2 - v0, v_a3 - v0) must be right-handed */
     const PetscInt   a2 = shape == REF_HEXAHEDRON ? 3 : 2, a3 = shape == REF_HEXAHEDRON ? 4 : 3;
-    const PetscReal *x0 = coord(verts[0], cctx), *x1 = coord(verts[1], cctx), *x2 = coord(verts[a2], cctx), *x3 = coord(verts[a3], cctx);
-    const PetscReal  e1[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]}, e2[3] = {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]}, e3[3] = {x3[0] - x0[0], x3[1] - x0[1], x3[2] - x0[2]};
+    const PetscInt ids[4] = {verts[0], verts[1], verts[a2], verts[a3]};
+    PetscReal      x[4][3], e1[3], e2[3], e3[3];
+    for (PetscInt k = 0; k < 4; k++) { /* coord() returns a buffer it reuses: copy */
+      const PetscReal *xk = coord(ids[k], cctx);
+      for (PetscInt d = 0; d < 3; d++) x[k][d] = xk[d];
+    }
+    for (PetscInt d = 0; d < 3; d++) {
+      e1[d] = x[1][d] - x[0][d];
+      e2[d] = x[2][d] - x[0][d];
+      e3[d] = x[3][d] - x[0][d];
+    }
     if (TripleProduct(e1, e2, e3) < 0) { /* mirror: reverse the bottom cycle (keep vertex 0), and the top with it */
       const PetscInt nb = shape == REF_TETRAHEDRON ? 3 : shape == REF_PRISM ? 3
                                                                             : 4;
