@@ -239,6 +239,52 @@ test("errors/nonconverging-solve")(error_test(["-order", "5", "-ksp_max_it", "5"
 test("errors/non-affine-quad")(error_test(["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"quadrilateral cell 0 .* is not a parallelogram"))
 
 
+# ---------------------------------------------------------------- layering (docs/architecture.md)
+LAYERS = ["core", "ref", "mesh", "kernels", "disc", "op", "solver", "ts", "io", "problems", "physics"]
+# the layer of each public header; PETSc-free leaf headers of constants and types belong to none
+HEADER_LAYER = {"log.h": "core", "device.h": "core", "opshell.h": "core", "registry.h": "core", "ref.h": "ref",
+                "mesh.h": "mesh", "disc.h": "disc", "dg.h": "disc", "insops.h": "op", "solver.h": "solver",
+                "ts.h": "ts", "io.h": "io", "problem.h": "problems", "physics.h": "physics", "unsteady.h": "physics"}
+LEAF_HEADERS = {"compat.h", "shape.h", "geom.h", "kernels/common.h", "kernels/device.h", "kernels/shapes.h"}
+
+
+def header_layer(h):
+    if h in LEAF_HEADERS:
+        return None
+    if h.startswith("kernels/") or h.startswith("pointwise/"):
+        return "kernels"
+    check(h in HEADER_LAYER, "header hoflow/%s has no layer: add it to HEADER_LAYER in tests/run.py" % h)
+    return HEADER_LAYER[h]
+
+
+@test("layering/includes")
+def _():
+    """Every source file includes headers of its own layer or below; every header likewise."""
+    bad, n = [], 0
+    inc = re.compile(r'#include <hoflow/([a-z_/]+\.h)>')
+    for layer in LAYERS:
+        d = os.path.join(ROOT, "src", layer)
+        for f in sorted(os.listdir(d)):
+            if not f.endswith(".c"):
+                continue
+            n += 1
+            for h in inc.findall(open(os.path.join(d, f)).read()):
+                hl = header_layer(h)
+                if hl and LAYERS.index(hl) > LAYERS.index(layer):
+                    bad.append("src/%s/%s includes hoflow/%s (layer %s)" % (layer, f, h, hl))
+    hdir = os.path.join(ROOT, "src", "include", "hoflow")
+    for dirpath, _, files in os.walk(hdir):
+        for f in files:
+            h = os.path.relpath(os.path.join(dirpath, f), hdir)
+            hl = header_layer(h)
+            for g in inc.findall(open(os.path.join(dirpath, f)).read()):
+                gl = header_layer(g)
+                if hl and gl and LAYERS.index(gl) > LAYERS.index(hl):
+                    bad.append("hoflow/%s (layer %s) includes hoflow/%s (layer %s)" % (h, hl, g, gl))
+    check(not bad, "upward includes:\n" + "\n".join(bad))
+    return "%d sources in %d layers, no upward include" % (n, len(LAYERS))
+
+
 # ---------------------------------------------------------------- GPU tests (make test-gpu)
 TEST_GPU = os.path.join(ROOT, "build", "tests", "test_gpu")
 
