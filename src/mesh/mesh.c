@@ -404,12 +404,12 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh)
     PetscReal          *xy = mesh->vertices + l * vstride, *g = mesh->geo + l * gsize, diam = 0, jac[9], dev, J;
     PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX;
 
-    /* the longest edge: the largest vertex distance of the reference's edges is enough as a size */
-    for (PetscInt a = 0; a < nv; a++)
-      for (PetscInt b = a + 1; b < nv; b++) {
-        PetscReal d2 = 0;
+    /* the longest edge: edges join consecutive vertices of a face's cycle (hoflow/shape.h) */
+    for (PetscInt f = 0; f < info->nfaces; f++)
+      for (PetscInt k = 0; k < info->face_nverts[f]; k++) {
+        const PetscInt a = info->face_verts[f][k], b = info->face_verts[f][(k + 1) % info->face_nverts[f]];
+        PetscReal      d2 = 0;
         for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xy[a * dim + d] - xy[b * dim + d]);
-        if (dim == 2 && b != a + 1 && !(a == 0 && b == nv - 1)) continue; /* 2D: edges only */
         diam = PetscMax(diam, PetscSqrtReal(d2));
       }
     if (dim == 2) {
