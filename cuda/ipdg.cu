@@ -27,7 +27,14 @@ static const LaunchShape tuned[2][REF_NUM_SHAPES][HOFLOW_NMAX + 1] = {
      [REF_QUADRILATERAL] = {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}}},
 };
 
-static const size_t shared_limit = 48 * 1024; // static limit without cudaFuncSetAttribute
+static const size_t shared_limit = 48 * 1024; // dynamic shared memory without cudaFuncSetAttribute
+
+// Loops over the nodes unroll fully on small elements (2D) and by 8 on large ones (3D), where a
+// full unroll of hundreds of iterations only bloats the code.
+__host__ __device__ constexpr int Unroll(int n)
+{
+  return n <= 128 ? n : 8;
+}
 
 template <int NP, int DIM, int P>
 __global__ void GradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
@@ -50,7 +57,7 @@ __global__ void GradientKernel(const IPDGKernelData d, int halo, int e0, int e1,
   for (int a = 0; a < DIM; a++)
 #pragma unroll
     for (int p = 0; p < P; p++) ur[a][p] = 0;
-#pragma unroll
+#pragma unroll Unroll(NP)
   for (int j = 0; j < NP; j++) {
 #pragma unroll
     for (int a = 0; a < DIM; a++) {
@@ -80,7 +87,7 @@ __global__ void GradientKernel(const IPDGKernelData d, int halo, int e0, int e1,
 template <int NP, int NCOLS, int P>
 __device__ __forceinline__ void RowTimesBatch(const double *__restrict__ AT, int t, const double *x, int stride, double acc[P])
 {
-#pragma unroll
+#pragma unroll Unroll(NCOLS)
   for (int n = 0; n < NCOLS; n++) {
     const double a = __ldg(AT + n * NP + t);
 #pragma unroll
@@ -146,7 +153,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
     for (int x = 0; x < DIM; x++)
 #pragma unroll
       for (int p = 0; p < P; p++) l[x][p] = 0;
-#pragma unroll
+#pragma unroll Unroll(NFN)
     for (int n = 0; n < NFN; n++) {
       const double L = __ldg(d.LIFTT + n * NP + t);
 #pragma unroll
@@ -184,7 +191,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
-#pragma unroll
+#pragma unroll Unroll(NP)
     for (int j = 0; j < NP; j++) {
 #pragma unroll
       for (int b = 0; b < DIM; b++) {
@@ -249,6 +256,18 @@ static int MaxThreadsPerBlock(Kernel kernel)
   return cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
 }
 
+// The dynamic shared memory a kernel may use: 48 kB, or (large 3D elements) the device's opt-in
+// maximum when one element group needs more than 48 kB.
+template <typename Kernel>
+static size_t SharedLimit(Kernel kernel, size_t per_row)
+{
+  int dev, optin = 0;
+  if (per_row <= shared_limit) return shared_limit;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return shared_limit;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin) != cudaSuccess) return shared_limit;
+  return (size_t)optin;
+}
+
 static int ThreadsPerRow(int kernel, RefShape shape, int N)
 {
   const int Np  = RefShapeNumNodes(shape, N);
@@ -280,6 +299,7 @@ static int LaunchGradientP(const IPDGKernelData *d, int halo, int e0, int e1, co
   return (int)cudaGetLastError();
 }
 
+// Elements per thread 1, 2, 4, 8 in 2D; 1, 2 in 3D (larger elements: more registers per element).
 template <int NP, int NFN, int NF, int DIM>
 static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
@@ -289,9 +309,11 @@ static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, con
   case 2:
     return LaunchGradientP<NP, DIM, 2>(d, halo, e0, e1, u, gx, gy, gz);
   case 4:
-    return LaunchGradientP<NP, DIM, 4>(d, halo, e0, e1, u, gx, gy, gz);
+    if constexpr (DIM == 2) return LaunchGradientP<NP, DIM, 4>(d, halo, e0, e1, u, gx, gy, gz);
+    return (int)cudaErrorInvalidValue;
   case 8:
-    return LaunchGradientP<NP, DIM, 8>(d, halo, e0, e1, u, gx, gy, gz);
+    if constexpr (DIM == 2) return LaunchGradientP<NP, DIM, 8>(d, halo, e0, e1, u, gx, gy, gz);
+    return (int)cudaErrorInvalidValue;
   default:
     return (int)cudaErrorInvalidValue;
   }
@@ -304,8 +326,9 @@ static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u
   constexpr size_t per_row     = P * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
   int              rows        = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, d->shape, d->N);
   static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFN, NF, DIM, P>); /* once per instantiation */
-  while (rows > 1 && (rows * per_row > shared_limit || rows * threads > max_threads)) rows--;
-  if (per_row > shared_limit || threads > max_threads) return (int)cudaErrorInvalidConfiguration;
+  static const size_t limit   = SharedLimit(ApplyKernel<NP, NFN, NF, DIM, P>, per_row);
+  while (rows > 1 && (rows * per_row > limit || rows * threads > max_threads)) rows--;
+  if (per_row > limit || threads > max_threads) return (int)cudaErrorInvalidConfiguration;
   const int grid = (e1 - e0 + rows * P - 1) / (rows * P);
   if (grid > 0) ApplyKernel<NP, NFN, NF, DIM, P><<<grid, dim3(threads, rows), rows * per_row, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
   return (int)cudaGetLastError();
@@ -320,15 +343,19 @@ static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u,
   case 2:
     return LaunchApplyP<NP, NFN, NF, DIM, 2>(d, e0, e1, u, gx, gy, gz, bc, Au);
   case 4:
-    return LaunchApplyP<NP, NFN, NF, DIM, 4>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    if constexpr (DIM == 2) return LaunchApplyP<NP, NFN, NF, DIM, 4>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    return (int)cudaErrorInvalidValue;
   case 8:
-    return LaunchApplyP<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    if constexpr (DIM == 2) return LaunchApplyP<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    return (int)cudaErrorInvalidValue;
   default:
     return (int)cudaErrorInvalidValue;
   }
 }
 
-// The dispatch tables: one launcher per (shape, N) of hoflow/kernels/shapes.h instantiated here.
+// The dispatch tables: one launcher per (shape, N) of hoflow/kernels/shapes.h instantiated here:
+// every 2D pair and tetrahedron; prisms and hexahedra up to the orders whose element fits a thread
+// block (<= 1024 threads, one per node) and the opt-in shared memory (shapes.h *_CUDA lists).
 typedef int (*GradientLaunch)(const IPDGKernelData *, int, int, int, const double *, double *, double *, double *);
 typedef int (*ApplyLaunch)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
 #define GRADIENT_ENTRY(SHAPE, NN, DIM, NP, NF, NFN) gradient_table[SHAPE][NN] = LaunchGradient<NP, NFN, NF, DIM>;
@@ -341,6 +368,12 @@ struct LaunchTables {
   {
     HOFLOW_ORDERS_2D(GRADIENT_ENTRY)
     HOFLOW_ORDERS_2D(APPLY_ENTRY)
+    HOFLOW_ORDERS_TETRAHEDRON(GRADIENT_ENTRY)
+    HOFLOW_ORDERS_TETRAHEDRON(APPLY_ENTRY)
+    HOFLOW_ORDERS_PRISM_CUDA(GRADIENT_ENTRY)
+    HOFLOW_ORDERS_PRISM_CUDA(APPLY_ENTRY)
+    HOFLOW_ORDERS_HEXAHEDRON_CUDA(GRADIENT_ENTRY)
+    HOFLOW_ORDERS_HEXAHEDRON_CUDA(APPLY_ENTRY)
   }
 };
 static const LaunchTables tables;

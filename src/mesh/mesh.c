@@ -12,12 +12,53 @@
 static const char *const box_sides2[4] = {"left", "right", "bottom", "top"};
 static const char *const box_sides3[6] = {"left", "right", "front", "back", "bottom", "top"};
 
-/* Insert the problem's default mesh options unless the user chose a mesh, and the options hoflow
- * relies on (quadrilateral boxes: Debian's PETSc has no triangle generator; Gmsh physical names,
- * only when a file is read: a box never reads it, and -options_left would report it unused). */
-static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
+/* Whether an ASCII Gmsh file (MSH 2.2 or 4.1) has elements beyond the linear ones (types 1-7, 15):
+ * high-order (curved) geometry. Binary files are not read (*known = PETSC_FALSE). */
+static PetscErrorCode GmshFileHighOrder(const char path[], PetscBool *known, PetscBool *high_order)
 {
-  PetscBool has_file, has_box, has_simplex, has_regions;
+  FILE  *fp = fopen(path, "r");
+  char   line[1024];
+  double version = 0;
+  int    binary = 0;
+
+  PetscFunctionBeginUser;
+  *known = *high_order = PETSC_FALSE;
+  if (!fp) PetscFunctionReturn(PETSC_SUCCESS);
+  while (fgets(line, sizeof(line), fp)) {
+    if (!strncmp(line, "$MeshFormat", 11)) {
+      if (!fgets(line, sizeof(line), fp) || sscanf(line, "%lf %d", &version, &binary) != 2 || binary) break;
+    } else if (!strncmp(line, "$Elements", 9) && version > 0) {
+      long long nblocks, n, type, count;
+      if (!fgets(line, sizeof(line), fp)) break;
+      *known = PETSC_TRUE;
+      if (version >= 4) { /* blocks: dim tag type count, then count lines */
+        if (sscanf(line, "%lld", &nblocks) != 1) break;
+        for (long long b = 0; b < nblocks && fgets(line, sizeof(line), fp); b++) {
+          if (sscanf(line, "%*d %*d %lld %lld", &type, &count) != 2) break;
+          if (!(type <= 7 || type == 15)) *high_order = PETSC_TRUE;
+          for (long long k = 0; k < count && fgets(line, sizeof(line), fp); k++) {}
+        }
+      } else { /* one element a line: number type ... */
+        if (sscanf(line, "%lld", &n) != 1) break;
+        for (long long k = 0; k < n && fgets(line, sizeof(line), fp); k++)
+          if (sscanf(line, "%*d %lld", &type) == 1 && !(type <= 7 || type == 15)) *high_order = PETSC_TRUE;
+      }
+      break;
+    }
+  }
+  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Insert the problem's default mesh options unless the user chose a mesh, and the options hoflow
+ * relies on: quadrilateral boxes (Debian's PETSc has no triangle generator); for Gmsh files, physical
+ * names as labels, prisms as plain (not tensor) prisms so that they meet tetrahedra and hexahedra, and
+ * for straight-sided files no coordinate finite-element space (PETSc 3.18 cannot build one for prisms;
+ * docs/notes/meshes-petsc318.md). Only options that are read are set (-options_left reports the rest). */
+static PetscErrorCode MeshInsertDefaultOptions(MPI_Comm comm, const char default_options[])
+{
+  PetscBool has_file, has_box, has_simplex, has_set;
+  char      filename[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
@@ -25,9 +66,21 @@ static PetscErrorCode MeshInsertDefaultOptions(const char default_options[])
   if (!has_file && !has_box && default_options) PetscCall(PetscOptionsInsertString(NULL, default_options));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_simplex", &has_simplex));
   if (!has_simplex) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_simplex", "0"));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_use_regions", &has_regions));
-  if (has_file && !has_regions) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_plex_filename", filename, sizeof(filename), &has_file));
+  if (!has_file || !strstr(filename, ".msh")) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_use_regions", &has_set));
+  if (!has_set) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_use_regions", "1"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_hybrid", &has_set));
+  if (!has_set) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_hybrid", "0"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_coord_space", &has_set));
+  if (!has_set) {
+    PetscBool   info[2] = {PETSC_FALSE, PETSC_FALSE};
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (!rank) PetscCall(GmshFileHighOrder(filename, &info[0], &info[1]));
+    PetscCallMPI(MPI_Bcast(info, 2, MPIU_BOOL, 0, comm));
+    if (info[0] && !info[1]) PetscCall(PetscOptionsSetValue(NULL, "-dm_coord_space", "0"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -520,7 +573,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_MeshSetup, 0, 0, 0, 0));
   PetscCall(PetscNew(&mesh));
-  PetscCall(MeshInsertDefaultOptions(default_options));
+  PetscCall(MeshInsertDefaultOptions(comm, default_options));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_plex_filename", filename, sizeof(filename), &from_file));
   if (from_file) {
     PetscBool exists;

@@ -70,3 +70,26 @@
 #define HOFLOW_ORDERS_2D(X) HOFLOW_ORDERS_TRIANGLE(X) HOFLOW_ORDERS_QUADRILATERAL(X)
 #define HOFLOW_ORDERS_3D(X) HOFLOW_ORDERS_TETRAHEDRON(X) HOFLOW_ORDERS_PRISM(X) HOFLOW_ORDERS_HEXAHEDRON(X)
 #define HOFLOW_ORDERS_ALL(X) HOFLOW_ORDERS_2D(X) HOFLOW_ORDERS_3D(X)
+
+/* The pairs the dense 3D CUDA kernels are compiled for: an element must fit a thread block (one
+ * thread per node, at most 1024) and the shared memory of an SM. */
+#define HOFLOW_ORDERS_PRISM_CUDA(X) \
+  X(REF_PRISM, 1, 3, 6, 5, 18) \
+  X(REF_PRISM, 2, 3, 18, 5, 39) \
+  X(REF_PRISM, 3, 3, 40, 5, 68) \
+  X(REF_PRISM, 4, 3, 75, 5, 105) \
+  X(REF_PRISM, 5, 3, 126, 5, 150) \
+  X(REF_PRISM, 6, 3, 196, 5, 203) \
+  X(REF_PRISM, 7, 3, 288, 5, 264) \
+  X(REF_PRISM, 8, 3, 405, 5, 333)
+
+#define HOFLOW_ORDERS_HEXAHEDRON_CUDA(X) \
+  X(REF_HEXAHEDRON, 1, 3, 8, 6, 24) \
+  X(REF_HEXAHEDRON, 2, 3, 27, 6, 54) \
+  X(REF_HEXAHEDRON, 3, 3, 64, 6, 96) \
+  X(REF_HEXAHEDRON, 4, 3, 125, 6, 150) \
+  X(REF_HEXAHEDRON, 5, 3, 216, 6, 216) \
+  X(REF_HEXAHEDRON, 6, 3, 343, 6, 294) \
+  X(REF_HEXAHEDRON, 7, 3, 512, 6, 384) \
+  X(REF_HEXAHEDRON, 8, 3, 729, 6, 486) \
+  X(REF_HEXAHEDRON, 9, 3, 1000, 6, 600)
