@@ -19,6 +19,15 @@ HOFLOW_CFLAGS = -std=c99 -Wall -Wextra -Wno-unused-parameter -Werror $(OPT_FLAGS
                 -Isrc/include $(PETSC_CC_INCLUDES)
 HOFLOW_LIBS = $(PETSC_WITH_EXTERNAL_LIB) -lm
 
+# muparser (expressions in options): the system's (Debian/Ubuntu libmuparser-dev), or a copy
+# unpacked by scripts/deps-muparser.sh under .deps/muparser (machines without the package)
+MUPARSER_DIR ?= $(if $(wildcard .deps/muparser/include/muParserDLL.h),$(CURDIR)/.deps/muparser,)
+ifneq ($(MUPARSER_DIR),)
+  HOFLOW_CFLAGS += -isystem $(MUPARSER_DIR)/include
+  HOFLOW_LIBS += -L$(MUPARSER_DIR)/lib -Wl,-rpath,$(MUPARSER_DIR)/lib
+endif
+HOFLOW_LIBS += -lmuparser
+
 SRC_DIRS = core ref mesh kernels disc op solver ts io problems physics
 LIB_SRC = $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c))
 LIB_OBJ = $(patsubst src/%.c,build/%.o,$(LIB_SRC))
