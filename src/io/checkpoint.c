@@ -492,7 +492,7 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       PetscCall(VecRestoreArrayRead(local, &l));
     }
     PetscCall(VecDestroy(&local));
-    PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
+    PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
     PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
     for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
   }

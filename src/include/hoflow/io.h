@@ -2,8 +2,10 @@
  * exact checkpoint/restart, CSV monitors and a progress line.
  *
  * The io layer sees plain data: distributed rows (each rank's rows concatenated in rank order),
- * PETSc Vecs, names and numbers. The one adapter to a discretization is OutputMeshCreate, which lays
- * the sub-cells of every element over its points through the generic Disc interface.
+ * PETSc Vecs, names and numbers. The adapters to a discretization go through the generic Disc
+ * interface: OutputMeshCreate lays the sub-cells of every element over its points,
+ * CheckpointCreateDisc and CheckpointSetDiscProjection make a checkpoint of its element-wise vectors
+ * and let a restart project them from another order or a coarser mesh (DiscProjectElements).
  *
  * Parallel runs write one file set. With parallel HDF5 (Debian's PETSc) every rank writes its
  * rows collectively through MPI-IO; without it (or with -io_hdf5_collective 0) rank 0 gathers
