@@ -388,6 +388,21 @@ test("io/restart-project/unit/tetrahedron-N2-to-N3-refined")(project_unit(2, 3, 
 test("io/restart-project/unit/hexahedron-N3-to-N4-refined")(project_unit(3, 4, 1, mesh=["-dm_plex_filename", "examples/meshes/cube_hex.msh"] + CUBE))
 
 
+def check_series(xmf):
+    """Every DataItem of an XDMF series has the shape of the HDF5 dataset it names; returns (step, cells, points) per grid."""
+    h5py = h5py_or_skip()
+    text, grids = open(xmf).read(), []
+    for step, body in re.findall(r'<Grid Name="step (\d+)" GridType="Uniform">(.*?)</Grid>', text, re.S):
+        for dims, ref in re.findall(r'<DataItem Dimensions="([\d ]+)"[^>]*>([^<]+)</DataItem>', body):
+            fname, dset = ref.split(":")
+            with h5py.File(os.path.join(os.path.dirname(xmf), fname), "r") as f:
+                shape = f[dset].shape
+            check(tuple(int(x) for x in dims.split()) == tuple(shape), "%s step %s: %s declared %s, the file holds %s" % (os.path.basename(xmf), step, ref, dims, shape))
+        cells, points = re.search(r'NumberOfElements="(\d+)"', body).group(1), re.search(r'Dimensions="(\d+) \d"[^>]*>[^<]*geometry', body).group(1)
+        grids.append((int(step), int(cells), int(points)))
+    return grids
+
+
 def element_points(h5py, mesh_file, field_file, Np):
     """Points [K, Np, 2] and values [K, Np] of a field output, element by element (one rank: element order)."""
     with h5py.File(mesh_file, "r") as fm, h5py.File(field_file, "r") as ff:
@@ -438,8 +453,12 @@ def _():
         d = lambda n: os.path.join(tmp, n)
         sc = heat_summary(run(base + ["-ts_max_steps", "100", "-output_dir", d("coarse")])[1])
         sf = heat_summary(run(base + ["-dm_refine", "1", "-ts_max_steps", "100", "-output_dir", d("fine")])[1])
-        run(base + ["-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_dir", d("a")])
-        _, out = run(MPIEXEC + ["2"] + base + ["-dm_refine", "1", "-ts_max_steps", "100", "-output_dir", d("b"), "-restart", d("a/checkpoint.h5"), "-restart_project"])
+        run(base + ["-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_interval", "5", "-output_dir", d("a")])
+        _, out = run(MPIEXEC + ["2"] + base + ["-dm_refine", "1", "-ts_max_steps", "100", "-output_interval", "10", "-output_dir", d("a"), "-restart", d("a/checkpoint.h5"), "-restart_project"])
+        grids = check_series(os.path.join(d("a"), "heat.xmf"))
+    # the output series continues on the refined mesh: steps 0, 5 on the coarse mesh's file (N^2 = 4
+    # sub-cells per element), 10, 20, ..., 100 on the new one's
+    check([g[:2] for g in grids] == [(0, 42 * 4), (5, 42 * 4)] + [(k, 168 * 4) for k in range(10, 101, 10)], "series (step, cells): %s" % grids)
     sr = heat_summary(out)
     check(re.search(r"^restart: \S+ has order 2 on 42 elements; its 1 vectors .* projected onto order 2 on 168 elements \(the checkpoint's mesh refined\)", out, re.M), "no announcement:\n" + out[-600:])
     check(sr["cells"] == 168 and sr["start"] == 10 and sr["steps"] == 100, "restart ran %s" % sr)
