@@ -373,7 +373,9 @@ def project_unit(src_order, order, refine=0, ranks=1, mesh=()):
         d = dict(zip(toks[0::2], toks[1::2]))
         err, vmax = float(d["max_error"]), float(d["max_value"])
         check(re.search(r"^restart: .* has order %d on %s elements; its 2 vectors .* projected onto order %d on %s elements%s \(-restart_project\)$" % (src_order, d["source_elements"], order, d["elements"], " \\(the checkpoint's mesh refined\\)" if refine else ""), out, re.M), "announcement missing:\n" + out[-800:])
-        # exact: nodal values of the polynomial (order >= source order) or its L2 projection (one order less)
+        # exact: nodal values of the polynomial (order >= source order) or its L2 projection (one order
+        # less), to round-off that grows with the Vandermonde and mass-matrix solves (order^2; hexahedra
+        # N = 4: 6e-12 of values up to 8)
         check(err <= 1e-12 * max(1.0, vmax) * order ** 2, "projected values differ from the %s by %g (max value %g)" % ("polynomial" if order >= src_order else "L2 projection", err, vmax))
         return "%s N=%d on %s -> N=%d on %s elements: max error %.1e" % (d["shape"], src_order, d["source_elements"], order, d["elements"], err)
     return f
