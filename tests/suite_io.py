@@ -315,11 +315,159 @@ def set_attribute(name, value):
 test("io/errors/restart-missing")(error_test(["-problem", "heat", "-restart", "no/such/checkpoint.h5"], r"File 'no/such/checkpoint\.h5' \(from -restart\) does not exist or is not readable"))
 test("io/errors/restart-truncated")(restart_error_test([], [], r"File 'CKPT' \(from -restart\) is not a readable HDF5 file: it is truncated, corrupt or of another format", truncate))
 test("io/errors/restart-not-a-checkpoint")(restart_error_test(["-output_interval", "1"], [], r"is an HDF5 file but not a hoflow checkpoint", lambda p: _shutil.copy(os.path.join(os.path.dirname(p), "heat_000002.h5"), p)))
-test("io/errors/restart-other-order")(restart_error_test(["-order", "3"], ["-order", "4"], r"Restart file 'CKPT' was written for order 3, but this run has order 4 \(-order\)"))
+test("io/errors/restart-other-order")(restart_error_test(["-order", "3"], ["-order", "4"], r"Restart file 'CKPT' was written for order 3, but this run has order 4 \(-order\); add -restart_project to project the checkpoint onto this order"))
 test("io/errors/restart-other-problem")(restart_error_test([], [], r"was written for problem heat_gaussian, but this run has problem heat \(-problem\)", set_attribute("identity_problem", "heat_gaussian")))
 test("io/errors/restart-other-shape")(restart_error_test([], ["-dm_plex_box_faces", "6,7"], r"was written for shape triangle, but this run has shape quadrilateral"))
-test("io/errors/restart-other-mesh-size")(restart_error_test([], ["-dm_refine", "1"], r"is from a different mesh: it has 42 elements, this run's mesh has 168"))
+test("io/errors/restart-other-mesh-size")(restart_error_test([], ["-dm_refine", "1"], r"is from a different mesh: it has 42 elements, this run's mesh has 168 .*; if this mesh is the checkpoint's refined, add -restart_project to project the checkpoint onto it"))
 test("io/errors/restart-other-mesh-same-size")(restart_error_test(["-dm_plex_box_faces", "6,7"], ["-dm_plex_box_faces", "7,6"], r"is from a different mesh .*: this run's element with centroid \(\S+, \S+\) is not in it"))
+test("io/errors/restart-project-other-mesh")(restart_error_test(["-dm_plex_box_faces", "6,7"], ["-dm_plex_box_faces", "7,6", "-restart_project"], r"Restart file 'CKPT' is from another mesh: this run's element with centroid \(\S+, \S+\) does not lie inside one of its elements; -restart_project maps a checkpoint onto the mesh it was written on, or that mesh refined \(-dm_refine\)"))
+test("io/errors/restart-project-coarser-mesh")(restart_error_test(["-dm_refine", "1"], ["-restart_project"], r"Restart file 'CKPT' is from another mesh: this run's element with centroid .* does not lie inside one of its elements; .*not onto another or a coarser mesh"))
+test("io/errors/restart-project-without-restart")(error_test(["-problem", "heat", "-restart_project"], r"-restart_project applies to a restart: give the checkpoint with -restart FILE"))
+
+
+def to_format_2(path):
+    """What hoflow 0.2.0 wrote before element vertices: format_version 2, no blocks/vertices."""
+    h5py = h5py_or_skip()
+    with h5py.File(path, "r+") as f:
+        f.attrs["format_version"] = 2
+        del f["blocks/vertices"]
+
+
+test("io/errors/restart-project-format-2-refined")(restart_error_test([], ["-dm_refine", "1", "-restart_project"], r"Restart file 'CKPT' \(checkpoint format 2\) does not record its elements' vertices, so -restart_project cannot map it onto another mesh \(it has 42 elements, this run's mesh 168\)", to_format_2))
+
+
+@test("io/restart/format-2-still-read")
+def _():
+    # a checkpoint of the previous format (no element vertices) restarts exactly, and at another order
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, part = os.path.join(tmp, "ref"), os.path.join(tmp, "part")
+        run(RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "20", "-output_dir", ref])
+        run(RESTART + ["-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_dir", part])
+        ckpt = os.path.join(part, "checkpoint.h5")
+        to_format_2(ckpt)
+        _, a = read_state(ckpt)
+        check(a["format_version"] == 2, "format_version %s" % a["format_version"])
+        sp = heat_summary(run(RESTART + ["-order", "4", "-ts_max_steps", "20", "-output_dir", os.path.join(tmp, "p4"), "-restart", ckpt, "-restart_project"])[1])
+        run(RESTART + ["-ts_max_steps", "20", "-checkpoint_interval", "20", "-output_dir", part, "-restart", ckpt])
+        ua, _ = read_state(os.path.join(ref, "checkpoint.h5"))
+        ub, b = read_state(ckpt)
+        check(b["format_version"] == 3 and np.array_equal(ua, ub), "format-2 restart: format %s, differs by %g" % (b["format_version"], np.abs(ua - ub).max()))
+        check(sp["order"] == 4 and sp["start"] == 10 and sp["steps"] == 20, "format-2 restart at order 4: %s" % sp)
+    return "format 2 restarts bitwise at order 3 (rewritten as format 3) and projects onto order 4 (L2 %.3e)" % sp["L2"]
+
+
+# ---------------------------------------------------------------- restart at another order / on a refined mesh
+TEST_PROJECT = os.path.join(ROOT, "build", "tests", "test_project")
+CUBE = ["-bc_dirichlet", "left,right,front,back,bottom,top", "-bc_neumann", "none"]
+
+
+def project_unit(src_order, order, refine=0, ranks=1, mesh=()):
+    def f():
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = ([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_PROJECT, "-test_source_order", str(src_order), "-order", str(order), "-dm_refine", str(refine), "-test_dir", tmp] + list(mesh)
+            _, out = run(cmd)
+        m = re.search(r"^project: (.*)$", out, re.M)
+        check(m, "no result line:\n" + out[-1000:])
+        toks = m.group(1).split()
+        d = dict(zip(toks[0::2], toks[1::2]))
+        err, vmax = float(d["max_error"]), float(d["max_value"])
+        check(re.search(r"^restart: .* has order %d on %s elements; its 2 vectors .* projected onto order %d on %s elements%s \(-restart_project\)$" % (src_order, d["source_elements"], order, d["elements"], " \\(the checkpoint's mesh refined\\)" if refine else ""), out, re.M), "announcement missing:\n" + out[-800:])
+        # exact: nodal values of the polynomial (order >= source order) or its L2 projection (one order
+        # less), to round-off that grows with the Vandermonde and mass-matrix solves (order^2; hexahedra
+        # N = 4: 6e-12 of values up to 8)
+        check(err <= 1e-12 * max(1.0, vmax) * order ** 2, "projected values differ from the %s by %g (max value %g)" % ("polynomial" if order >= src_order else "L2 projection", err, vmax))
+        return "%s N=%d on %s -> N=%d on %s elements: max error %.1e" % (d["shape"], src_order, d["source_elements"], order, d["elements"], err)
+    return f
+
+
+test("io/restart-project/unit/triangle-N3-to-N6")(project_unit(3, 6))
+test("io/restart-project/unit/triangle-N4-to-N3-L2")(project_unit(4, 3))
+test("io/restart-project/unit/triangle-refined")(project_unit(3, 3, 1))
+test("io/restart-project/unit/triangle-N2-to-N5-refined-twice-2-ranks")(project_unit(2, 5, 2, 2))
+test("io/restart-project/unit/quadrilateral-N3-to-N2-refined")(project_unit(3, 2, 1, mesh=["-dm_plex_box_faces", "3,2"]))
+test("io/restart-project/unit/tetrahedron-N2-to-N3-refined")(project_unit(2, 3, 1, mesh=["-dm_plex_filename", "examples/meshes/cube_tet.msh"] + CUBE))
+test("io/restart-project/unit/hexahedron-N3-to-N4-refined")(project_unit(3, 4, 1, mesh=["-dm_plex_filename", "examples/meshes/cube_hex.msh"] + CUBE))
+
+
+def check_series(xmf):
+    """Every DataItem of an XDMF series has the shape of the HDF5 dataset it names; returns (step, cells, points) per grid."""
+    h5py = h5py_or_skip()
+    text, grids = open(xmf).read(), []
+    for step, body in re.findall(r'<Grid Name="step (\d+)" GridType="Uniform">(.*?)</Grid>', text, re.S):
+        for dims, ref in re.findall(r'<DataItem Dimensions="([\d ]+)"[^>]*>([^<]+)</DataItem>', body):
+            fname, dset = ref.split(":")
+            with h5py.File(os.path.join(os.path.dirname(xmf), fname), "r") as f:
+                shape = f[dset].shape
+            check(tuple(int(x) for x in dims.split()) == tuple(shape), "%s step %s: %s declared %s, the file holds %s" % (os.path.basename(xmf), step, ref, dims, shape))
+        cells, points = re.search(r'NumberOfElements="(\d+)"', body).group(1), re.search(r'Dimensions="(\d+) \d"[^>]*>[^<]*geometry', body).group(1)
+        grids.append((int(step), int(cells), int(points)))
+    return grids
+
+
+def element_points(h5py, mesh_file, field_file, Np):
+    """Points [K, Np, 2] and values [K, Np] of a field output, element by element (one rank: element order)."""
+    with h5py.File(mesh_file, "r") as fm, h5py.File(field_file, "r") as ff:
+        xy, u = fm["geometry"][()], ff["u"][()]
+    return xy.reshape(-1, Np, 2), u.reshape(-1, Np)
+
+
+@test("io/restart/project/heat-order-2-to-5")
+def _():
+    # the heat problem (one field) from N = 2 at t = 0.05 to N = 5. (1) The restarted state is the
+    # checkpoint's polynomial: an independent fit of each N = 2 element's quadratic through its 6
+    # written nodes, evaluated at the N = 5 nodes the restart wrote, agrees to round-off. (2) Backward
+    # Euler damps the small scales of the N = 2 error left in the state, so at t = 0.5 the error is
+    # the fresh N = 5 run's (both mostly the time stepping's, dt = 5e-3), 7x below the N = 2 run's.
+    h5py = h5py_or_skip()
+    import numpy as np
+    base = HEAT + ["-ts_type", "beuler", "-ts_dt", "5e-3", "-monitor_file", "none"]
+    with tempfile.TemporaryDirectory() as tmp:
+        d = lambda n: os.path.join(tmp, n)
+        s2 = heat_summary(run(base + ["-order", "2", "-ts_max_steps", "100", "-output_dir", d("n2")])[1])
+        s5 = heat_summary(run(base + ["-order", "5", "-ts_max_steps", "100", "-output_dir", d("n5")])[1])
+        run(base + ["-order", "2", "-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_interval", "10", "-output_dir", d("a")])
+        _, out = run(base + ["-order", "5", "-ts_max_steps", "100", "-output_interval", "10", "-output_dir", d("b"), "-restart", d("a/checkpoint.h5"), "-restart_project"])
+        sr = heat_summary(out)
+        check(re.search(r"^restart: \S+ has order 2 on 42 elements; its 1 vectors \(state and history\) projected onto order 5 on 42 elements \(-restart_project\)$", out, re.M), "no announcement of the projection:\n" + out[-600:])
+        xo, uo = element_points(h5py, d("a/heat_mesh_000000.h5"), d("a/heat_000010.h5"), 6)
+        xn, un = element_points(h5py, d("b/heat_mesh_000010.h5"), d("b/heat_000010.h5"), 21)
+    check(len(xo) == len(xn) == 42 and np.abs(xo[:, 0] - xn[:, 0]).max() < 1e-12, "elements of the two outputs do not correspond (first nodes)")
+    err = 0.0
+    for e in range(42):
+        c, h = xo[e].mean(axis=0), np.ptp(xo[e], axis=0).max()
+        mono = lambda p: np.stack([np.ones(len(p)), p[:, 0], p[:, 1], p[:, 0] ** 2, p[:, 0] * p[:, 1], p[:, 1] ** 2], axis=1)
+        coef = np.linalg.solve(mono((xo[e] - c) / h), uo[e])
+        err = max(err, np.abs(mono((xn[e] - c) / h) @ coef - un[e]).max())
+    check(err < 1e-12, "the restarted N = 5 state differs from the N = 2 checkpoint's polynomials by %g" % err)
+    check(sr["start"] == 10 and sr["steps"] == 100 and sr["order"] == 5, "restart ran %s" % sr)
+    check(sr["L2"] <= 1.25 * s5["L2"] and sr["L2"] <= 0.25 * s2["L2"], "L2 at t = 0.5: restarted %.3e, fresh N = 5 %.3e, N = 2 %.3e" % (sr["L2"], s5["L2"], s2["L2"]))
+    return "restart = checkpoint polynomial to %.1e; L2 at t = 0.5: restarted %.3e, fresh N = 5 %.3e (ratio %.2f), N = 2 %.3e" % (err, sr["L2"], s5["L2"], sr["L2"] / s5["L2"], s2["L2"])
+
+
+@test("io/restart/project/heat-refined-mesh")
+def _():
+    # N = 2 on square.msh at t = 0.05, continued on the mesh refined once (each new triangle inside
+    # one old one, found by its centroid; 2 ranks): at t = 0.5 the error is that of a fresh run on the
+    # refined mesh (backward Euler damps the small scales of the coarse error), 6x below the coarse run's
+    base = HEAT + ["-order", "2", "-ts_type", "beuler", "-ts_dt", "5e-3", "-monitor_file", "none"]
+    with tempfile.TemporaryDirectory() as tmp:
+        d = lambda n: os.path.join(tmp, n)
+        sc = heat_summary(run(base + ["-ts_max_steps", "100", "-output_dir", d("coarse")])[1])
+        sf = heat_summary(run(base + ["-dm_refine", "1", "-ts_max_steps", "100", "-output_dir", d("fine")])[1])
+        run(base + ["-ts_max_steps", "10", "-checkpoint_interval", "10", "-output_interval", "5", "-output_dir", d("a")])
+        _, out = run(MPIEXEC + ["2"] + base + ["-dm_refine", "1", "-ts_max_steps", "100", "-output_interval", "10", "-output_dir", d("a"), "-restart", d("a/checkpoint.h5"), "-restart_project"])
+        grids = check_series(os.path.join(d("a"), "heat.xmf"))
+    # the output series continues on the refined mesh: steps 0, 5 on the coarse mesh's file (N^2 = 4
+    # sub-cells per element), 10, 20, ..., 100 on the new one's
+    check([g[:2] for g in grids] == [(0, 42 * 4), (5, 42 * 4)] + [(k, 168 * 4) for k in range(10, 101, 10)], "series (step, cells): %s" % grids)
+    sr = heat_summary(out)
+    check(re.search(r"^restart: \S+ has order 2 on 42 elements; its 1 vectors .* projected onto order 2 on 168 elements \(the checkpoint's mesh refined\)", out, re.M), "no announcement:\n" + out[-600:])
+    check(sr["cells"] == 168 and sr["start"] == 10 and sr["steps"] == 100, "restart ran %s" % sr)
+    check(sr["L2"] <= 1.25 * sf["L2"] and sr["L2"] <= 0.3 * sc["L2"], "L2 at t = 0.5: restarted on the refined mesh %.3e, fresh refined %.3e, coarse %.3e" % (sr["L2"], sf["L2"], sc["L2"]))
+    return "L2 at t = 0.5 (2 ranks): restarted on the refined mesh %.3e, fresh refined %.3e (ratio %.2f), coarse %.3e" % (sr["L2"], sf["L2"], sr["L2"] / sf["L2"], sc["L2"])
+
+
 test("io/errors/restart-foreign-history")(restart_error_test([], [], r"holds vector bdf_history \(of a time integrator's history\) that this run does not use", set_attribute("vectors", "u,bdf_history")))
 test("io/errors/checkpoint-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-checkpoint_interval", "5"], r"-checkpoint_interval: TS type bdf keeps its multistep history \(the previous solutions\) private, so hoflow cannot checkpoint it"))
 test("io/errors/restart-bdf")(error_test(["-problem", "heat", "-ts_type", "bdf", "-restart", "x.h5"], r"-restart: TS type bdf keeps its multistep history"))

@@ -317,6 +317,88 @@ static PetscErrorCode DGGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nvert
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Element functions of order Ns (nodal values at the order-Ns nodes of the same shape) onto this
+ * order N, element by element. On the element itself (src_vertices NULL) one matrix serves every
+ * element: for N >= Ns the interpolation at the order-N nodes, exact (a polynomial of degree Ns <= N
+ * is its own interpolant); for N < Ns the L2 projection M^{-1} Iq^T W Is, Is the order-Ns basis at a
+ * cubature exact to degree N + Ns (the element's Jacobian cancels: maps are affine). On a child of
+ * the source element (a refined mesh) the same with the child's points mapped into the parent's
+ * reference coordinates: the parent's polynomial restricted to the affine child is again of degree
+ * Ns in the child's coordinates, so both cases stay exact. */
+static PetscErrorCode DGProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  DGDisc          *dg   = (DGDisc *)disc->data;
+  const Mesh      *mesh = dg->mesh;
+  const PetscInt   dim = dg->dim, N = dg->N;
+  const PetscBool  l2 = Ns > N ? PETSC_TRUE : PETSC_FALSE;
+  RefElement      *ref, *sref;
+  PetscInt         Np, Nps, nv, npts, nq = 0;
+  PetscReal       *xq = NULL, *wq = NULL, *B = NULL, *pts, *Is, *P;
+  const PetscReal *ref_pts;
+  PetscScalar    **ua;
+
+  PetscFunctionBeginUser;
+  PetscCall(DGDiscGetUniformRef(dg, "a restart onto another order or a refined mesh", &ref));
+  PetscCall(RefElementCreate(ref->shape, Ns, &sref));
+  Np  = ref->Np;
+  Nps = sref->Np;
+  nv  = ref->Nverts;
+  if (l2) {
+    PetscReal *Iq;
+    PetscCall(RefElementCubature(ref->shape, N + Ns, &nq, &xq, &wq));
+    PetscCall(PetscMalloc1(nq * Np, &Iq));
+    PetscCall(PetscMalloc1(Np * nq, &B));
+    PetscCall(RefElementInterpolationMatrix(ref, nq, xq, Iq));
+    /* B = M^{-1} Iq^T W: B[i][q] = sum_j Minv[i][j] Iq[q][j] w_q */
+    for (PetscInt i = 0; i < Np; i++)
+      for (PetscInt q = 0; q < nq; q++) {
+        PetscReal sum = 0;
+        for (PetscInt j = 0; j < Np; j++) sum += ref->Minv[i * Np + j] * Iq[q * Np + j];
+        B[i * nq + q] = sum * wq[q];
+      }
+    PetscCall(PetscFree(Iq));
+  }
+  npts    = l2 ? nq : Np;
+  ref_pts = l2 ? xq : ref->xi;
+  PetscCall(PetscMalloc3(npts * dim, &pts, npts * Nps, &Is, Np * Nps, &P));
+  PetscCall(PetscMalloc1(n, &ua));
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecGetArrayWrite(u[k], &ua[k]));
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    if (e == 0 || src_vertices) {
+      if (!src_vertices)
+        PetscCall(PetscArraycpy(pts, ref_pts, npts * dim));
+      else
+        for (PetscInt p = 0; p < npts; p++) {
+          PetscReal x[3];
+          GeomAffineMap(ref->shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, ref_pts + p * dim, x);
+          GeomAffineInverseMap(ref->shape, (int)dim, src_vertices + e * nv * dim, x, pts + p * dim);
+        }
+      PetscCall(RefElementInterpolationMatrix(sref, npts, pts, Is));
+      if (l2)
+        DenseMatMult(Np, nq, Nps, B, Is, P);
+      else
+        PetscCall(PetscArraycpy(P, Is, Np * Nps));
+    }
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal *in  = src[k] + e * Nps;
+      PetscScalar     *out = ua[k] + dg->elem_node[e];
+      for (PetscInt i = 0; i < Np; i++) {
+        PetscReal sum = 0;
+        for (PetscInt j = 0; j < Nps; j++) sum += P[i * Nps + j] * in[j];
+        out[i] = sum;
+      }
+    }
+  }
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecRestoreArrayWrite(u[k], &ua[k]));
+  PetscCall(PetscFree(ua));
+  PetscCall(PetscFree3(pts, Is, P));
+  PetscCall(PetscFree(xq));
+  PetscCall(PetscFree(wq));
+  PetscCall(PetscFree(B));
+  PetscCall(RefElementDestroy(&sref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode DGDestroy(Disc disc)
 {
   DGDisc *dg = (DGDisc *)disc->data;
@@ -417,11 +499,12 @@ PetscErrorCode DGDiscSetUp(Disc disc)
   }
   PetscCall(OpShellInit(&dg->shell, "DG element-wise kernels", dg->dm, DGDiscDeviceSetUp, dg));
 
-  disc->ops.destroy      = DGDestroy;
-  disc->ops.integrate    = DGIntegrate;
-  disc->ops.l2_error     = DGL2Error;
-  disc->ops.get_points   = DGGetPoints;
-  disc->ops.get_subcells = DGGetSubCells;
+  disc->ops.destroy          = DGDestroy;
+  disc->ops.integrate        = DGIntegrate;
+  disc->ops.l2_error         = DGL2Error;
+  disc->ops.get_points       = DGGetPoints;
+  disc->ops.get_subcells     = DGGetSubCells;
+  disc->ops.project_elements = DGProjectElements;
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

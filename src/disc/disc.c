@@ -107,3 +107,10 @@ PetscErrorCode DiscGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, Pe
   DISC_CALL(disc, get_subcells, "output sub-cells", ncells, nverts, cells);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DiscProjectElements(Disc disc, PetscInt src_order, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, project_elements, "projections from another order or a coarser mesh", src_order, src_vertices, n, src, u);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

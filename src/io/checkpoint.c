@@ -6,7 +6,14 @@
  * Vectors are stored block by block (DG: element by element) in the writer's order, each block
  * with a key (DG: centroid and first node). A restart matches its own blocks to the file's by
  * key, so the same number of ranks reads back exactly the same numbers (bitwise) and another
- * number of ranks reads the same values into its own layout. */
+ * number of ranks reads the same values into its own layout.
+ *
+ * Format 3 also stores each block's vertices (DG: the element's, in its shape's reference order).
+ * A restart allowed to project (CheckpointSetProjection, -restart_project) reads a checkpoint of
+ * another order (one identity entry differs, and with it the block size) and onto the file's mesh
+ * refined: each of this run's blocks is then located inside one of the file's by its centroid, all
+ * its vertices checked to lie in that block, and the caller projects the file's block onto it.
+ * Format 2 files (no vertices) are still read, on their own mesh. */
 #define _POSIX_C_SOURCE 200809L
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
@@ -27,6 +34,15 @@ struct _n_Checkpoint {
   PetscInt    nid;
   char        id_name[CHECKPOINT_MAX][64], id_value[CHECKPOINT_MAX][256], id_option[CHECKPOINT_MAX][64];
   PetscBool   kill_during_write;
+  /* block geometry (CheckpointSetBlockVertices): shape, vertices [nblocks*nverts*dim] */
+  RefShape   shape;
+  PetscInt   dim, nverts;
+  PetscReal *vertices;
+  /* what a restart may project (CheckpointSetProjection) */
+  char                      proj_identity[64], proj_option[64];
+  PetscBool                 proj_enabled;
+  CheckpointProjectFunction proj;
+  void                     *proj_ctx;
 };
 
 PetscErrorCode CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_size, const PetscReal keys[], Checkpoint *ckpt)
@@ -72,6 +88,30 @@ PetscErrorCode CheckpointAddIdentity(Checkpoint c, const char name[], const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode CheckpointSetBlockVertices(Checkpoint c, RefShape shape, PetscInt dim, const PetscReal vertices[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(shape >= 0 && shape < REF_NUM_SHAPES && RefShapeTable[shape].dim == dim, c->comm, PETSC_ERR_ARG_WRONG, "Checkpoint block vertices: shape %d is not a shape of dimension %" PetscInt_FMT, (int)shape, dim);
+  c->shape  = shape;
+  c->dim    = dim;
+  c->nverts = RefShapeTable[shape].nverts;
+  PetscCall(PetscFree(c->vertices));
+  PetscCall(PetscMalloc1(c->nblocks * c->nverts * dim, &c->vertices));
+  PetscCall(PetscArraycpy(c->vertices, vertices, c->nblocks * c->nverts * dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckpointSetProjection(Checkpoint c, const char identity[], const char option[], PetscBool enabled, CheckpointProjectFunction project, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(c->proj_identity, identity, sizeof(c->proj_identity)));
+  PetscCall(PetscStrncpy(c->proj_option, option, sizeof(c->proj_option)));
+  c->proj_enabled = enabled;
+  c->proj         = project;
+  c->proj_ctx     = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointSetKillDuringWrite(Checkpoint c, PetscBool kill)
 {
   PetscFunctionBeginUser;
@@ -110,6 +150,7 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
   }
   PetscCall(IOFileWriteAttributeString(file, "vectors", names));
   PetscCall(IOFileWriteRows(file, "blocks/keys", IO_DOUBLE, HOFLOW_CHECKPOINT_KEY, c->nblocks, c->keys));
+  if (c->vertices) PetscCall(IOFileWriteRows(file, "blocks/vertices", IO_DOUBLE, c->nverts * c->dim, c->nblocks, c->vertices));
   for (PetscInt k = 0; k < c->nvec; k++) {
     const PetscScalar *a;
     char               dset[96];
@@ -146,8 +187,10 @@ static int              CompareKeys(const void *a, const void *b)
   return 0;
 }
 
-/* position[b]: the file's block holding this rank's block b, found by key. */
-static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const char path[], PetscInt position[])
+/* position[b]: the file's block holding this rank's block b, found by key. When `required`, a block
+ * that is not in the file is an error naming it; otherwise *matched tells every rank whether all were
+ * found. */
+static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const char path[], PetscBool required, PetscInt position[], PetscBool *matched)
 {
   PetscReal *fkeys, scale = 0;
   PetscInt  *order, bad   = -1;
@@ -185,6 +228,11 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
   {
     PetscMPIInt v = ok ? 1 : 0;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, c->comm));
+    *matched = v ? PETSC_TRUE : PETSC_FALSE;
+    if (!required) {
+      PetscCall(PetscFree2(fkeys, order));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (!v && ok) {
       PetscCall(PetscFree2(fkeys, order));
       SETERRQ(c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from a different mesh (-dm_plex_filename, -dm_plex_box_faces, -dm_refine): elements do not match", path);
@@ -199,32 +247,188 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bucket of a point in a grid of g[d] cells of size h[d] from lo[d]. */
+static PetscInt BucketOf(PetscInt dim, const PetscReal x[], const PetscReal lo[], const PetscReal h[], const PetscInt g[], PetscInt axis[])
+{
+  PetscInt cell = 0;
+  for (PetscInt d = dim - 1; d >= 0; d--) {
+    PetscInt i = (PetscInt)PetscFloorReal((x[d] - lo[d]) / h[d]);
+    i          = PetscMin(PetscMax(i, 0), g[d] - 1);
+    if (axis) axis[d] = i;
+    cell = cell * g[d] + i;
+  }
+  return cell;
+}
+
+/* For a mesh that refines the file's: parent[b], the file's block that contains this rank's block b,
+ * and its vertices pverts[b*nverts*dim]. The parent is the file's block whose reference coordinates
+ * put b's centroid deepest inside (GeomReferenceOutside), among those whose bounding box covers the
+ * centroid's cell of a uniform grid of about one file block per cell; all of b's vertices must lie in
+ * it (to 1e-8 in reference coordinates), so a mesh that is not a refinement is refused. */
+static PetscErrorCode CheckpointLocateParents(Checkpoint c, IOFile file, const char path[], PetscInt version, PetscInt nfile, PetscInt parent[], PetscReal pverts[])
+{
+  const PetscInt  dim = c->dim, nvd = c->nverts * c->dim;
+  const PetscReal tol  = 1e-8;
+  PetscInt        rows = -1, cols = -1, g[3] = {1, 1, 1}, ncells = 1, *start, *list, bad = -1;
+  PetscReal      *fv, lo[3], hi[3], h[3];
+  PetscBool       ok;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->vertices, c->comm, PETSC_ERR_ORDER, "Checkpoint: a restart onto another mesh needs the block vertices (CheckpointSetBlockVertices)");
+  PetscCall(IOFileGetDatasetShape(file, "blocks/vertices", &rows, &cols));
+  PetscCheck(rows >= 0, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' (checkpoint format %" PetscInt_FMT ") does not record its elements' vertices, so %s cannot map it onto another mesh (it has %" PetscInt_FMT " elements, this run's mesh %" PetscInt_FMT "): restart on the mesh it was written on, or write the checkpoint again with this hoflow (format %d)", path, version, c->proj_option, nfile, c->nblocks_global, HOFLOW_CHECKPOINT_FORMAT);
+  PetscCheck(rows == nfile && cols == nvd, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': dataset blocks/vertices has %" PetscInt_FMT " x %" PetscInt_FMT " values, expected %" PetscInt_FMT " x %" PetscInt_FMT " (%s elements)", path, rows, cols, nfile, nvd, RefShapes[c->shape]);
+  PetscCall(PetscMalloc1(nfile * nvd, &fv));
+  PetscCall(IOFileReadRows(file, "blocks/vertices", IO_DOUBLE, nvd, 0, nfile, fv));
+
+  /* buckets: the file's blocks by the grid cells their bounding boxes cover (CSR start/list) */
+  for (PetscInt d = 0; d < dim; d++) {
+    lo[d] = PETSC_MAX_REAL;
+    hi[d] = PETSC_MIN_REAL;
+  }
+  for (PetscInt k = 0; k < nfile * c->nverts; k++)
+    for (PetscInt d = 0; d < dim; d++) {
+      lo[d] = PetscMin(lo[d], fv[k * dim + d]);
+      hi[d] = PetscMax(hi[d], fv[k * dim + d]);
+    }
+  for (PetscInt d = 0; d < dim; d++) {
+    g[d] = PetscMax(1, (PetscInt)PetscFloorReal(PetscPowReal((PetscReal)nfile, 1.0 / dim)));
+    h[d] = hi[d] > lo[d] ? (hi[d] - lo[d]) / g[d] : 1.0;
+    ncells *= g[d];
+  }
+  PetscCall(PetscCalloc1(ncells + 1, &start));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    if (pass) {
+      for (PetscInt k = 0; k < ncells; k++) start[k + 1] += start[k];
+      PetscCall(PetscMalloc1(start[ncells], &list));
+    }
+    for (PetscInt p = 0; p < nfile; p++) {
+      PetscReal bmin[3], bmax[3];
+      PetscInt  a0[3] = {0, 0, 0}, a1[3] = {0, 0, 0};
+      for (PetscInt d = 0; d < dim; d++) {
+        bmin[d] = PETSC_MAX_REAL;
+        bmax[d] = PETSC_MIN_REAL;
+        for (PetscInt v = 0; v < c->nverts; v++) {
+          bmin[d] = PetscMin(bmin[d], fv[p * nvd + v * dim + d]);
+          bmax[d] = PetscMax(bmax[d], fv[p * nvd + v * dim + d]);
+        }
+      }
+      (void)BucketOf(dim, bmin, lo, h, g, a0);
+      (void)BucketOf(dim, bmax, lo, h, g, a1);
+      for (PetscInt k = a0[2]; k <= a1[2]; k++)
+        for (PetscInt j = a0[1]; j <= a1[1]; j++)
+          for (PetscInt i = a0[0]; i <= a1[0]; i++) {
+            const PetscInt cell = dim == 3 ? (k * g[1] + j) * g[0] + i : dim == 2 ? j * g[0] + i
+                                                                                  : i;
+            if (pass)
+              list[start[cell]++] = p;
+            else
+              start[cell + 1]++;
+          }
+    }
+  }
+  for (PetscInt k = ncells; k > 0; k--) start[k] = start[k - 1]; /* the fill advanced each start to the next's */
+  start[0] = 0;
+
+  for (PetscInt b = 0; b < c->nblocks && bad < 0; b++) {
+    const PetscReal *x    = c->keys + b * HOFLOW_CHECKPOINT_KEY; /* the centroid */
+    const PetscInt   cell = BucketOf(dim, x, lo, h, g, NULL);
+    PetscReal        best = PETSC_MAX_REAL, xi[3];
+    PetscInt         p    = -1;
+    for (PetscInt k = start[cell]; k < start[cell + 1]; k++) {
+      PetscReal out;
+      GeomAffineInverseMap(c->shape, (int)dim, fv + list[k] * nvd, x, xi);
+      out = GeomReferenceOutside(c->shape, xi);
+      if (out < best) {
+        best = out;
+        p    = list[k];
+      }
+    }
+    if (p < 0 || best > tol) {
+      bad = b;
+      break;
+    }
+    for (PetscInt v = 0; v < c->nverts; v++) {
+      GeomAffineInverseMap(c->shape, (int)dim, fv + p * nvd, c->vertices + b * nvd + v * dim, xi);
+      if (GeomReferenceOutside(c->shape, xi) > tol) bad = b;
+    }
+    parent[b] = p;
+    PetscCall(PetscArraycpy(pverts + b * nvd, fv + p * nvd, nvd));
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscFree(list));
+  PetscCall(PetscFree(fv));
+  ok = bad < 0 ? PETSC_TRUE : PETSC_FALSE;
+  {
+    PetscMPIInt v = ok ? 1 : 0;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, c->comm));
+    PetscCheck(v || !ok, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from another mesh: elements of this run's mesh do not lie inside its elements; %s maps a checkpoint onto the mesh it was written on, or that mesh refined (-dm_refine), not onto another mesh", path, c->proj_option);
+  }
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from another mesh: this run's element with centroid (%g, %g) does not lie inside one of its elements; %s maps a checkpoint onto the mesh it was written on, or that mesh refined (-dm_refine), not onto another or a coarser mesh", path, (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 1], c->proj_option);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A scatter from the file's blocks (each rank an even share, read into fvec) to this rank's blocks:
+ * local block b gets the file's block position[b], of bs values. */
+static PetscErrorCode CheckpointCreateScatter(Checkpoint c, PetscInt nfile, PetscInt bs, const PetscInt position[], Vec to, Vec *fvec, PetscInt *start, PetscInt *nread, VecScatter *scatter)
+{
+  PetscInt *idx;
+  IS        from;
+
+  PetscFunctionBeginUser;
+  *nread = nfile / c->size + (c->rank < nfile % c->size ? 1 : 0);
+  *start = 0;
+  PetscCallMPI(MPI_Exscan(nread, start, 1, MPIU_INT, MPI_SUM, c->comm));
+  if (c->rank == 0) *start = 0;
+  PetscCall(VecCreateMPI(c->comm, *nread * bs, PETSC_DETERMINE, fvec));
+  PetscCall(PetscMalloc1(c->nblocks * bs, &idx));
+  for (PetscInt b = 0; b < c->nblocks; b++)
+    for (PetscInt i = 0; i < bs; i++) idx[b * bs + i] = position[b] * bs + i;
+  PetscCall(ISCreateGeneral(c->comm, c->nblocks * bs, idx, PETSC_OWN_POINTER, &from));
+  PetscCall(VecScatterCreate(*fvec, from, to, NULL, scatter));
+  PetscCall(ISDestroy(&from));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, PetscReal *time, PetscReal *dt)
 {
   IOFile     file;
-  char       value[256], attr[96], names[CHECKPOINT_MAX * 65];
+  char       value[256], attr[96], names[CHECKPOINT_MAX * 65], file_value[256] = "", run_value[256] = "";
   PetscInt   version, blocks, block_size, *position, start, nread;
-  PetscBool  found;
+  PetscBool  found, differs = PETSC_FALSE, same_mesh, project;
   Vec        fvec;
-  IS         from;
   VecScatter scatter;
+  PetscReal *pverts = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(IOFileOpen(c->comm, path, "-restart", &file));
   PetscCall(IOFileReadAttributeString(file, "format", value, sizeof(value), &found));
   PetscCheck(found && !strcmp(value, "hoflow checkpoint"), c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' (from -restart) is an HDF5 file but not a hoflow checkpoint", path);
   PetscCall(IOFileReadAttributeInt(file, "format_version", &version, NULL));
-  PetscCheck(version == HOFLOW_CHECKPOINT_FORMAT, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has checkpoint format %" PetscInt_FMT "; this hoflow reads format %d", path, version, HOFLOW_CHECKPOINT_FORMAT);
+  PetscCheck(version == 2 || version == HOFLOW_CHECKPOINT_FORMAT, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has checkpoint format %" PetscInt_FMT "; this hoflow reads formats 2 and %d", path, version, HOFLOW_CHECKPOINT_FORMAT);
   for (PetscInt k = 0; k < c->nid; k++) {
+    const PetscBool projectable = c->proj && !strcmp(c->id_name[k], c->proj_identity) ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscSNPrintf(attr, sizeof(attr), "identity_%s", c->id_name[k]));
     PetscCall(IOFileReadAttributeString(file, attr, value, sizeof(value), &found));
     PetscCheck(found, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' does not record the %s it was written for", path, c->id_name[k]);
+    if (projectable) {
+      PetscCall(PetscStrncpy(file_value, value, sizeof(file_value)));
+      PetscCall(PetscStrncpy(run_value, c->id_value[k], sizeof(run_value)));
+      if (strcmp(value, c->id_value[k])) {
+        PetscCheck(c->proj_enabled, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' was written for %s %s, but this run has %s %s (%s); add %s to project the checkpoint onto this %s", path, c->id_name[k], value, c->id_name[k], c->id_value[k], c->id_option[k], c->proj_option, c->id_name[k]);
+        differs = PETSC_TRUE;
+      }
+      continue;
+    }
     PetscCheck(!strcmp(value, c->id_value[k]), c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' was written for %s %s, but this run has %s %s (%s)", path, c->id_name[k], value, c->id_name[k], c->id_value[k], c->id_option[k]);
   }
+  project = c->proj && c->proj_enabled ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(IOFileReadAttributeInt(file, "blocks", &blocks, NULL));
   PetscCall(IOFileReadAttributeInt(file, "block_size", &block_size, NULL));
-  PetscCheck(blocks == c->nblocks_global, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from a different mesh: it has %" PetscInt_FMT " elements, this run's mesh has %" PetscInt_FMT " (-dm_plex_filename, -dm_plex_box_faces, -dm_refine)", path, blocks, c->nblocks_global);
-  PetscCheck(block_size == c->block_size, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element, this run %" PetscInt_FMT, path, block_size, c->block_size);
+  PetscCheck(blocks == c->nblocks_global || project, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from a different mesh: it has %" PetscInt_FMT " elements, this run's mesh has %" PetscInt_FMT " (-dm_plex_filename, -dm_plex_box_faces, -dm_refine)%s%s%s", path, blocks, c->nblocks_global,
+             c->proj && blocks < c->nblocks_global ? "; if this mesh is the checkpoint's refined, add " : "", c->proj && blocks < c->nblocks_global ? c->proj_option : "", c->proj && blocks < c->nblocks_global ? " to project the checkpoint onto it" : "");
+  PetscCheck(blocks > 0, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has no elements", path);
+  PetscCheck(block_size == c->block_size || differs, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element, this run %" PetscInt_FMT, path, block_size, c->block_size);
   PetscCall(IOFileReadAttributeString(file, "vectors", names, sizeof(names), NULL));
   {
     /* exactly the vectors this run restores: a history the integrator does not use, or one it
@@ -244,36 +448,58 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
     }
   }
 
+  /* this rank's blocks in the file: the same elements by key, or (projecting) the elements they lie in */
   PetscCall(PetscMalloc1(c->nblocks, &position));
-  PetscCall(CheckpointMatchBlocks(c, file, path, position));
-  /* each rank reads an even share of the file's blocks, then a scatter moves them to their owners */
-  nread = c->nblocks_global / c->size + (c->rank < c->nblocks_global % c->size ? 1 : 0);
-  start = 0;
-  PetscCallMPI(MPI_Exscan(&nread, &start, 1, MPIU_INT, MPI_SUM, c->comm));
-  if (c->rank == 0) start = 0;
-  PetscCall(VecCreateMPI(c->comm, nread * c->block_size, PETSC_DETERMINE, &fvec));
-  {
-    PetscInt *idx;
-    PetscCall(PetscMalloc1(c->nblocks * c->block_size, &idx));
-    for (PetscInt b = 0; b < c->nblocks; b++)
-      for (PetscInt i = 0; i < c->block_size; i++) idx[b * c->block_size + i] = position[b] * c->block_size + i;
-    PetscCall(ISCreateGeneral(c->comm, c->nblocks * c->block_size, idx, PETSC_OWN_POINTER, &from));
+  same_mesh = blocks == c->nblocks_global ? PETSC_TRUE : PETSC_FALSE;
+  if (same_mesh) PetscCall(CheckpointMatchBlocks(c, file, path, project ? PETSC_FALSE : PETSC_TRUE, position, &same_mesh));
+  if (!same_mesh) {
+    PetscCall(PetscMalloc1(c->nblocks * c->nverts * c->dim, &pverts));
+    PetscCall(CheckpointLocateParents(c, file, path, version, blocks, position, pverts));
   }
-  PetscCall(VecScatterCreate(fvec, from, c->vecs[0], NULL, &scatter));
-  for (PetscInt k = 0; k < c->nvec; k++) {
-    PetscScalar *a;
-    char         dset[96];
-    PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
-    PetscCall(VecGetArrayWrite(fvec, &a));
-    PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->block_size, start, nread, a));
-    PetscCall(VecRestoreArrayWrite(fvec, &a));
-    PetscCall(VecScatterBegin(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
+
+  if (!differs && same_mesh) {
+    /* the same discretization: the file's values as they are, so a restart continues exactly */
+    PetscCall(CheckpointCreateScatter(c, blocks, c->block_size, position, c->vecs[0], &fvec, &start, &nread, &scatter));
+    for (PetscInt k = 0; k < c->nvec; k++) {
+      PetscScalar *a;
+      char         dset[96];
+      PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+      PetscCall(VecGetArrayWrite(fvec, &a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->block_size, start, nread, a));
+      PetscCall(VecRestoreArrayWrite(fvec, &a));
+      PetscCall(VecScatterBegin(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
+    }
+  } else {
+    /* another order or a refined mesh: each block's source block gathered, then projected by the caller */
+    PetscReal *in[CHECKPOINT_MAX];
+    Vec        local;
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * block_size, &local));
+    PetscCall(CheckpointCreateScatter(c, blocks, block_size, position, local, &fvec, &start, &nread, &scatter));
+    for (PetscInt k = 0; k < c->nvec; k++) {
+      PetscScalar       *a;
+      const PetscScalar *l;
+      char               dset[96];
+      PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+      PetscCall(VecGetArrayWrite(fvec, &a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, block_size, start, nread, a));
+      PetscCall(VecRestoreArrayWrite(fvec, &a));
+      PetscCall(VecScatterBegin(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(PetscMalloc1(c->nblocks * block_size, &in[k]));
+      PetscCall(VecGetArrayRead(local, &l));
+      PetscCall(PetscArraycpy(in[k], l, c->nblocks * block_size));
+      PetscCall(VecRestoreArrayRead(local, &l));
+    }
+    PetscCall(VecDestroy(&local));
+    PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
+    PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
+    for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
   }
   PetscCall(VecScatterDestroy(&scatter));
-  PetscCall(ISDestroy(&from));
   PetscCall(VecDestroy(&fvec));
   PetscCall(PetscFree(position));
+  PetscCall(PetscFree(pverts));
   PetscCall(IOFileReadAttributeInt(file, "step", step, NULL));
   PetscCall(IOFileReadAttributeReal(file, "time", time, NULL));
   PetscCall(IOFileReadAttributeReal(file, "dt", dt, NULL));
@@ -286,6 +512,70 @@ PetscErrorCode CheckpointDestroy(Checkpoint *c)
   PetscFunctionBeginUser;
   if (!*c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree((*c)->keys));
+  PetscCall(PetscFree((*c)->vertices));
   PetscCall(PetscFree(*c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *ckpt)
+{
+  Mesh            *mesh = disc->mesh;
+  const PetscInt   K = mesh->K, dim = mesh->dim;
+  const PetscReal *x;
+  const PetscInt  *elem_point;
+  PetscInt         npoints, nv;
+  PetscReal       *keys, *verts;
+  RefShape         shape;
+  char             order[16];
+  MPI_Comm         comm = PetscObjectComm((PetscObject)disc->dm);
+
+  PetscFunctionBeginUser;
+  /* element keys: centroid and first point, to match elements across partitions */
+  PetscCall(DiscGetPoints(disc, &npoints, &x, &elem_point));
+  PetscCheck(npoints == K * (elem_point[1] - elem_point[0]), comm, PETSC_ERR_SUP, "%s: checkpoints need one element shape (mesh %s mixes shapes)", option, mesh->source);
+  shape = mesh->blocks[0].shape;
+  nv    = RefShapeTable[shape].nverts;
+  PetscCall(PetscCalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
+  PetscCall(PetscMalloc1(K * nv * dim, &verts));
+  for (PetscInt e = 0; e < K; e++) {
+    PetscReal c[3];
+    MeshElementCentroid(mesh, e, c);
+    for (PetscInt d = 0; d < dim; d++) {
+      keys[e * HOFLOW_CHECKPOINT_KEY + d]     = c[d];
+      keys[e * HOFLOW_CHECKPOINT_KEY + 3 + d] = x[elem_point[e] * dim + d];
+    }
+    PetscCall(PetscArraycpy(verts + e * nv * dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, nv * dim));
+  }
+  PetscCall(CheckpointCreate(comm, K, elem_point[1] - elem_point[0], keys, ckpt));
+  PetscCall(CheckpointSetBlockVertices(*ckpt, shape, dim, verts));
+  PetscCall(PetscFree(keys));
+  PetscCall(PetscFree(verts));
+  PetscCall(PetscSNPrintf(order, sizeof(order), "%" PetscInt_FMT, disc->order));
+  PetscCall(CheckpointAddIdentity(*ckpt, "disc", disc->type, "-disc"));
+  PetscCall(CheckpointAddIdentity(*ckpt, "shape", RefShapes[shape], "-dm_plex_filename or -dm_plex_box_faces"));
+  PetscCall(CheckpointAddIdentity(*ckpt, "order", order, "-order"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The file's order from its identity entry, then the discretization's projection of every vector. */
+static PetscErrorCode CheckpointDiscProject(void *ctx, const char path[], const char file_order[], PetscInt file_block_size, const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[])
+{
+  Disc           disc  = (Disc)ctx;
+  const RefShape shape = disc->mesh->blocks[0].shape;
+  MPI_Comm       comm  = PetscObjectComm((PetscObject)disc->dm);
+  char          *end;
+  const long     N = strtol(file_order, &end, 10);
+
+  PetscFunctionBeginUser;
+  PetscCheck(*file_order && !*end && N >= 1 && N <= HOFLOW_NMAX, comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' records order '%s'; a projection reads orders 1..%d", path, file_order, HOFLOW_NMAX);
+  PetscCheck(file_block_size == RefShapeNumNodes(shape, (int)N), comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element; an order-%ld %s has %d", path, file_block_size, N, RefShapes[shape], RefShapeNumNodes(shape, (int)N));
+  PetscCall(DiscProjectElements(disc, (PetscInt)N, parent_vertices, nvec, in, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckpointSetDiscProjection(Checkpoint c, Disc disc, const char option[], PetscBool enabled)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckpointSetProjection(c, "order", option, enabled, CheckpointDiscProject, disc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,6 +37,7 @@ PetscErrorCode OutputMeshDestroy(OutputMesh **mesh)
 #define FIELD_MAX 16
 typedef struct {
   PetscInt  step, mesh_step, nfields;
+  PetscInt  npoints, ncells; /* of its mesh file; -1: this run's */
   PetscReal time;
   char      fields[FIELD_MAX][64];
 } OutputRecord;
@@ -81,6 +82,8 @@ static PetscErrorCode FieldWriterReadIndex(FieldWriter w)
     r.step      = (PetscInt)step;
     r.time      = (PetscReal)t;
     r.mesh_step = (PetscInt)mesh_step;
+    r.npoints   = -1;
+    r.ncells    = -1;
     r.nfields   = 0;
     for (p = strtok(line + used, " \n"); p && r.nfields < FIELD_MAX; p = strtok(NULL, " \n")) PetscCall(PetscStrncpy(r.fields[r.nfields++], p, sizeof(r.fields[0])));
     if (w->nrecords == w->maxrecords) {
@@ -137,9 +140,9 @@ static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
   fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", w->series);
   for (PetscInt k = 0; k < w->nrecords; k++) {
     const OutputRecord *r = &w->records[k];
-    /* a restart continues on the same mesh, so every record's mesh file has this run's counts
-     * (only the point order, which follows the partition, may differ between mesh files) */
-    const PetscInt npoints = w->npoints_global, ncells = w->ncells_global;
+    /* a record of an earlier run has its mesh file's counts (another order or mesh after a
+     * projected restart; on the same discretization only the point order differs) */
+    const PetscInt npoints = r->npoints >= 0 ? r->npoints : w->npoints_global, ncells = r->ncells >= 0 ? r->ncells : w->ncells_global;
     fprintf(fp, "   <Grid Name=\"step %lld\" GridType=\"Uniform\">\n", (long long)r->step);
     fprintf(fp, "    <Time Value=\"%.17g\"/>\n", (double)r->time);
     fprintf(fp, "    <Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", topology, (long long)ncells);
@@ -190,6 +193,29 @@ PetscErrorCode FieldWriterRestart(FieldWriter w, PetscInt step)
   for (PetscInt k = 0; k < w->nrecords; k++)
     if (w->records[k].step < step) w->records[n++] = w->records[k];
   w->nrecords = n;
+  /* the point and cell counts of the kept records' mesh files (attributes points, cells), read on
+   * rank 0, which holds the records: a projected restart continues the series on another order or
+   * mesh; a mesh file that is gone leaves this run's counts, as before */
+  for (PetscInt k = 0; k < w->nrecords; k++) {
+    OutputRecord *r = &w->records[k];
+    char          path[PETSC_MAX_PATH_LEN], suffix[32];
+    PetscBool     readable, found[2] = {PETSC_FALSE, PETSC_FALSE};
+    IOFile        file;
+    if (k && r->mesh_step == r[-1].mesh_step) {
+      r->npoints = r[-1].npoints;
+      r->ncells  = r[-1].ncells;
+      continue;
+    }
+    PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_mesh_%06lld.h5", (long long)r->mesh_step));
+    PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
+    PetscCall(PetscTestFile(path, 'r', &readable));
+    if (!readable) continue;
+    PetscCall(IOFileOpen(PETSC_COMM_SELF, path, NULL, &file));
+    PetscCall(IOFileReadAttributeInt(file, "points", &r->npoints, &found[0]));
+    PetscCall(IOFileReadAttributeInt(file, "cells", &r->ncells, &found[1]));
+    PetscCall(IOFileClose(&file));
+    if (!found[0] || !found[1]) r->npoints = r->ncells = -1;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,6 +279,8 @@ PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, Pe
     r.step      = step;
     r.time      = time;
     r.mesh_step = w->mesh_step;
+    r.npoints   = w->npoints_global;
+    r.ncells    = w->ncells_global;
     r.nfields   = nfields;
     for (PetscInt f = 0; f < nfields; f++) PetscCall(PetscStrncpy(r.fields[f], names[f], sizeof(r.fields[f])));
     w->records[w->nrecords++] = r;

@@ -42,6 +42,42 @@ void GeomAffineMap(int shape, int dim, const double vert[], const double xi[], d
   }
 }
 
+void GeomAffineInverseMap(int shape, int dim, const double vert[], const double x[], double xi[])
+{
+  double jac[9], geo[HOFLOW_GEO_SIZE(3)];
+
+  /* x - v0 = jac (1 + xi), so 1 + xi_d = sum_j (d r_d / d x_j) (x_j - v0_j) */
+  (void)GeomAffineJacobian(shape, dim, vert, jac);
+  (void)GeomMetricFromJacobian(dim, jac, geo);
+  for (int d = 0; d < dim; d++) {
+    double s = -1.0;
+    for (int j = 0; j < dim; j++) s += geo[j * dim + d] * (x[j] - vert[j]);
+    xi[d] = s;
+  }
+}
+
+double GeomReferenceOutside(int shape, const double xi[])
+{
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  double              out  = -INFINITY;
+
+  for (int d = 0; d < info->dim; d++) out = fmax(out, -1.0 - xi[d]); /* every shape: r_d >= -1 */
+  switch (shape) {
+  case REF_TRIANGLE:
+    out = fmax(out, xi[0] + xi[1]);
+    break;
+  case REF_TETRAHEDRON:
+    out = fmax(out, xi[0] + xi[1] + xi[2] + 1.0);
+    break;
+  case REF_PRISM:
+    out = fmax(out, fmax(xi[0] + xi[1], xi[2] - 1.0));
+    break;
+  default: /* segments, quadrilaterals, hexahedra: r_d <= 1 */
+    for (int d = 0; d < info->dim; d++) out = fmax(out, xi[d] - 1.0);
+  }
+  return out;
+}
+
 double GeomMetricFromJacobian(int dim, const double jac[], double geo[])
 {
   double J;

@@ -2,7 +2,7 @@
  * -ts_monitor) over the run's mesh and discretization for a time-dependent physics, and after
  * every step the io layer: CSV monitors, field output (-output_interval), checkpoints
  * (-checkpoint_interval) and a progress line (-progress_interval). -restart FILE continues a
- * checkpointed run exactly. */
+ * checkpointed run exactly; with -restart_project at another -order or on its mesh refined. */
 #include <hoflow/compat.h>
 #include <hoflow/unsteady.h>
 
@@ -11,20 +11,16 @@
 static const char *const OneStepTSTypes[] = {TSEULER, TSBEULER, TSCN, TSTHETA, TSRK, TSSSP};
 
 /* Refuse checkpoints and restarts an integrator cannot continue exactly; collect the history
- * vectors of integrators that expose it (HOFLOW_TS_GET_HISTORY). */
+ * vectors of integrators that expose it (HOFLOW_TS_GET_HISTORY). With -restart_project a restart may
+ * read a checkpoint of another order or of the mesh this one refines: the state and the history are
+ * projected alike (the history's past levels keep the splitting at its full order, see README). */
 static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
 {
   App                       *app = un->app;
   TSType                     type;
-  PetscBool                  one_step = PETSC_FALSE;
-  PetscReal                 *keys;
+  PetscBool                  one_step    = PETSC_FALSE;
   const char                *option      = un->restart_file[0] ? "-restart" : "-checkpoint_interval";
   HoflowTSGetHistoryFunction get_history = NULL;
-  const PetscInt             K = app->mesh->K, dim = app->mesh->dim;
-  const PetscReal           *x;
-  const PetscInt            *elem_point;
-  PetscInt                   npoints;
-  char                       order[16];
 
   PetscFunctionBeginUser;
   PetscCall(TSGetType(un->ts, &type));
@@ -33,25 +29,9 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
   PetscCheck(strcmp(type, TSBDF) || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type bdf keeps its multistep history (the previous solutions) private, so hoflow cannot checkpoint it and a restart would not continue exactly. Use a one-step integrator (-ts_type beuler, cn, theta, rk) or a hoflow integrator that exposes its history", option);
   PetscCheck(one_step || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type %s may keep state between steps that hoflow cannot see, so a restart would not continue exactly. Checkpoints work with -ts_type euler, beuler, cn, theta, rk, ssp and hoflow integrators that expose their history", option, type);
 
-  /* element keys: centroid and first node, to match elements across partitions */
-  PetscCall(DiscGetPoints(app->disc, &npoints, &x, &elem_point));
-  PetscCheck(npoints == K * (elem_point[1] - elem_point[0]), un->comm, PETSC_ERR_SUP, "%s: checkpoints need one element shape (mesh %s mixes shapes)", option, app->mesh->source);
-  PetscCall(PetscCalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
-  for (PetscInt e = 0; e < K; e++) {
-    PetscReal c[3];
-    MeshElementCentroid(app->mesh, e, c);
-    for (PetscInt d = 0; d < dim; d++) {
-      keys[e * HOFLOW_CHECKPOINT_KEY + d]     = c[d];
-      keys[e * HOFLOW_CHECKPOINT_KEY + 3 + d] = x[elem_point[e] * dim + d];
-    }
-  }
-  PetscCall(CheckpointCreate(un->comm, K, elem_point[1] - elem_point[0], keys, &un->checkpoint));
-  PetscCall(PetscFree(keys));
-  PetscCall(PetscSNPrintf(order, sizeof(order), "%" PetscInt_FMT, app->order));
+  PetscCall(CheckpointCreateDisc(app->disc, option, &un->checkpoint));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "problem", app->problem_name, "-problem"));
-  PetscCall(CheckpointAddIdentity(un->checkpoint, "disc", app->disc_name, "-disc"));
-  PetscCall(CheckpointAddIdentity(un->checkpoint, "shape", RefShapes[app->mesh->blocks[0].shape], "-dm_plex_filename or -dm_plex_box_faces"));
-  PetscCall(CheckpointAddIdentity(un->checkpoint, "order", order, "-order"));
+  PetscCall(CheckpointSetDiscProjection(un->checkpoint, app->disc, "-restart_project", un->restart_project));
   for (PetscInt k = 0; k < un->nfields; k++) PetscCall(CheckpointAddVector(un->checkpoint, un->field_names[k], un->fields[k]));
   if (get_history) {
     PetscInt     n;
@@ -215,12 +195,14 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
   PetscCall(PetscSNPrintf(un->checkpoint_file, sizeof(un->checkpoint_file), "%s/checkpoint.h5", un->output_dir));
   PetscCall(PetscOptionsString("-checkpoint_file", "Checkpoint file (default <output_dir>/checkpoint.h5)", NULL, un->checkpoint_file, un->checkpoint_file, sizeof(un->checkpoint_file), NULL));
   PetscCall(PetscOptionsString("-restart", "Continue the run saved in this checkpoint file", NULL, un->restart_file, un->restart_file, sizeof(un->restart_file), NULL));
+  PetscCall(PetscOptionsBool("-restart_project", "Let -restart read a checkpoint of another -order and/or of the mesh this run refines (-dm_refine), projecting its fields and history", NULL, un->restart_project, &un->restart_project, NULL));
   PetscCall(PetscSNPrintf(un->monitor_file, sizeof(un->monitor_file), "%s/monitors.csv", un->output_dir));
   PetscCall(PetscOptionsString("-monitor_file", "CSV file of the problem's monitors, one row per step (none: no file)", NULL, un->monitor_file, un->monitor_file, sizeof(un->monitor_file), NULL));
   PetscCall(PetscOptionsReal("-progress_interval", "Seconds between progress lines (0: every step, negative: never)", NULL, un->progress_interval, &un->progress_interval, NULL));
   PetscCall(PetscOptionsInt("-checkpoint_test_kill_step", "Testing: kill the run while it writes the checkpoint of this step", NULL, un->checkpoint_kill_step, &un->checkpoint_kill_step, &set));
   PetscOptionsEnd();
   PetscCheck(un->output_interval >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_interval %" PetscInt_FMT " must be >= 0", un->output_interval);
+  PetscCheck(!un->restart_project || un->restart_file[0], un->comm, PETSC_ERR_ARG_WRONG, "-restart_project applies to a restart: give the checkpoint with -restart FILE");
   PetscCheck(un->checkpoint_interval >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %" PetscInt_FMT " must be >= 0", un->checkpoint_interval);
   PetscCall(IOMakeDirectory(un->comm, un->output_dir));
 

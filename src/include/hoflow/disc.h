@@ -34,6 +34,11 @@ typedef struct {
   PetscErrorCode (*get_points)(Disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
   /* sub-cells over the points of owned elements, for output: ncells cells of nverts local point numbers */
   PetscErrorCode (*get_subcells)(Disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);
+  /* restarts onto another order or a refined mesh: u[k] = the projection of n element-wise functions of
+   * order src_order (src[k], [K][values of an order-src_order element], as this discretization stores
+   * them) given on each owned element (src_vertices NULL) or on an element containing it, with
+   * vertices src_vertices[e*nverts*dim] in the shape's reference order */
+  PetscErrorCode (*project_elements)(Disc, PetscInt src_order, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[]);
 } DiscOps;
 
 struct _n_Disc {
@@ -62,4 +67,5 @@ PETSC_EXTERN PetscErrorCode DiscCreateMass(Disc disc, PetscBool inverse, Mat *M)
 PETSC_EXTERN PetscErrorCode DiscCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A);
 PETSC_EXTERN PetscErrorCode DiscEllipticBoundaryData(Disc disc, Mat A, PointFunction f, void *ctx, Vec b);
 PETSC_EXTERN PetscErrorCode DiscGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
+PETSC_EXTERN PetscErrorCode DiscProjectElements(Disc disc, PetscInt src_order, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[]);
 PETSC_EXTERN PetscErrorCode DiscGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);

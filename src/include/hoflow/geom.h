@@ -27,6 +27,12 @@ double GeomAffineJacobian(int shape, int dim, const double vert[], double jac[])
 /* The image x[dim] of the reference point xi under the affine map above, evaluated as
  * v0 + (1 + r_d)/2 (v_{a_d} - v0) summed over d. */
 void GeomAffineMap(int shape, int dim, const double vert[], const double xi[], double x[]);
+/* The reference point xi[dim] that the affine map above takes to x (its inverse). */
+void GeomAffineInverseMap(int shape, int dim, const double vert[], const double x[], double xi[]);
+/* How far the reference point xi lies outside the reference shape: the largest violation of the
+ * shape's bounding inequalities (r_d >= -1, r_d <= 1 on tensor directions, r + s <= 0 on triangles
+ * and prisms, r + s + t <= -1 on tetrahedra), <= 0 inside or on the boundary. */
+double GeomReferenceOutside(int shape, const double xi[]);
 /* Metric terms from dx/dr: geo as in the layout above. Returns J. */
 double GeomMetricFromJacobian(int dim, const double jac[], double geo[]);
 /* Outward unit normal and measure of face f of an element with reference-ordered vertices (affine faces). */

@@ -2,8 +2,10 @@
  * exact checkpoint/restart, CSV monitors and a progress line.
  *
  * The io layer sees plain data: distributed rows (each rank's rows concatenated in rank order),
- * PETSc Vecs, names and numbers. The one adapter to a discretization is OutputMeshCreate, which lays
- * the sub-cells of every element over its points through the generic Disc interface.
+ * PETSc Vecs, names and numbers. The adapters to a discretization go through the generic Disc
+ * interface: OutputMeshCreate lays the sub-cells of every element over its points,
+ * CheckpointCreateDisc and CheckpointSetDiscProjection make a checkpoint of its element-wise vectors
+ * and let a restart project them from another order or a coarser mesh (DiscProjectElements).
  *
  * Parallel runs write one file set. With parallel HDF5 (Debian's PETSc) every rank writes its
  * rows collectively through MPI-IO; without it (or with -io_hdf5_collective 0) rank 0 gathers
@@ -15,7 +17,7 @@
 #include <hoflow/ts.h>
 
 #define HOFLOW_VERSION "0.2.0"
-#define HOFLOW_CHECKPOINT_FORMAT 2
+#define HOFLOW_CHECKPOINT_FORMAT 3 /* 3: element vertices (blocks/vertices); format 2 files are still read */
 
 /* ---- HDF5 files (io/hdf5.c) ---- */
 typedef struct _n_IOFile *IOFile;
@@ -88,13 +90,36 @@ PETSC_EXTERN PetscErrorCode   CheckpointCreate(MPI_Comm comm, PetscInt nblocks, 
 PETSC_EXTERN PetscErrorCode CheckpointAddVector(Checkpoint ckpt, const char name[], Vec v);
 /* What a restart must match (problem, order, ...) and the option that sets it. */
 PETSC_EXTERN PetscErrorCode CheckpointAddIdentity(Checkpoint ckpt, const char name[], const char value[], const char option[]);
+/* The blocks' geometry (DG: each element's vertices [nblocks*nverts*dim] in the shape's reference
+ * order), saved so that a restart can map the checkpoint onto the mesh refined; copied. */
+PETSC_EXTERN PetscErrorCode CheckpointSetBlockVertices(Checkpoint ckpt, RefShape shape, PetscInt dim, const PetscReal vertices[]);
+/* A restart that projects (-restart_project): project(ctx, path, file_value, file_block_size,
+ * parent_vertices, nvec, in, out) gets, for this rank's blocks in order, the file's block each one is (same mesh:
+ * parent_vertices NULL) or lies in (a refined mesh: parent_vertices[b*nverts*dim] are that block's
+ * vertices), as in[k][b*file_block_size ...] for every added vector k, and fills the vectors out[k];
+ * file_value is the file's value of the identity entry `identity`. */
+typedef PetscErrorCode (*CheckpointProjectFunction)(void *ctx, const char path[], const char file_value[], PetscInt file_block_size, const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[]);
+/* What a restart may project: the identity entry `identity` (e.g. "order") may differ from the file's
+ * and the mesh may be the file's refined (format 3 files), read through `project`, when `enabled`;
+ * when not, the errors for such a file name `option`, the option that enables it. Without this call
+ * any difference is an error. A restart of the same identity and mesh never projects: it is exact. */
+PETSC_EXTERN PetscErrorCode CheckpointSetProjection(Checkpoint ckpt, const char identity[], const char option[], PetscBool enabled, CheckpointProjectFunction project, void *ctx);
 /* Write everything to `path` through `path`.tmp renamed at the end. */
 PETSC_EXTERN PetscErrorCode CheckpointWrite(Checkpoint ckpt, const char path[], PetscInt step, PetscReal time, PetscReal dt);
-/* Check identity and mesh, then load every added vector; returns step, time and dt. */
+/* Check identity and mesh, then load every added vector (projected when CheckpointSetProjection
+ * allows and the file differs, announced on stdout); returns step, time and dt. */
 PETSC_EXTERN PetscErrorCode CheckpointRead(Checkpoint ckpt, const char path[], PetscInt *step, PetscReal *time, PetscReal *dt);
 /* Testing hook: the next write kills the process (SIGKILL) after its data and before the rename. */
 PETSC_EXTERN PetscErrorCode CheckpointSetKillDuringWrite(Checkpoint ckpt, PetscBool kill);
 PETSC_EXTERN PetscErrorCode CheckpointDestroy(Checkpoint *ckpt);
+/* Checkpoints of a discretization's fields, the adapter between checkpoints and a Disc: one block per
+ * owned element (one element shape; an error naming `option` otherwise), keyed by its centroid and
+ * first point, with its vertices, and the identity entries disc, shape and order. */
+PETSC_EXTERN PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *ckpt);
+/* When `enabled`, a restart may read a checkpoint of another order and/or of the mesh this one refines,
+ * projecting every vector element by element (DiscProjectElements); otherwise such a file is refused
+ * with an error naming `option`. */
+PETSC_EXTERN PetscErrorCode CheckpointSetDiscProjection(Checkpoint ckpt, Disc disc, const char option[], PetscBool enabled);
 
 /* ---- CSV monitors and progress (io/monitor.c) ---- */
 typedef struct _n_MonitorCSV *MonitorCSV;
