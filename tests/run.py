@@ -232,6 +232,7 @@ def _():
 test("errors/order-zero")(error_test(["-order", "0"], r"-order 0 is out of range: hoflow supports polynomial orders 1\.\.10"))
 test("errors/order-eleven")(error_test(["-order", "11"], r"-order 11 is out of range"))
 test("errors/missing-mesh")(error_test(["-dm_plex_filename", "no/such/mesh.msh"], r"Mesh file 'no/such/mesh.msh' \(from -dm_plex_filename\) does not exist"))
+test("errors/nonconforming-mesh")(error_test(["-dm_plex_filename", "tests/meshes/nonconforming.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"nonconforming\.msh is not conforming: face \d+ of the tetrahedron with centroid \(.*\) \(cell \d+\) lies on face \d+ of the tetrahedron .* without being that face"))
 test("errors/inverted-element")(error_test(["-dm_plex_filename", "tests/meshes/inverted.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"cell \d+ with vertices .* is inverted or degenerate"))
 test("errors/missing-boundary-group")(error_test(["-bc_dirichlet", "left,right,inlet"], r"Boundary group 'inlet' \(from -bc_dirichlet\) is not in mesh examples/meshes/square.msh; its named groups are: .*bottom"))
 test("errors/uncovered-boundary")(error_test(["-bc_dirichlet", "left,right", "-bc_neumann", "top"], r"belongs to none of the groups in -bc_dirichlet \(left,right\)"))

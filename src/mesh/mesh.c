@@ -19,7 +19,7 @@ static PetscErrorCode GmshFileHighOrder(const char path[], PetscBool *known, Pet
   FILE  *fp = fopen(path, "r");
   char   line[1024];
   double version = 0;
-  int    binary = 0;
+  int    binary  = 0;
 
   PetscFunctionBeginUser;
   *known = *high_order = PETSC_FALSE;
@@ -259,7 +259,7 @@ static PetscErrorCode CellVertices3D(DM dm, RefShape shape, PetscInt cell, const
     for (PetscInt k = 0; k < nb; k++) PetscCall(CellEdgeNeighbour(dm, cell, verts[k], nb, verts, &verts[nb + k]));
   }
   { /* orientation: the axes (v_a1 - v0, v_a2 - v0, v_a3 - v0) must be right-handed */
-    const PetscInt   a2 = shape == REF_HEXAHEDRON ? 3 : 2, a3 = shape == REF_HEXAHEDRON ? 4 : 3;
+    const PetscInt a2 = shape == REF_HEXAHEDRON ? 3 : 2, a3 = shape == REF_HEXAHEDRON ? 4 : 3;
     const PetscInt ids[4] = {verts[0], verts[1], verts[a2], verts[a3]};
     PetscReal      x[4][3], e1[3], e2[3], e3[3];
     for (PetscInt k = 0; k < 4; k++) { /* coord() returns a buffer it reuses: copy */
@@ -757,7 +757,15 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
         PetscCheck(found < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) is in both %s (%s) and %s (%s)", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, options[found], joined[found], options[t], joined[t]);
         found = t;
       }
-      PetscCheck(found >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) belongs to none of the groups in %s; every boundary face needs a condition", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, all);
+      if (found < 0) {
+        PetscInt  e2, f2;
+        PetscReal c[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        PetscCall(MeshFindOverlappingFace(mesh, e, f, &e2, &f2));
+        MeshElementCentroid(mesh, e, c[0]);
+        if (e2 >= 0) MeshElementCentroid(mesh, e2, c[1]);
+        PetscCheck(e2 < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s is not conforming: face %" PetscInt_FMT " of the %s with centroid (%g, %g, %g) (cell %" PetscInt_FMT ") lies on face %" PetscInt_FMT " of the %s with centroid (%g, %g, %g) (cell %" PetscInt_FMT ") without being that face; hoflow needs every interior face shared whole by its two elements (no hanging nodes; in Gmsh, fuse the volumes with Coherence or BooleanFragments)", mesh->source, f, RefShapeTable[MeshElementShape(mesh, e)].name, (double)c[0][0], (double)c[0][1], (double)c[0][2], mesh->elem_cell[e], f2, e2 >= 0 ? RefShapeTable[MeshElementShape(mesh, e2)].name : "", (double)c[1][0], (double)c[1][1], (double)c[1][2], e2 >= 0 ? mesh->elem_cell[e2] : -1);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) belongs to none of the groups in %s; every boundary face needs a condition", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, all);
+      }
       mesh->face_type[slot] = types[found].code;
     }
   }

@@ -75,3 +75,6 @@ PETSC_EXTERN PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, co
 PETSC_EXTERN PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask);
 /* Centroid of element l (the mean of its vertices). */
 PETSC_EXTERN void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[]);
+/* For boundary face f of owned element e: another element's boundary face (*e2, *f2) on which the
+ * face's centroid lies (a non-conforming interface), or -1 (mesh/conform.c). */
+PETSC_EXTERN PetscErrorCode MeshFindOverlappingFace(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt *e2, PetscInt *f2);
