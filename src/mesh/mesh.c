@@ -278,7 +278,7 @@ static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords 
       for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(coords[k * dim + d]) : 0.0;
   PetscCall(DMPlexRestoreCellCoordinates(mesh->dm, cell, &isdg, &nc, &array, &coords));
   PetscCheck(nc == nv * dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values for its %" PetscInt_FMT " vertices in %" PetscInt_FMT "D%s", mesh->source, cell, nc, nv, dim,
-             mesh->periodic ? "; its vertices are identified with each other across a periodic boundary: a periodic direction needs at least 2 cells" : "; hoflow reads straight-sided meshes (one coordinate per vertex)");
+             mesh->periodic ? "; its vertices may be identified with each other across a periodic boundary: a periodic direction needs at least 3 cells" : "; hoflow reads straight-sided meshes (one coordinate per vertex)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

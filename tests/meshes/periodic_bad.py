@@ -1,5 +1,17 @@
+"""Writes the bad periodic meshes of tests/suite_periodic.py next to this file (MSH 2.2, triangles):
+periodic_mismatch.msh, the unit square periodic in x whose right side has its middle node at y = 0.6
+and the left side's at 0.5 (paired nodes that are not translates), and periodic_rotated.msh, a
+straight-sided quarter annulus whose edge on the x axis is periodic with its edge on the y axis by a
+rotation of 90 degrees (Gmsh allows any affine periodic map; hoflow supports translations only).
+Run: python3 tests/meshes/periodic_bad.py"""
 import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
 def write(path, comment, nodes, lines, tris, names, periodic):
+    path = os.path.join(HERE, path)
     # nodes: list of (x,y); lines: list of (phys, elem, a, b); tris: list of (a,b,c); periodic: (slave, master, pairs)
     with open(path, "w") as f:
         f.write("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n")
@@ -16,7 +28,8 @@ def write(path, comment, nodes, lines, tris, names, periodic):
         f.write("$EndElements\n$Periodic\n1\n1 %d %d\n%d\n" % (periodic[0], periodic[1], len(periodic[2])))
         for s, m in periodic[2]: f.write("%d %d\n" % (s, m))
         f.write("$EndPeriodic\n")
-        
+
+
 def grid(nx, ny, pos):
     idx = lambda i, j: j * (nx + 1) + i + 1
     nodes = [pos(i, j) for j in range(ny + 1) for i in range(nx + 1)]

@@ -1,5 +1,6 @@
 static const char help[] = "Checks the SIPDG MatShell against an independent assembly of the bilinear form:\n"
-                           "equality, symmetry, positive definiteness and MatGetDiagonal. Takes hoflow's options.\n";
+                           "equality, symmetry, positive definiteness and MatGetDiagonal, and how far the constants are from its\n"
+                           "null space (zero on periodic and pure Neumann Poisson). Takes hoflow's options.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
@@ -112,6 +113,17 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(d2, NORM_2, &rel_diag));
   rel_diag = dn / rel_diag;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: shell_vs_assembled %.3e symmetry_shell %.3e symmetry_assembled %.3e diagonal %.3e\n", (double)rel_op, (double)rel_sym_shell, (double)rel_sym_assembled, (double)rel_diag));
+  {
+    /* ||A 1||_inf / max_i |A_ii|: round-off when the constants are in A's null space (every face interior
+     * or Neumann, lambda = 0; a periodic face treated as a boundary would give O(1)) */
+    PetscReal r, dmax;
+    PetscCall(VecSet(d1, 1.0));
+    PetscCall(MatMult(A, d1, d2));
+    PetscCall(VecNorm(d2, NORM_INFINITY, &r));
+    PetscCall(MatGetDiagonal(Aassembled, d1));
+    PetscCall(VecNorm(d1, NORM_INFINITY, &dmax));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: constant_residual %.3e\n", (double)(r / dmax)));
+  }
   {
     PetscReal roundtrip = 0, norm = 0;
     PetscCall(CheckMass(app, &roundtrip, &norm));
