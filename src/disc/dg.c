@@ -83,7 +83,22 @@ static PetscErrorCode DGDiscCreateSection(DGDisc *dg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* vmapP by matching node coordinates across each interior face (robust to any orientation). */
+/* The centroid of face f of element l from the element's own vertices. */
+static void FaceCentroid(const Mesh *mesh, PetscInt l, PetscInt f, PetscReal c[])
+{
+  const RefShapeInfo *info = &RefShapeTable[MeshElementShape(mesh, l)];
+  const PetscInt      dim = mesh->dim, nfv = info->face_nverts[f];
+
+  for (PetscInt d = 0; d < dim; d++) {
+    c[d] = 0;
+    for (PetscInt v = 0; v < nfv; v++) c[d] += mesh->vertices[(l * HOFLOW_VERTS_MAX + info->face_verts[f][v]) * dim + d] / nfv;
+  }
+}
+
+/* vmapP by matching node coordinates across each interior face (robust to any orientation). Across a
+ * periodic face each element has its own coordinates, so the neighbour's nodes sit one period away: the
+ * match removes that shift, the difference of the face's centroids seen from the two sides (zero on
+ * ordinary faces; the mesh has checked that it is a translation of the whole face). */
 static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
 {
   const Mesh    *mesh = dg->mesh;
@@ -95,7 +110,18 @@ static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
     const RefElement *ref = DGElementBlock(dg, e)->ref;
     for (PetscInt f = 0; f < ref->Nfaces; f++) {
       const PetscInt  slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], g = mesh->face_face[slot];
-      const PetscReal tol = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+      const PetscReal tol      = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+      PetscReal       shift[3] = {0, 0, 0}, shift_norm = 0;
+      if (nb >= 0) {
+        PetscReal ce[3], cn[3];
+        FaceCentroid(mesh, e, f, ce);
+        FaceCentroid(mesh, nb, g, cn);
+        for (PetscInt d = 0; d < dim; d++) {
+          shift[d] = cn[d] - ce[d];
+          shift_norm += PetscSqr(shift[d]);
+        }
+        shift_norm = PetscSqrtReal(shift_norm);
+      }
       for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
         const PetscInt idM = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
         PetscInt       idP = idM;
@@ -105,14 +131,18 @@ static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
           for (PetscInt j = 0; j < rnb->Nfp[g]; j++) {
             const PetscInt id = dg->elem_node[nb] + rnb->face_nodes[rnb->face_offset[g] + j];
             PetscReal      d2 = 0;
-            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - dg->x[idM * dim + d]);
+            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - shift[d] - dg->x[idM * dim + d]);
             if (PetscSqrtReal(d2) < best) {
               best = PetscSqrtReal(d2);
               idP  = id;
             }
           }
-          PetscCheck(best < tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node (%g, %g%s%g) of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, (double)dg->x[idM * dim], (double)dg->x[idM * dim + 1],
-                     dim == 3 ? ", " : "", dim == 3 ? (double)dg->x[idM * dim + 2] : 0.0, mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
+          if (best >= tol) {
+            char xs[64], ss[64];
+            PetscCheck(shift_norm <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face node %s of face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no node of face %" PetscInt_FMT " of neighbour cell %" PetscInt_FMT " within %g after the periodic shift %s (the nearest is %g away)", mesh->source,
+                       MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
+            SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node %s of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
+          }
         }
         dg->vmapP[dg->elem_fnode[e] + ref->face_offset[f] + i] = idP;
       }

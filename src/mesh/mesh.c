@@ -109,9 +109,11 @@ static PetscErrorCode MeshLabelBoxSides(DM dm)
   PetscSection       csec;
   const PetscScalar *c;
   PetscReal          lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+  const PetscReal   *L;
 
   PetscFunctionBeginUser;
   PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetPeriodicity(dm, NULL, NULL, &L));
   PetscCall(DMGetCoordinatesLocal(dm, &coords));
   PetscCall(DMGetCoordinateSection(dm, &csec));
   PetscCall(VecGetArrayRead(coords, &c));
@@ -126,7 +128,10 @@ static PetscErrorCode MeshLabelBoxSides(DM dm)
     }
   }
   const char *const *box_sides = dim == 2 ? box_sides2 : box_sides3;
-  for (PetscInt s = 0; s < 2 * dim; s++) PetscCall(DMCreateLabel(dm, box_sides[s]));
+  /* the sides of a periodic direction are interior faces: no group (L[axis] > 0 there; the wrapped
+   * vertex coordinates of that axis do not span the box either) */
+  for (PetscInt s = 0; s < 2 * dim; s++)
+    if (!(L && L[s / 2] > 0)) PetscCall(DMCreateLabel(dm, box_sides[s]));
   for (PetscInt f = fStart; f < fEnd; f++) {
     PetscInt  nsupp, nv, verts[HOFLOW_VERTS_MAX], off;
     PetscReal mid[3] = {0, 0, 0};
@@ -144,6 +149,7 @@ static PetscErrorCode MeshLabelBoxSides(DM dm)
       for (PetscInt k = 0; k < 2 * dim; k++) {
         const PetscInt  s = dim == 2 ? order2[k] : order3[k], axis = s / 2;
         const PetscReal side = s % 2 ? hi[axis] : lo[axis];
+        if (L && L[axis] > 0) continue;
         if (PetscAbsReal(mid[axis] - side) < 1e-10 * (hi[axis] - lo[axis])) {
           PetscCall(DMSetLabelValue(dm, box_sides[s], f, s + 1));
           break;
@@ -289,21 +295,53 @@ static PetscErrorCode CellVertices3D(DM dm, RefShape shape, PetscInt cell, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A cell's vertices (closure order) and their coordinates as the cell sees them. Across a periodic
+ * boundary these are the cell's own (localized) coordinates: DMGetCoordinatesLocal holds one
+ * position per vertex, wrapped into the periodic box, which is the far side for some of the cells
+ * around it. */
 typedef struct {
-  const PetscScalar *c;
-  PetscSection       csec;
-  PetscInt           dim;
-  PetscReal          x[3];
-} CoordCtx;
+  PetscInt  nv;
+  PetscInt  verts[HOFLOW_VERTS_MAX];
+  PetscReal x[HOFLOW_VERTS_MAX][3];
+} CellCoords;
 
-static const PetscReal *VertexCoord(PetscInt v, void *ctx)
+static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords *cc)
 {
-  CoordCtx *cc = (CoordCtx *)ctx;
-  PetscInt  off;
+  const PetscInt     dim = mesh->dim;
+  PetscBool          isdg;
+  PetscInt           nc, nv = 0, npts, *pts = NULL, vStart, vEnd;
+  const PetscScalar *array;
+  PetscScalar       *coords;
 
-  PetscSectionGetOffset(cc->csec, v, &off);
-  for (PetscInt d = 0; d < 3; d++) cc->x[d] = d < cc->dim ? PetscRealPart(cc->c[off + d]) : 0.0;
-  return cc->x;
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexGetDepthStratum(mesh->dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
+  for (PetscInt k = 0; k < npts; k++)
+    if (pts[2 * k] >= vStart && pts[2 * k] < vEnd) {
+      if (nv < HOFLOW_VERTS_MAX) cc->verts[nv] = pts[2 * k];
+      nv++;
+    }
+  PetscCall(DMPlexRestoreTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
+  PetscCheck(nv <= HOFLOW_VERTS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; hoflow's shapes have at most %d", mesh->source, cell, nv, HOFLOW_VERTS_MAX);
+  cc->nv = nv;
+  /* the coordinates of the cell's closure vertices, in closure order; the cell's own copy where it has one */
+  PetscCall(DMPlexGetCellCoordinates(mesh->dm, cell, &isdg, &nc, &array, &coords));
+  if (nc == nv * dim)
+    for (PetscInt k = 0; k < nv; k++)
+      for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(coords[k * dim + d]) : 0.0;
+  PetscCall(DMPlexRestoreCellCoordinates(mesh->dm, cell, &isdg, &nc, &array, &coords));
+  PetscCheck(nc == nv * dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values for its %" PetscInt_FMT " vertices in %" PetscInt_FMT "D%s", mesh->source, cell, nc, nv, dim,
+             mesh->periodic ? "; its vertices may be identified with each other across a periodic boundary: a periodic direction needs at least 3 cells" : "; hoflow reads straight-sided meshes (one coordinate per vertex)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The position of closure vertex v of the cell (CellVertices3D's coordinate callback). */
+static const PetscReal *CellVertexCoord(PetscInt v, void *ctx)
+{
+  const CellCoords *cc = (const CellCoords *)ctx;
+  for (PetscInt k = 0; k < cc->nv; k++)
+    if (cc->verts[k] == v) return cc->x[k];
+  return NULL; /* not a vertex of the cell: the callers pass closure vertices only */
 }
 
 static PetscReal SignedArea(PetscInt nv, const PetscReal xy[])
@@ -381,6 +419,15 @@ static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const char *MeshFormatPoint(PetscInt dim, const PetscReal x[], char buf[], size_t size)
+{
+  if (dim == 3)
+    snprintf(buf, size, "(%g, %g, %g)", (double)x[0], (double)x[1], (double)x[2]);
+  else
+    snprintf(buf, size, "(%g, %g)", (double)x[0], (double)x[1]);
+  return buf;
+}
+
 RefShape MeshElementShape(const Mesh *mesh, PetscInt l)
 {
   return mesh->blocks[mesh->elem_block[l]].shape;
@@ -405,21 +452,21 @@ void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
   }
 }
 
-/* Reference-ordered vertex coordinates, affine factors and face points of every element. */
-static PetscErrorCode MeshComputeGeometry(Mesh *mesh)
+/* Reference-ordered vertex points (cell_verts[Klocal*HOFLOW_VERTS_MAX]) and coordinates, affine factors and
+ * face points of every element. Coordinates are each cell's own, so an element across a periodic boundary
+ * has its true shape. */
+static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
 {
   DM             dm  = mesh->dm;
   const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, gsize = HOFLOW_GEO_SIZE(dim);
-  Vec            coords;
-  CoordCtx       cc;
+  CellCoords     cc;
   PetscInt      *cell_verts, counts[2] = {0, 0}, gcounts[2];
   PetscReal      dominant = 1.0;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGetCoordinatesLocal(dm, &coords));
-  PetscCall(DMGetCoordinateSection(dm, &cc.csec));
-  PetscCall(VecGetArrayRead(coords, &cc.c));
-  cc.dim = dim;
+  /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
+  PetscCall(DMGetCoordinatesLocalSetUp(dm));
+  if (mesh->periodic) PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
   PetscCall(PetscMalloc1(mesh->Klocal * HOFLOW_VERTS_MAX, &cell_verts));
   PetscCall(PetscCalloc1(mesh->Klocal * vstride, &mesh->vertices));
   PetscCall(PetscMalloc3(mesh->Klocal * gsize, &mesh->geo, mesh->Klocal, &mesh->measure, mesh->Klocal * HOFLOW_FACES_MAX, &mesh->face_point));
@@ -428,20 +475,22 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh)
     const RefShape      shape = MeshElementShape(mesh, l);
     const RefShapeInfo *info  = &RefShapeTable[shape];
     PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX, n = 0;
-    if (dim == 2)
-      PetscCall(PointVertices(dm, cell, &n, cv));
-    else {
-      PetscCall(CellVertices3D(dm, shape, cell, VertexCoord, &cc, cv));
+    PetscCall(CellCoordsGet(mesh, cell, &cc));
+    if (dim == 2) {
+      n = cc.nv;
+      for (PetscInt k = 0; k < n; k++) cv[k] = cc.verts[k];
+    } else {
+      PetscCall(CellVertices3D(dm, shape, cell, CellVertexCoord, &cc, cv));
       n = info->nverts;
     }
     PetscCheck(n == info->nverts, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a %s has %d", mesh->source, cell, n, info->name, info->nverts);
     for (PetscInt k = 0; k < n; k++) {
-      const PetscReal *x = VertexCoord(cv[k], &cc);
+      const PetscReal *x = CellVertexCoord(cv[k], &cc);
+      PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: vertex %" PetscInt_FMT " is not in the closure of cell %" PetscInt_FMT, mesh->source, cv[k], cell);
       for (PetscInt d = 0; d < dim; d++) mesh->vertices[l * vstride + k * dim + d] = x[d];
     }
     if (dim == 2) counts[SignedArea(n, mesh->vertices + l * vstride) < 0]++;
   }
-  PetscCall(VecRestoreArrayRead(coords, &cc.c));
   if (dim == 2) {
     /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
      * element is one whose orientation disagrees with the rest of the mesh. */
@@ -512,12 +561,72 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh)
     }
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mesh->hmax, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)dm)));
-  PetscCall(PetscFree(cell_verts));
+  *cell_verts_out = cell_verts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Neighbours, outward normals and face measures of the owned elements' faces. */
-static PetscErrorCode MeshComputeFaces(Mesh *mesh)
+/* Both elements of an interior face see its vertex points, each at its own position; across a periodic
+ * face these differ by the periodic map. The trace maps (disc) take that map as the translation of the
+ * face centroid, so check that every shared vertex moves by it and that the two sides see opposite
+ * normals. Otherwise: vertices whose distances change mean paired faces that do not match; a congruent
+ * face seen from the same side by both cells means cells folded onto each other (PETSc merges faces with
+ * the same vertices where a periodic direction has fewer than 3 cells); a congruent face seen from
+ * opposite sides, a rotation (Gmsh allows any affine periodic map). */
+static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, const PetscInt cell_verts[], PetscInt e, PetscInt f, PetscInt nb, PetscInt g)
+{
+  const PetscInt      dim = mesh->dim, slot = mesh->face_slot[e] + f;
+  const RefShapeInfo *ie = &RefShapeTable[MeshElementShape(mesh, e)], *in = &RefShapeTable[MeshElementShape(mesh, nb)];
+  const PetscInt      nfv      = ie->face_nverts[f];
+  const PetscReal    *ne       = mesh->face_normal + slot * dim;
+  PetscReal           pe[4][3] = {{0}}, pn[4][3] = {{0}}, shift[3] = {0, 0, 0}, ce[3] = {0, 0, 0}, cn[3] = {0, 0, 0}, dev = 0, distort = 0, dn = 0, ndot = 0, tol;
+  double              nbn[3], meas;
+  char                ps[64], pes[64], pns[64];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < nfv; a++) {
+    const PetscInt ia = ie->face_verts[f][a], v = cell_verts[e * HOFLOW_VERTS_MAX + ia];
+    PetscInt       ib = -1;
+    for (PetscInt b = 0; b < in->face_nverts[g]; b++)
+      if (cell_verts[nb * HOFLOW_VERTS_MAX + in->face_verts[g][b]] == v) ib = in->face_verts[g][b];
+    PetscCheck(ib >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: vertex %" PetscInt_FMT " of face %" PetscInt_FMT " of cell %" PetscInt_FMT " is not on the face of its neighbour cell %" PetscInt_FMT, mesh->source, v, f, mesh->elem_cell[e], mesh->elem_cell[nb]);
+    for (PetscInt d = 0; d < dim; d++) {
+      pe[a][d] = mesh->vertices[(e * HOFLOW_VERTS_MAX + ia) * dim + d];
+      pn[a][d] = mesh->vertices[(nb * HOFLOW_VERTS_MAX + ib) * dim + d];
+      ce[d] += pe[a][d] / nfv;
+      cn[d] += pn[a][d] / nfv;
+    }
+  }
+  for (PetscInt d = 0; d < dim; d++) shift[d] = cn[d] - ce[d];
+  tol = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+  for (PetscInt a = 0; a < nfv; a++) {
+    PetscReal d2 = 0;
+    for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(pn[a][d] - pe[a][d] - shift[d]);
+    dev = PetscMax(dev, PetscSqrtReal(d2));
+    for (PetscInt b = a + 1; b < nfv; b++) { /* an isometry keeps the distances between the face's vertices */
+      PetscReal le = 0, ln = 0;
+      for (PetscInt d = 0; d < dim; d++) {
+        le += PetscSqr(pe[a][d] - pe[b][d]);
+        ln += PetscSqr(pn[a][d] - pn[b][d]);
+      }
+      distort = PetscMax(distort, PetscAbsReal(PetscSqrtReal(le) - PetscSqrtReal(ln)));
+    }
+  }
+  GeomFaceNormal(MeshElementShape(mesh, nb), (int)dim, (int)g, mesh->vertices + nb * HOFLOW_VERTS_MAX * dim, nbn, &meas);
+  for (PetscInt d = 0; d < dim; d++) {
+    dn += PetscSqr(ne[d] + nbn[d]);
+    ndot += ne[d] * nbn[d];
+  }
+  if (dev <= tol && PetscSqrtReal(dn) <= 1e-8) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(distort <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s and face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s share their vertices, but after the periodic shift %s (the centroids' difference) a vertex is %g from its partner; the periodic sides of a mesh need the same nodes, one side a translate of the other", mesh->source, f,
+             mesh->elem_cell[e], MeshFormatPoint(dim, ce, pes, sizeof(pes)), g, mesh->elem_cell[nb], MeshFormatPoint(dim, cn, pns, sizeof(pns)), MeshFormatPoint(dim, shift, ps, sizeof(ps)), (double)dev);
+  PetscCheck(ndot < 1 - 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cells %" PetscInt_FMT " and %" PetscInt_FMT " lie on the same side of their common face (at %s and %s): they overlap. Where a periodic direction has fewer than 3 cells PETSc merges faces with the same vertices; give it at least 3 cells", mesh->source, mesh->elem_cell[e], mesh->elem_cell[nb], MeshFormatPoint(dim, ce, pes, sizeof(pes)), MeshFormatPoint(dim, cn, pns, sizeof(pns)));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s is periodic with face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s by a map that is not a translation (a vertex moves by %g more or less than the centroid, which moves by %s): hoflow supports periodicity by translation only (Gmsh: Periodic ... Translate {...})", mesh->source, f, mesh->elem_cell[e],
+          MeshFormatPoint(dim, ce, pes, sizeof(pes)), g, mesh->elem_cell[nb], MeshFormatPoint(dim, cn, pns, sizeof(pns)), (double)dev, MeshFormatPoint(dim, shift, ps, sizeof(ps)));
+}
+
+/* Neighbours, outward normals and face measures of the owned elements' faces. A periodic face is an
+ * ordinary interior face (two cells in its support), whatever the positions its two cells see it at. */
+static PetscErrorCode MeshComputeFaces(Mesh *mesh, const PetscInt cell_verts[])
 {
   DM             dm  = mesh->dm;
   const PetscInt dim = mesh->dim;
@@ -552,6 +661,8 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh)
         mesh->face_type[slot] = 0; /* HOFLOW_FACE_INTERIOR */
         for (PetscInt g = 0; g < RefShapeTable[MeshElementShape(mesh, nb)].nfaces; g++)
           if (mesh->face_point[nb * HOFLOW_FACES_MAX + g] == point) mesh->face_face[slot] = g;
+        PetscCheck(mesh->face_face[slot] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: face %" PetscInt_FMT " of cell %" PetscInt_FMT " is not a face of its neighbour cell %" PetscInt_FMT, mesh->source, point, mesh->elem_cell[e], mesh->elem_cell[nb]);
+        PetscCall(MeshCheckFaceTranslation(mesh, cell_verts, e, f, nb, mesh->face_face[slot]));
       }
     }
   }
@@ -560,15 +671,14 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh)
 
 PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **mesh_out)
 {
-  Mesh            *mesh;
-  DM               dm, dist            = NULL;
-  PetscBool        from_file, periodic = PETSC_FALSE, *owned;
-  char             filename[PETSC_MAX_PATH_LEN] = "";
-  PetscInt         dim, cStart, cEnd, nleaves;
-  const PetscInt  *leaves;
-  const PetscReal *maxcell, *lo, *len;
-  RefShape        *cell_shape;
-  PetscSF          sf;
+  Mesh           *mesh;
+  DM              dm, dist = NULL;
+  PetscBool       from_file, *owned;
+  char            filename[PETSC_MAX_PATH_LEN] = "";
+  PetscInt        dim, cStart, cEnd, nleaves, *cell_verts;
+  const PetscInt *leaves;
+  RefShape       *cell_shape;
+  PetscSF         sf;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_MeshSetup, 0, 0, 0, 0));
@@ -600,9 +710,15 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(DMGetDimension(dm, &dim));
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow solves in 2D and 3D (-dm_plex_dim 2 or 3)", mesh->source, dim);
   mesh->dim = dim;
-  PetscCall(DMGetPeriodicity(dm, &maxcell, &lo, &len));
-  if (len) periodic = PETSC_TRUE;
-  PetscCheck(!periodic, comm, PETSC_ERR_SUP, "Mesh %s is periodic; periodic DG meshes are not supported yet", mesh->source);
+  /* Periodic meshes (PETSc boxes with -dm_plex_box_bd periodic, Gmsh files with a $Periodic section)
+   * are tori with localized cell coordinates; DMGetPeriodicity knows only the boxes. */
+  PetscCall(DMGetCoordinatesLocalized(dm, &mesh->periodic));
+  {
+    const PetscReal *maxcell, *L;
+    PetscCall(DMGetPeriodicity(dm, &maxcell, NULL, &L));
+    for (PetscInt d = 0; L && maxcell && d < dim; d++)
+      PetscCheck(L[d] <= 0 || maxcell[d] < 0.5 * L[d], comm, PETSC_ERR_SUP, "Mesh %s is periodic in %c with fewer than 3 cells across (PETSc's maxCell %g for the period %g): PETSc 3.18 localizes the coordinates of such a box wrongly (its far cells fold onto the near ones); give at least 3 cells in each periodic direction (-dm_plex_box_faces)", mesh->source, "xyz"[d], (double)maxcell[d], (double)L[d]);
+  }
   if (!from_file) PetscCall(MeshLabelBoxSides(dm));
 
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
@@ -638,8 +754,9 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(PetscFree2(cell_shape, owned));
   PetscCall(MPIU_Allreduce(&mesh->K, &mesh->Kglobal, 1, MPIU_INT, MPI_SUM, comm));
 
-  PetscCall(MeshComputeGeometry(mesh));
-  PetscCall(MeshComputeFaces(mesh));
+  PetscCall(MeshComputeGeometry(mesh, &cell_verts));
+  PetscCall(MeshComputeFaces(mesh, cell_verts));
+  PetscCall(PetscFree(cell_verts));
   PetscCall(PetscLogEventEnd(HOFLOW_MeshSetup, 0, 0, 0, 0));
   *mesh_out = mesh;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -654,6 +771,21 @@ static void JoinNames(PetscInt n, char *names[], char buf[], size_t size)
     if (k) PetscStrlcat(buf, ",", size);
     PetscStrlcat(buf, names[k], size);
   }
+}
+
+static PetscErrorCode MeshPointInGroups(DM dm, PetscInt point, PetscInt n, char *names[], PetscBool *in)
+{
+  PetscFunctionBeginUser;
+  *in = PETSC_FALSE;
+  for (PetscInt k = 0; k < n; k++) {
+    DMLabel  label;
+    PetscInt value;
+    PetscCall(DMGetLabel(dm, names[k], &label));
+    if (!label) continue;
+    PetscCall(DMLabelGetValue(label, point, &value));
+    if (value != -1) *in = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscInt n, char *names[])
@@ -676,23 +808,21 @@ static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscInt 
         if (known[0]) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
         PetscCall(PetscStrlcat(known, lname, sizeof(known)));
       }
-      SETERRQ(PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) is not in mesh %s; its named groups are: %s. Name the boundary with a Gmsh Physical %s or change %s", names[k], option, mesh->source, known[0] ? known : "(none)", mesh->dim == 2 ? "Curve" : "Surface", option);
+      SETERRQ(PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) is not in mesh %s; its named groups are: %s%s. Name the boundary with a Gmsh Physical %s or change %s", names[k], option, mesh->source, known[0] ? known : "(none)",
+              mesh->periodic ? " (the mesh is periodic: the sides of its periodic directions are interior and have no group)" : "", mesh->dim == 2 ? "Curve" : "Surface", option);
     }
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MeshPointInGroups(DM dm, PetscInt point, PetscInt n, char *names[], PetscBool *in)
-{
-  PetscFunctionBeginUser;
-  *in = PETSC_FALSE;
-  for (PetscInt k = 0; k < n; k++) {
-    DMLabel  label;
-    PetscInt value;
-    PetscCall(DMGetLabel(dm, names[k], &label));
-    if (!label) continue;
-    PetscCall(DMLabelGetValue(label, point, &value));
-    if (value != -1) *in = PETSC_TRUE;
+    if (mesh->periodic) { /* a Gmsh group of periodic faces names interior faces: no boundary condition applies there */
+      PetscInt nbnd = 0, gnbnd;
+      for (PetscInt e = 0; e < mesh->K; e++)
+        for (PetscInt f = 0; f < RefShapeTable[MeshElementShape(mesh, e)].nfaces; f++) {
+          PetscBool in;
+          if (mesh->face_elem[mesh->face_slot[e] + f] >= 0) continue;
+          PetscCall(MeshPointInGroups(mesh->dm, mesh->face_point[e * HOFLOW_FACES_MAX + f], 1, &names[k], &in));
+          nbnd += in;
+        }
+      PetscCall(MPIU_Allreduce(&nbnd, &gnbnd, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)mesh->dm)));
+      PetscCheck(gnbnd > 0, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) of the periodic mesh %s has no boundary faces: its faces are periodic, hence interior, and take no boundary condition; remove it from %s", names[k], option, mesh->source, option);
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -746,6 +876,7 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
       const PetscInt slot = mesh->face_slot[e] + f, point = mesh->face_point[e * HOFLOW_FACES_MAX + f];
       PetscReal      mid[3] = {0, 0, 0};
       PetscInt       found  = -1;
+      char           pbuf[64];
 
       if (mesh->face_elem[slot] >= 0) continue;
       for (PetscInt v = 0; v < info->face_nverts[f]; v++)
@@ -754,17 +885,18 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
         PetscBool in;
         PetscCall(MeshPointInGroups(mesh->dm, point, n[t], names[t], &in));
         if (!in) continue;
-        PetscCheck(found < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) is in both %s (%s) and %s (%s)", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, options[found], joined[found], options[t], joined[t]);
+        PetscCheck(found < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at %s is in both %s (%s) and %s (%s)", mesh->source, MeshFormatPoint(dim, mid, pbuf, sizeof(pbuf)), options[found], joined[found], options[t], joined[t]);
         found = t;
       }
       if (found < 0) {
         PetscInt  e2, f2;
         PetscReal c[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        char      cbuf[2][64];
         PetscCall(MeshFindOverlappingFace(mesh, e, f, &e2, &f2));
         MeshElementCentroid(mesh, e, c[0]);
         if (e2 >= 0) MeshElementCentroid(mesh, e2, c[1]);
-        PetscCheck(e2 < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s is not conforming: face %" PetscInt_FMT " of the %s with centroid (%g, %g, %g) (cell %" PetscInt_FMT ") lies on face %" PetscInt_FMT " of the %s with centroid (%g, %g, %g) (cell %" PetscInt_FMT ") without being that face; hoflow needs every interior face shared whole by its two elements (no hanging nodes; in Gmsh, fuse the volumes with Coherence or BooleanFragments)", mesh->source, f, RefShapeTable[MeshElementShape(mesh, e)].name, (double)c[0][0], (double)c[0][1], (double)c[0][2], mesh->elem_cell[e], f2, e2 >= 0 ? RefShapeTable[MeshElementShape(mesh, e2)].name : "", (double)c[1][0], (double)c[1][1], (double)c[1][2], e2 >= 0 ? mesh->elem_cell[e2] : -1);
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at (%g, %g%s%g) belongs to none of the groups in %s; every boundary face needs a condition", mesh->source, (double)mid[0], (double)mid[1], dim == 3 ? ", " : "", dim == 3 ? (double)mid[2] : 0.0, all);
+        PetscCheck(e2 < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s is not conforming: face %" PetscInt_FMT " of the %s with centroid %s (cell %" PetscInt_FMT ") lies on face %" PetscInt_FMT " of the %s with centroid %s (cell %" PetscInt_FMT ") without being that face; hoflow needs every interior face shared whole by its two elements (no hanging nodes; in Gmsh, fuse the volumes with Coherence or BooleanFragments)", mesh->source, f, RefShapeTable[MeshElementShape(mesh, e)].name, MeshFormatPoint(dim, c[0], cbuf[0], sizeof(cbuf[0])), mesh->elem_cell[e], f2, e2 >= 0 ? RefShapeTable[MeshElementShape(mesh, e2)].name : "", MeshFormatPoint(dim, c[1], cbuf[1], sizeof(cbuf[1])), e2 >= 0 ? mesh->elem_cell[e2] : -1);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: the boundary face at %s belongs to none of the groups in %s; every boundary face needs a condition", mesh->source, MeshFormatPoint(dim, mid, pbuf, sizeof(pbuf)), all);
       }
       mesh->face_type[slot] = types[found].code;
     }

@@ -10,6 +10,7 @@ PetscErrorCode ProblemRegisterAll(void)
   if (ProblemList) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListAdd(&ProblemList, "poisson", ProblemCreate_Poisson));
   PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "poisson_periodic", ProblemCreate_PoissonPeriodic));
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));

@@ -8,7 +8,9 @@
  * elem_cell[l]. Every per-element array is in this order: owned elements 0..K-1, halo K..Klocal-1.
  *
  * Each element keeps its vertices in the reference order of its shape (hoflow/shape.h), so
- * face f of the element is the reference face f. Faces of owned elements are numbered in
+ * face f of the element is the reference face f. Vertex coordinates are the element's own: on a
+ * periodic mesh an element across the periodic boundary keeps its true shape, so its neighbour across
+ * a periodic face sees that face one period away. Faces of owned elements are numbered in
  * "face slots": face f of owned element e is slot face_slot[e] + f. */
 #pragma once
 
@@ -39,13 +41,15 @@ typedef struct {
   PetscInt  *face_point; /* [Klocal*HOFLOW_FACES_MAX] DMPlex face of element face f */
   PetscInt  *face_slot;  /* [K+1] first face slot of owned element e; nslots = face_slot[K] */
   PetscInt   nslots;
-  PetscInt  *face_elem;                  /* [nslots] element across the face, -1 on the boundary */
-  PetscInt  *face_face;                  /* [nslots] the face number of that face in the neighbour */
-  PetscInt  *face_type;                  /* [nslots] boundary type of the run's physics (MeshSetBoundaryTypes), HOFLOW_FACE_INTERIOR inside */
-  PetscReal *face_normal;                /* [nslots*dim] outward unit normal */
-  PetscReal *face_measure;               /* [nslots] length or area |F| */
-  PetscReal  hmax;                       /* longest edge in the mesh */
-  char       source[PETSC_MAX_PATH_LEN]; /* mesh file or "box" */
+  PetscInt  *face_elem;            /* [nslots] element across the face, -1 on the boundary */
+  PetscInt  *face_face;            /* [nslots] the face number of that face in the neighbour */
+  PetscInt  *face_type;            /* [nslots] boundary type of the run's physics (MeshSetBoundaryTypes), HOFLOW_FACE_INTERIOR inside */
+  PetscReal *face_normal;          /* [nslots*dim] outward unit normal */
+  PetscReal *face_measure;         /* [nslots] length or area |F| */
+  PetscReal  hmax;                 /* longest edge in the mesh */
+  PetscBool  periodic;             /* a periodic mesh: its periodic faces are interior faces (face_elem >= 0) whose two
+                                      elements see them at positions that differ by the periodic translation */
+  char source[PETSC_MAX_PATH_LEN]; /* mesh file or "box" */
 } Mesh;
 
 /* Create the mesh from the options database (-dm_plex_filename, -dm_plex_box_faces, -dm_plex_dim, -dm_refine, ...).
@@ -78,3 +82,5 @@ PETSC_EXTERN void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[
 /* For boundary face f of owned element e: another element's boundary face (*e2, *f2) on which the
  * face's centroid lies (a non-conforming interface), or -1 (mesh/conform.c). */
 PETSC_EXTERN PetscErrorCode MeshFindOverlappingFace(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt *e2, PetscInt *f2);
+/* "(x, y)" or "(x, y, z)" in buf, for messages; returns buf. */
+PETSC_EXTERN const char *MeshFormatPoint(PetscInt dim, const PetscReal x[], char buf[], size_t size);

@@ -56,6 +56,7 @@ PETSC_EXTERN PetscFunctionList ProblemList;
 PETSC_EXTERN PetscErrorCode    ProblemRegisterAll(void);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Poisson(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Helmholtz(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_PoissonPeriodic(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);
