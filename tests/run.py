@@ -186,6 +186,19 @@ def _():
     return "diff %s sym %s" % (m.group(1), m.group(2))
 
 
+@test("mesh/3d-default-groups")
+def _():
+    # the problem's default groups are written for any dimension (front and back exist only in 3D):
+    # a 3D box and a 3D Gmsh cube run without -bc options, Neumann on top and Dirichlet elsewhere
+    out = {}
+    for name, args in (("box", ["-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2"]), ("gmsh", ["-dm_plex_filename", "examples/meshes/cube_hex.msh"])):
+        s = summary(run([HOFLOW, "-order", "2"] + args)[1])
+        e = summary(run([HOFLOW, "-order", "2", "-bc_dirichlet", "left,right,front,back,bottom", "-bc_neumann", "top"] + args)[1])
+        check(s["L2"] == e["L2"] and s["L2"] < 1e-2, "%s: defaults L2 %g, explicit groups L2 %g" % (name, s["L2"], e["L2"]))
+        out[name] = s["L2"]
+    return "L2 box %.3e, cube_hex %.3e, equal to naming the groups" % (out["box"], out["gmsh"])
+
+
 @test("mesh/gmsh-2.2-format")
 def _():
     with tempfile.TemporaryDirectory() as tmp:

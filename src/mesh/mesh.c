@@ -788,15 +788,21 @@ static PetscErrorCode MeshPointInGroups(DM dm, PetscInt point, PetscInt n, char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscInt n, char *names[])
+/* Check the groups names[*n] of option against the mesh. strict (the user gave the option): a group
+ * the mesh lacks, or a periodic one, is an error; otherwise (the problem's default groups, written
+ * for any dimension: 3D boxes have front and back sides, 2D ones do not) such groups are dropped. */
+static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscBool strict, PetscInt *n, char *names[])
 {
+  PetscInt kept = 0;
+
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < n; k++) {
+  for (PetscInt k = 0; k < *n; k++) {
     DMLabel  label;
     PetscInt size = 0, gsize;
     PetscCall(DMGetLabel(mesh->dm, names[k], &label));
     if (label) PetscCall(DMLabelGetNumValues(label, &size));
     PetscCall(MPIU_Allreduce(&size, &gsize, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)mesh->dm)));
+    if (!gsize && !strict) continue;
     if (!gsize) {
       PetscInt nl;
       char     known[1024] = "";
@@ -821,9 +827,12 @@ static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscInt 
           nbnd += in;
         }
       PetscCall(MPIU_Allreduce(&nbnd, &gnbnd, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)mesh->dm)));
+      if (!gnbnd && !strict) continue;
       PetscCheck(gnbnd > 0, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_WRONG, "Boundary group '%s' (from %s) of the periodic mesh %s has no boundary faces: its faces are periodic, hence interior, and take no boundary condition; remove it from %s", names[k], option, mesh->source, option);
     }
+    names[kept++] = names[k];
   }
+  *n = kept;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -850,6 +859,7 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
   const PetscInt dim = mesh->dim;
   char           lists[MESH_MAX_BC_TYPES][256], options[MESH_MAX_BC_TYPES][64], joined[MESH_MAX_BC_TYPES][512], *names[MESH_MAX_BC_TYPES][MESH_MAX_GROUPS], all[1024] = "";
   PetscInt       n[MESH_MAX_BC_TYPES];
+  PetscBool      given[MESH_MAX_BC_TYPES];
 
   PetscFunctionBeginUser;
   PetscCheck(ntypes <= MESH_MAX_BC_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many boundary types");
@@ -859,13 +869,13 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
     PetscCall(PetscSNPrintf(options[t], sizeof(options[t]), "-bc_%s", types[t].name));
     PetscCall(PetscSNPrintf(help, sizeof(help), "Comma-separated boundary groups with %s (none: no group)", types[t].help));
     PetscCall(PetscStrncpy(lists[t], types[t].groups, sizeof(lists[t])));
-    PetscCall(PetscOptionsString(options[t], help, NULL, lists[t], lists[t], sizeof(lists[t]), NULL));
+    PetscCall(PetscOptionsString(options[t], help, NULL, lists[t], lists[t], sizeof(lists[t]), &given[t]));
   }
   PetscOptionsEnd();
   for (PetscInt t = 0; t < ntypes; t++) {
     char entry[600];
     PetscCall(SplitNames(lists[t], MESH_MAX_GROUPS, options[t], &n[t], names[t]));
-    PetscCall(MeshCheckLabels(mesh, options[t], n[t], names[t]));
+    PetscCall(MeshCheckLabels(mesh, options[t], given[t], &n[t], names[t]));
     JoinNames(n[t], names[t], joined[t], sizeof(joined[t]));
     PetscCall(PetscSNPrintf(entry, sizeof(entry), "%s%s (%s)", t ? " or " : "", options[t], joined[t]));
     PetscCall(PetscStrlcat(all, entry, sizeof(all)));
@@ -906,13 +916,14 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
 
 PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask)
 {
-  char *names[1];
-  char  name[256];
+  char    *names[1];
+  char     name[256];
+  PetscInt one = 1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(name, group, sizeof(name)));
   names[0] = name;
-  PetscCall(MeshCheckLabels(mesh, option, 1, names));
+  PetscCall(MeshCheckLabels(mesh, option, PETSC_TRUE, &one, names));
   PetscCall(PetscCalloc1(mesh->nslots, mask));
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt nf = RefShapeTable[MeshElementShape(mesh, e)].nfaces;

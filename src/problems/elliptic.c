@@ -52,7 +52,7 @@ static PetscErrorCode ProblemSetManufactured(Problem *problem, PetscReal lambda)
   problem->forcing = ManufacturedForcing;
   problem->ctx     = problem;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/square.msh", sizeof(problem->mesh_options)));
-  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,bottom"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,front,back,bottom"));
   PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "top"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

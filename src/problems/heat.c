@@ -48,7 +48,7 @@ PetscErrorCode ProblemCreate_Heat(Problem *problem)
   problem->forcing = HeatForcing;
   problem->ctx     = problem;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/square.msh", sizeof(problem->mesh_options)));
-  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,bottom"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,front,back,bottom"));
   PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "top"));
   PetscCall(PetscStrncpy(problem->monitors, "L2_error,L2_norm", sizeof(problem->monitors)));
   PetscCall(PetscStrncpy(problem->derived, "exact,error", sizeof(problem->derived)));
