@@ -7,10 +7,16 @@ Examples (from the repository root, after `make`):
       --problem helmholtz -- -helmholtz_lambda 50
   python3 scripts/convergence.py --mpi 2 --orders 3 --levels 0-4
 
+  python3 scripts/convergence.py --shape tetrahedron --orders 1-6 --levels 0-2 -- -dm_vec_type cuda
+
 Triangle meshes are examples/meshes/square.msh refined uniformly (-dm_refine L); quadrilateral
-meshes are boxes of (base * 2^L)^2 cells. Arguments after `--` go to hoflow unchanged.
+and hexahedron meshes are boxes of (base * 2^L)^dim cells; tetrahedron, prism and mixed
+(tetrahedra, prisms, hexahedra) meshes are examples/meshes/cube_<shape>.msh refined uniformly.
+Arguments after `--` go to hoflow unchanged.
 The table lists h (longest edge), N, DOFs, L2 error, the observed rate against the previous
-level, and CG iterations. Output: <out>.csv and <out>.png (log-log error vs h, one line per N).
+level, and CG iterations. Rates use the mean cell size (volume / cells)^(1/dim), which halves
+with each uniform refinement (the longest edge of refined tetrahedra does not, at first).
+Output: <out>.csv and <out>.png (log-log error vs h, one line per N).
 """
 import argparse
 import csv
@@ -34,6 +40,10 @@ def parse_range(text):
     return out
 
 
+GMSH_3D = {"tetrahedron": "cube_tet", "prism": "cube_prism", "mixed": "cube_mixed"}
+DIM = {"triangle": 2, "quadrilateral": 2, "tetrahedron": 3, "prism": 3, "hexahedron": 3, "mixed": 3}
+
+
 def run_case(args, shape, order, level, extra):
     cmd = []
     if args.mpi > 1:
@@ -41,9 +51,12 @@ def run_case(args, shape, order, level, extra):
     cmd += [os.path.join(ROOT, "hoflow"), "-problem", args.problem, "-order", str(order), "-ksp_rtol", str(args.rtol)]
     if shape == "triangle":
         cmd += ["-dm_plex_filename", args.mesh, "-dm_refine", str(level)]
+    elif shape in GMSH_3D:
+        cmd += ["-dm_plex_filename", "examples/meshes/%s.msh" % GMSH_3D[shape], "-dm_refine", str(level)]
     else:
         n = args.base * 2 ** level
-        cmd += ["-dm_plex_box_faces", "%d,%d" % (n, n)]
+        dim = 3 if shape == "hexahedron" else 2
+        cmd += ["-dm_plex_dim", str(dim), "-dm_plex_box_faces", ",".join([str(n)] * dim)]
     cmd += extra
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
@@ -57,7 +70,7 @@ def run_case(args, shape, order, level, extra):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--problem", default="poisson")
-    ap.add_argument("--shape", choices=["triangle", "quadrilateral"], default="triangle")
+    ap.add_argument("--shape", choices=sorted(DIM), default="triangle")
     ap.add_argument("--orders", default="1-6", help="e.g. 1-8 or 2,4,6")
     ap.add_argument("--levels", default="0-3", help="refinement levels, e.g. 0-3")
     ap.add_argument("--base", type=int, default=2, help="quadrilateral box cells per side at level 0")
@@ -78,8 +91,9 @@ def main():
         for level in parse_range(args.levels):
             s = run_case(args, args.shape, order, level, extra)
             h, err = float(s["h"]), float(s["L2"])
-            rate = math.log(prev[1] / err) / math.log(prev[0] / h) if prev else float("nan")
-            prev = (h, err)
+            hmean = int(s["cells"]) ** (-1.0 / DIM[args.shape])  # domain of unit measure
+            rate = math.log(prev[1] / err) / math.log(prev[0] / hmean) if prev else float("nan")
+            prev = (hmean, err)
             row = dict(shape=args.shape, problem=args.problem, N=order, level=level, h=h, dofs=int(s["dofs"]), cells=int(s["cells"]), L2=err, rate=rate, iterations=int(s["iterations"]))
             rows.append(row)
             print("%-6.4f %3d %9d %12.4e %7s %6d" % (h, order, row["dofs"], err, "-" if math.isnan(rate) else "%.2f" % rate, row["iterations"]), flush=True)
