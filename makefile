@@ -57,7 +57,7 @@ else
   Q = @
 endif
 
-.PHONY: all test test-gpu run format clean deps meshes cuda-check
+.PHONY: all test test-gpu run format clean deps meshes cuda-check gpu-c-check
 all: hoflow $(TEST_BIN) $(BENCH_BIN) meshes
 
 build/libhoflow.a: $(LIB_OBJ) $(KERNEL_OBJ)
@@ -100,8 +100,11 @@ meshes: $(MSH)
 examples/meshes/%.msh: examples/meshes/%.geo
 	gmsh $(call gmsh_flags,$<) -format msh41 -v 2 $< -o $@ > /dev/null
 
-# CUDA sources compile with plain nvcc anywhere (no PETSc calls in cuda/), so CI checks them.
+# CUDA sources compile with plain nvcc anywhere (no PETSc calls in cuda/), so CI checks them;
+# gpu-c-check compiles the C sources as the GPU build does (PETSc 3.22 headers, -DHOFLOW_HAVE_CUDA).
 cuda-check: $(CU_OBJ)
+gpu-c-check:
+	@sh scripts/check-gpu-c.sh
 
 run: all
 	./hoflow -options_file options/default.yaml

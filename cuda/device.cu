@@ -58,3 +58,24 @@ extern "C" int HoflowDeviceMemoryUsed(size_t *bytes)
   *bytes          = total - free_bytes;
   return (int)err;
 }
+
+extern "C" int HoflowDeviceCount(int *n)
+{
+  *n              = 0;
+  cudaError_t err = cudaGetDeviceCount(n);
+  if (err == cudaErrorNoDevice) {
+    *n = 0;
+    return 0;
+  }
+  return (int)err;
+}
+
+extern "C" int HoflowDeviceCurrent(int *dev)
+{
+  return (int)cudaGetDevice(dev);
+}
+
+extern "C" int HoflowDeviceBusId(int dev, char *id, int len)
+{
+  return (int)cudaDeviceGetPCIBusId(id, len, dev);
+}

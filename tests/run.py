@@ -431,7 +431,23 @@ def _():
     s1 = summary(run([HOFLOW] + args)[1])
     s2 = summary(run_two_gpus(args))
     check(abs(s1["iterations"] - s2["iterations"]) <= 2 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 GPU vs 2 GPUs differ: %s / %s" % (s1, s2))
-    return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
+    # without CUDA_VISIBLE_DEVICES per rank: hoflow gives each rank of the host its own GPU
+    s3 = summary(run(MPIEXEC + ["2", HOFLOW] + args)[1])
+    check(s3["iterations"] == s2["iterations"] and abs(s3["L2"] - s2["L2"]) <= 1e-12 * s2["L2"], "ranks choosing their GPU differ from CUDA_VISIBLE_DEVICES per rank: %s / %s" % (s3, s2))
+    return "iterations %d / %d, L2 %.6e / %.6e; same without CUDA_VISIBLE_DEVICES" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
+
+
+@test("gpu/errors/more-ranks-than-gpus", gpu=True)
+def _():
+    gpu_or_skip()
+    gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
+    n = gpus + 1
+    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "2", "-dm_plex_filename", SQUARE]
+    code, out = run(MPIEXEC + [str(n), HOFLOW] + args, expect_ok=False, timeout=120)
+    check(code != 0 and re.search(r"%d ranks on \S+ share GPUs: host ranks \d+ and \d+ both use the GPU at PCI \S+\. Run one rank per GPU" % n, out), "%d ranks on %d GPU(s): expected a clear error:\n%s" % (n, gpus, out[-1500:]))
+    s = summary(run(MPIEXEC + [str(n), HOFLOW] + args + ["-gpu_shared"], timeout=120)[1])
+    check(s["L2"] < 1e-2, "-gpu_shared run: %s" % s)
+    return "%d ranks on %d GPU(s) refused; with -gpu_shared L2 %.3e" % (n, gpus, s["L2"])
 
 
 @test("gpu/log_view-no-copies", gpu=True)

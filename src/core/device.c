@@ -26,6 +26,66 @@ PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HoflowDeviceSelect(MPI_Comm comm)
+{
+  char      vtype[64] = "";
+  PetscBool cuda = PETSC_FALSE, shared = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_vec_type", vtype, sizeof(vtype), NULL));
+  PetscCall(PetscStrendswith(vtype, "cuda", &cuda));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gpu_shared", &shared, NULL));
+  if (!cuda) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    MPI_Comm    local;
+    PetscMPIInt lrank, lsize, rank, namelen;
+    int         ndev = 0, dev = 0, err;
+    PetscInt    select = -1;
+    PetscBool   initialized, chosen;
+    PetscMPIInt dup[2] = {-1, -1}, anydup;
+    char        host[MPI_MAX_PROCESSOR_NAME], bus[32] = "", *all;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCallMPI(MPI_Get_processor_name(host, &namelen));
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local));
+    PetscCallMPI(MPI_Comm_rank(local, &lrank));
+    PetscCallMPI(MPI_Comm_size(local, &lsize));
+    err = HoflowDeviceCount(&ndev);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Rank %d on %s: counting GPUs failed: %s", rank, host, HoflowDeviceErrorString(err));
+    PetscCheck(ndev > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Rank %d on %s sees no GPU (-dm_vec_type %s; CUDA_VISIBLE_DEVICES=%s): run where a GPU is visible to every rank, or drop -dm_vec_type cuda", rank, host, vtype, getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "(unset)");
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-device_select_cuda", &select, &chosen));
+    PetscCheck(!chosen || select < ndev, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-device_select_cuda %" PetscInt_FMT ": rank %d on %s sees %d GPU(s)", select, rank, host, ndev);
+    initialized = PetscDeviceInitialized(PETSC_DEVICE_CUDA);
+    if (!chosen && !initialized) { /* PETSc picks by global rank: one GPU per rank of this host instead */
+      char value[16];
+      PetscCall(PetscSNPrintf(value, sizeof(value), "%d", lrank % ndev));
+      PetscCall(PetscOptionsSetValue(NULL, "-device_select_cuda", value));
+    }
+    PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+    err = HoflowDeviceCurrent(&dev);
+    if (!err) err = HoflowDeviceBusId(dev, bus, (int)sizeof(bus));
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Rank %d on %s: querying its GPU failed: %s", rank, host, HoflowDeviceErrorString(err));
+    PetscCall(PetscMalloc1(32 * (size_t)lsize, &all));
+    PetscCallMPI(MPI_Allgather(bus, 32, MPI_CHAR, all, 32, MPI_CHAR, local));
+    for (PetscMPIInt a = 0; a < lsize && dup[0] < 0; a++)
+      for (PetscMPIInt b = a + 1; b < lsize; b++)
+        if (!strcmp(all + 32 * a, all + 32 * b)) {
+          dup[0] = a;
+          dup[1] = b;
+          break;
+        }
+    anydup = shared ? 0 : dup[0] >= 0;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &anydup, 1, MPI_INT, MPI_MAX, comm));
+    PetscCheck(!anydup || dup[0] < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%d ranks on %s share GPUs: host ranks %d and %d both use the GPU at PCI %s. Run one rank per GPU (mpiexec -n <number of GPUs> per host), or add -gpu_shared to let ranks time-share a GPU (slower)", (int)lsize, host, (int)dup[0], (int)dup[1], all + 32 * dup[0]);
+    PetscCheck(!anydup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Ranks on another host share GPUs (see its message): run one rank per GPU, or add -gpu_shared");
+    PetscCall(PetscFree(all));
+    PetscCallMPI(MPI_Comm_free(&local));
+  }
+#endif /* without CUDA, the mesh refuses CUDA vectors with a message naming the build */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HoflowGetCUDAStream(void **stream)
 {
   PetscFunctionBeginUser;

@@ -1,6 +1,7 @@
 /* A run: the problem from -problem, its mesh with the boundary types of its physics, the
  * discretization from -disc and -order; AppRun hands it to the physics. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/log.h>
 #include <hoflow/physics.h>
 #include <hoflow/registry.h>
@@ -77,6 +78,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(physics_info(&app->physics));
   for (PetscInt t = 0; t < app->physics.nbc; t++) app->physics.bc[t].groups = ProblemGetBoundaryGroups(&app->problem, app->physics.bc[t].name);
 
+  PetscCall(HoflowDeviceSelect(comm));
   PetscCall(MeshCreate(comm, app->problem.mesh_options, &app->mesh));
   PetscCall(MeshSetBoundaryTypes(app->mesh, app->physics.nbc, app->physics.bc));
   PetscCall(DiscCreate(app->mesh, app->disc_name, app->order, &app->disc));

@@ -10,6 +10,11 @@
 PETSC_EXTERN PetscErrorCode HoflowVecIsCUDA(Vec v, PetscBool *is_cuda);
 /* PETSC_TRUE when the DM creates CUDA vectors (-dm_vec_type cuda, seqcuda, mpicuda). */
 PETSC_EXTERN PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda);
+/* One GPU per rank, before any device work: when the run uses CUDA vectors (-dm_vec_type cuda...),
+ * rank r of the ranks of one host takes visible device r mod count (unless -device_select_cuda is
+ * given or PETSc has already chosen), and ranks of one host that land on the same physical GPU are an error naming them, unless
+ * -gpu_shared allows it (slower: the ranks time-share the GPU). A rank that sees no GPU is an error. */
+PETSC_EXTERN PetscErrorCode HoflowDeviceSelect(MPI_Comm comm);
 /* The cudaStream_t of PETSc's current device context, so hoflow's kernels order with PETSc's. */
 PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
 /* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */

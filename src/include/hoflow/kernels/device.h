@@ -15,6 +15,11 @@ int         HoflowDeviceFree(void *ptr);
 int         HoflowDeviceSynchronize(void);
 const char *HoflowDeviceErrorString(int err);
 int         HoflowDeviceMemoryUsed(size_t *bytes); /* device memory in use (all processes): total - free */
+/* Number of visible devices, make device dev current, PCI bus id of device dev (a string that names
+ * one physical GPU whatever CUDA_VISIBLE_DEVICES each process has). */
+int HoflowDeviceCount(int *n);
+int HoflowDeviceCurrent(int *dev);
+int HoflowDeviceBusId(int dev, char *id, int len);
 /* Name, multiprocessor count and SM clock of the current device (for the shared-memory bound). */
 int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz);
 
