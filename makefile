@@ -99,6 +99,11 @@ gmsh_flags = $(or $(shell sed -n 's|^// hoflow: gmsh ||p' $(1)),-2)
 meshes: $(MSH)
 examples/meshes/%.msh: examples/meshes/%.geo
 	gmsh $(call gmsh_flags,$<) -format msh41 -v 2 $< -o $@ > /dev/null
+# curved (high-order) variants, built on request: make examples/meshes/annulus_p2.msh (or _p3)
+examples/meshes/%_p2.msh: examples/meshes/%.geo
+	gmsh $(call gmsh_flags,$<) -order 2 -format msh41 -v 2 $< -o $@ > /dev/null
+examples/meshes/%_p3.msh: examples/meshes/%.geo
+	gmsh $(call gmsh_flags,$<) -order 3 -format msh41 -v 2 $< -o $@ > /dev/null
 
 # CUDA sources compile with plain nvcc anywhere (no PETSc calls in cuda/), so CI checks them;
 # gpu-c-check compiles the C sources as the GPU build does (PETSc 3.22 headers, -DHOFLOW_HAVE_CUDA).

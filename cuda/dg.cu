@@ -22,6 +22,24 @@ __global__ void ErrorKernel(const DGKernelData d, const double *u, const double 
   if (e < d.K) err2[e] = DGErrorElement(&d, d.Np, d.Nq, e, u + d.node0 + e * d.Np, exact_q + e * d.Nq);
 }
 
+__global__ void CurvedMassKernel(const DGKernelData d, int inverse, const double *u, double *Mu)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) DGCurvedMassElement(&d, d.Np, d.Nq, e, inverse, u + d.node0 + e * d.Np, Mu + d.node0 + e * d.Np, d.work + e, d.K);
+}
+
+__global__ void CurvedWeightedIntegralKernel(const DGKernelData d, const double *fq, double *b)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) DGCurvedWeightedIntegralElement(&d, d.Np, d.Nq, e, fq + e * d.Nq, b + d.node0 + e * d.Np);
+}
+
+__global__ void CurvedErrorKernel(const DGKernelData d, const double *u, const double *exact_q, double *err2)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) err2[e] = DGCurvedErrorElement(&d, d.Np, d.Nq, e, u + d.node0 + e * d.Np, exact_q + e * d.Nq);
+}
+
 static int Blocks(int n)
 {
   return (n + 127) / 128;
@@ -42,6 +60,26 @@ extern "C" int DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, d
 extern "C" int DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
 {
   if (d->K) ErrorKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, exact_q, err2);
+  return (int)cudaGetLastError();
+}
+
+// Curved blocks: the mass through the cubature (scratch: the elements of the block interleaved), its
+// inverse from the stored element inverses, integrals and errors with w J at every cubature point.
+extern "C" int DGCurvedMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu)
+{
+  if (d->K) CurvedMassKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, inverse, u, Mu);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int DGCurvedWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b)
+{
+  if (d->K) CurvedWeightedIntegralKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, fq, b);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int DGCurvedErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
+{
+  if (d->K) CurvedErrorKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, exact_q, err2);
   return (int)cudaGetLastError();
 }
 

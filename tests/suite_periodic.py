@@ -40,7 +40,7 @@ def rates(errs, ratio=2.0):
     return [math.log(errs[i] / errs[i + 1]) / math.log(ratio) for i in range(len(errs) - 1)]
 
 
-def fmt(errs):
+def periodic_fmt(errs):
     return " ".join("%.2e" % e for e in errs)
 
 
@@ -65,7 +65,7 @@ def box_rate_test(dim, order):
         errs = [pp_solve(order, box2(n) if dim == 2 else box3(n))["L2"] for n in sizes]
         r = rates(errs)
         check(r[-1] >= order + 0.7, "N=%d: rates %s, the last below N + 0.7 (errors %s)" % (order, ["%.2f" % x for x in r], errs))
-        return "n %s errors %s rates %s" % ("/".join(map(str, sizes)), fmt(errs), " ".join("%.2f" % x for x in r))
+        return "n %s errors %s rates %s" % ("/".join(map(str, sizes)), periodic_fmt(errs), " ".join("%.2f" % x for x in r))
     return f
 
 
@@ -95,7 +95,7 @@ def gmsh_test(path, order, levels, box, min_rate, box_factor=4):
         check(abs(r[0] - rref[0]) <= 0.1, "N=%d: periodic rate %.2f, Dirichlet rate %.2f on the same meshes" % (order, r[0], rref[0]))
         check(r[-1] >= min_rate and r[-1] >= r[0] - 0.05, "N=%d: rates %s, the last below %.2f (errors %s)" % (order, ["%.2f" % x for x in r], min_rate, errs))
         check(1 / box_factor <= errs[1] / ebox <= box_factor, "N=%d: error %.3e against the box's %.3e at the same h (bound: a factor %g)" % (order, errs[1], ebox, box_factor))
-        return "errors %s rates %s; Dirichlet %s rate %.2f; box %.2e" % (fmt(errs), " ".join("%.2f" % x for x in r), fmt(ref), rref[0], ebox)
+        return "errors %s rates %s; Dirichlet %s rate %.2f; box %.2e" % (periodic_fmt(errs), " ".join("%.2f" % x for x in r), periodic_fmt(ref), rref[0], ebox)
     return f
 
 

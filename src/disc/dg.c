@@ -35,6 +35,7 @@ PetscErrorCode DGDiscGetUniformRef(DGDisc *dg, const char what[], RefElement **r
 {
   PetscFunctionBeginUser;
   PetscCheck(dg->ref, PetscObjectComm((PetscObject)dg->dm), PETSC_ERR_SUP, "Mesh %s mixes element shapes; %s needs one element shape", dg->mesh->source, what);
+  /* affine and curved blocks of one shape share the reference element (blocks[0].ref) */
   *ref = dg->ref;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -137,7 +138,7 @@ static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
               idP  = id;
             }
           }
-          if (best >= tol) {
+          if (!(best < tol)) {
             char xs[64], ss[64];
             PetscCheck(shift_norm <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face node %s of face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no node of face %" PetscInt_FMT " of neighbour cell %" PetscInt_FMT " within %g after the periodic shift %s (the nearest is %g away)", mesh->source,
                        MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
@@ -193,6 +194,12 @@ static PetscErrorCode DGDiscDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Minv, sizeof(double) * np2, (const void **)&d->Minv));
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Iq, sizeof(double) * h->Nq * h->Np, (const void **)&d->Iq));
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->wq, sizeof(double) * h->Nq, (const void **)&d->wq));
+    if (dg->blocks[b].curved) { /* the inverse element masses follow when an inverse-mass operator needs them */
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->wJq, sizeof(double) * h->K * h->Nq, (const void **)&d->wJq));
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, NULL, sizeof(double) * PetscMax(1, h->K * h->Nq), (const void **)&d->work));
+      d->Minve = NULL;
+      if (h->Minve) PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Minve, sizeof(double) * h->K * np2, (const void **)&d->Minve));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -211,7 +218,10 @@ static PetscErrorCode DGDiscEvaluateAtCubature(DGDisc *dg, PetscInt b, PointFunc
   for (PetscInt e = mb->start; e < mb->end; e++)
     for (PetscInt q = 0; q < ref->Nq; q++) {
       PetscReal x[3];
-      GeomAffineMap(ref->shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, ref->xiq + q * dim, x);
+      if (blk->curved)
+        for (PetscInt d = 0; d < dim; d++) x[d] = blk->cv->xq[((e - mb->start) * ref->Nq + q) * dim + d];
+      else
+        GeomAffineMap(ref->shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, ref->xiq + q * dim, x);
       PetscCall(f(x, &(*fq)[(e - mb->start) * ref->Nq + q], NULL, ctx));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -232,13 +242,16 @@ static PetscErrorCode DGIntegrate(Disc disc, PointFunction f, void *ctx, Vec bve
     DGBlock   *blk = &dg->blocks[b];
     PetscReal *fq;
     PetscCall(DGDiscEvaluateAtCubature(dg, b, f, ctx, &fq));
-    if (!on_device)
-      DGWeightedIntegralHost(&blk->kd, fq, ba);
-    else {
+    if (!on_device) {
+      if (blk->curved)
+        DGCurvedWeightedIntegralHost(&blk->kd, fq, ba);
+      else
+        DGWeightedIntegralHost(&blk->kd, fq, ba);
+    } else {
       void *d_fq;
       blk->kd_device.stream = dg->shell.stream;
       PetscCall(HoflowDeviceUploadChecked(fq, sizeof(double) * blk->kd.K * blk->kd.Nq, &d_fq));
-      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGWeightedIntegralCUDA(&blk->kd_device, (const double *)d_fq, ba)), "right-hand side"));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(blk->curved ? DGCurvedWeightedIntegralCUDA(&blk->kd_device, (const double *)d_fq, ba) : DGWeightedIntegralCUDA(&blk->kd_device, (const double *)d_fq, ba)), "right-hand side"));
       PetscCall(HoflowDeviceFreeChecked(d_fq)); /* cudaFree waits for the kernel */
     }
     PetscCall(PetscFree(fq));
@@ -266,14 +279,17 @@ static PetscErrorCode DGL2Error(Disc disc, Vec u, PointFunction f, void *ctx, Pe
     PetscReal *eq, *err2;
     PetscCall(DGDiscEvaluateAtCubature(dg, b, f, ctx, &eq));
     PetscCall(PetscMalloc1(blk->kd.K, &err2));
-    if (!on_device)
-      DGErrorHost(&blk->kd, ua, eq, err2);
-    else {
+    if (!on_device) {
+      if (blk->curved)
+        DGCurvedErrorHost(&blk->kd, ua, eq, err2);
+      else
+        DGErrorHost(&blk->kd, ua, eq, err2);
+    } else {
       void *d_eq, *d_err2;
       blk->kd_device.stream = dg->shell.stream;
       PetscCall(HoflowDeviceUploadChecked(eq, sizeof(double) * blk->kd.K * blk->kd.Nq, &d_eq));
       PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * blk->kd.K, &d_err2));
-      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGErrorCUDA(&blk->kd_device, ua, (const double *)d_eq, (double *)d_err2)), "L2 error"));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(blk->curved ? DGCurvedErrorCUDA(&blk->kd_device, ua, (const double *)d_eq, (double *)d_err2) : DGErrorCUDA(&blk->kd_device, ua, (const double *)d_eq, (double *)d_err2)), "L2 error"));
       PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(HoflowDeviceDownload(err2, d_err2, sizeof(double) * blk->kd.K, dg->shell.stream)), "copy of the element errors")); /* K numbers, after the solve */
       PetscCall(HoflowDeviceFreeChecked(d_eq));
       PetscCall(HoflowDeviceFreeChecked(d_err2));
@@ -300,14 +316,28 @@ PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointF
   if (!face_type) face_type = mesh->face_type;
   PetscCall(PetscCalloc1(dg->elem_fnode[mesh->K], bc_data));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const RefElement *ref = DGElementBlock(dg, e)->ref;
+    const DGBlock    *blk = DGElementBlock(dg, e);
+    const RefElement *ref = blk->ref;
     for (PetscInt f = 0; f < ref->Nfaces; f++) {
       const PetscInt   slot = mesh->face_slot[e] + f, type = face_type[slot];
       const PetscReal *n = mesh->face_normal + slot * dim;
+      PetscReal        nref[3], ratio;
       if (type == HOFLOW_FACE_INTERIOR) continue;
+      if (blk->curved) GeomReferenceFace(ref->shape, (int)f, nref, &ratio);
       for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
         const PetscInt id = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
-        PetscReal      u, grad[3] = {0, 0, 0}, gn = 0;
+        PetscReal      u, grad[3] = {0, 0, 0}, gn = 0, nc[3];
+        if (blk->curved) { /* the normal at this face node: (dr/dx)^T nref, normalized (Nanson) */
+          const PetscReal *G   = blk->cv->Gn + ((e - dg->mesh->blocks[mesh->elem_block[e]].start) * ref->Np + ref->face_nodes[ref->face_offset[f] + i]) * dim * dim;
+          PetscReal        len = 0;
+          for (PetscInt j = 0; j < dim; j++) {
+            nc[j] = 0;
+            for (PetscInt d = 0; d < dim; d++) nc[j] += G[j * dim + d] * nref[d];
+            len += nc[j] * nc[j];
+          }
+          for (PetscInt j = 0; j < dim; j++) nc[j] /= PetscSqrtReal(len);
+          n = nc;
+        }
         PetscCall(fn(dg->x + id * dim, &u, grad, ctx));
         for (PetscInt d = 0; d < dim; d++) gn += n[d] * grad[d];
         (*bc_data)[dg->elem_fnode[e] + ref->face_offset[f] + i] = type == HOFLOW_FACE_DIRICHLET ? u : gn;
@@ -436,8 +466,17 @@ static PetscErrorCode DGDestroy(Disc disc)
   PetscFunctionBeginUser;
   PetscCall(OpShellDestroy(&dg->shell));
   for (PetscInt b = 0; b < dg->nblocks; b++) {
+    DGCurved *cv = dg->blocks[b].cv;
     PetscCall(RefElementDestroy(&dg->blocks[b].ref));
     PetscCall(PetscFree(dg->blocks[b].node_face));
+    if (!cv) continue;
+    for (PetscInt d = 0; d < HOFLOW_DIM_MAX; d++) PetscCall(PetscFree(cv->Dq[d]));
+    PetscCall(PetscFree(cv->If));
+    PetscCall(PetscFree(cv->Gn));
+    PetscCall(PetscFree4(cv->vq, cv->wJq, cv->xq, cv->fq));
+    PetscCall(PetscFree(cv->fperm));
+    PetscCall(PetscFree(cv->Minve));
+    PetscCall(PetscFree(dg->blocks[b].cv));
   }
   PetscCall(PetscFree2(dg->elem_node, dg->elem_fnode));
   PetscCall(PetscFree(dg->x));
@@ -445,6 +484,197 @@ static PetscErrorCode DGDestroy(Disc disc)
   PetscCall(PetscFree(dg->sgeo));
   PetscCall(PetscFree(dg));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Error naming the cell when a curved element's Jacobian is not positive at a point of the discretization. */
+static PetscErrorCode DGCurvedCheckJacobian(const DGDisc *dg, PetscInt l, PetscReal J, const PetscReal x[], const char where[])
+{
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt dim  = dg->dim;
+  char           pbuf[96];
+
+  PetscFunctionBeginUser;
+  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: curved %s cell %" PetscInt_FMT " is tangled or inverted: its Jacobian is %g at the %s point %s of the order-%" PetscInt_FMT " discretization (its geometry comes from %s)", mesh->source, RefShapeTable[MeshElementShape(mesh, l)].name, mesh->elem_cell[l], (double)J, where, MeshFormatPoint(dim, x, pbuf, sizeof(pbuf)), dg->N, mesh->geom_source);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The data of curved block b at this order (DGCurved), and the node coordinates of its elements. */
+static PetscErrorCode DGCurvedSetUp(DGDisc *dg, PetscInt b)
+{
+  const Mesh         *mesh = dg->mesh;
+  const MeshBlock    *mb   = &mesh->blocks[b];
+  DGBlock            *blk  = &dg->blocks[b];
+  const RefElement   *ref  = blk->ref;
+  const RefShapeInfo *info = &RefShapeTable[ref->shape];
+  const PetscInt      dim = dg->dim, Np = ref->Np, Nq = ref->Nq, npair = dim * (dim + 1) / 2, K = mb->end - mb->start, Kh = mb->halo_end - mb->halo_start, degree = 2 * dg->N + 1;
+  DGCurved           *cv;
+  MeshGeometryTable   tn, tq, tf[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
+  PetscReal          *fw[HOFLOW_FACES_MAX], nref[HOFLOW_FACES_MAX][3], ratio[HOFLOW_FACES_MAX], *x, *jac, g[HOFLOW_GEO_SIZE(3)];
+  PetscInt            nIf = 0, nmax;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&blk->cv));
+  cv     = blk->cv;
+  cv->Nq = Nq;
+  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscMalloc1(Nq * Np, &cv->Dq[d]));
+  PetscCall(RefElementDerivativeMatrices(ref, Nq, ref->xiq, cv->Dq));
+  /* faces: points of every orientation, interpolation from the face nodes to them */
+  cv->fq_offset[0] = 0;
+  for (PetscInt f = 0; f < info->nfaces; f++) {
+    const RefShape fs = info->face_shape[f];
+    PetscInt       nz;
+    PetscReal     *zeta, *w;
+    PetscCall(RefElementCubature(fs, degree, &nz, &zeta, &w));
+    cv->Nfq[f]           = nz;
+    cv->fq_offset[f + 1] = cv->fq_offset[f] + nz;
+    cv->NfqMax           = PetscMax(cv->NfqMax, nz);
+    for (PetscInt o = 0; o < GeomFaceOrientations(fs); o++) {
+      cv->if_offset[f][o] = nIf;
+      nIf += nz * ref->Nfp[f];
+    }
+    PetscCall(PetscFree(zeta));
+    PetscCall(PetscFree(w));
+  }
+  PetscCall(PetscMalloc1(nIf, &cv->If));
+  for (PetscInt f = 0; f < info->nfaces; f++) {
+    const RefShape fs  = info->face_shape[f];
+    const PetscInt Nfp = ref->Nfp[f], fdim = dim - 1;
+    PetscInt       nz;
+    PetscReal     *zeta, *Vf, *Vfinv, *P, *fc;
+    PetscCall(RefElementCubature(fs, degree, &nz, &zeta, &fw[f]));
+    PetscCall(PetscMalloc4(Nfp * Nfp, &Vf, Nfp * Nfp, &Vfinv, nz * Nfp, &P, nz * fdim, &fc));
+    PetscCall(RefElementModalBasis(fs, dg->N, Nfp, ref->face_xi + ref->face_offset[f] * fdim, Vf, NULL));
+    PetscCall(DenseInvert(Nfp, Vf, Vfinv));
+    GeomReferenceFace(ref->shape, (int)f, nref[f], &ratio[f]);
+    for (PetscInt o = 0; o < GeomFaceOrientations(fs); o++) {
+      const int *perm = GeomFaceOrientationPerm(fs, (int)o);
+      PetscReal *exi, *ew;
+      PetscInt   n;
+      for (PetscInt q = 0; q < nz; q++) { /* the point in this face's own coordinates, frame o */
+        PetscReal beta[4];
+        GeomVertexFunctions(fs, zeta + q * fdim, beta, NULL);
+        for (PetscInt k = 0; k < fdim; k++) {
+          PetscReal sum = 0;
+          for (PetscInt v = 0; v < RefShapeTable[fs].nverts; v++) sum += beta[v] * RefShapeTable[fs].verts[perm[v]][k];
+          fc[q * fdim + k] = sum;
+        }
+      }
+      PetscCall(RefElementModalBasis(fs, dg->N, nz, fc, P, NULL));
+      DenseMatMult(nz, Nfp, Nfp, P, Vfinv, cv->If + cv->if_offset[f][o]);
+      PetscCall(MeshFaceCubature(ref->shape, f, o, degree, &n, &exi, &ew));
+      PetscCall(MeshGeometryTableCreate(mesh, ref->shape, n, exi, &tf[f][o]));
+      PetscCall(PetscFree(exi));
+      PetscCall(PetscFree(ew));
+    }
+    PetscCall(PetscFree(zeta));
+    PetscCall(PetscFree4(Vf, Vfinv, P, fc));
+  }
+  PetscCall(MeshGeometryTableCreate(mesh, ref->shape, Np, ref->xi, &tn));
+  PetscCall(MeshGeometryTableCreate(mesh, ref->shape, Nq, ref->xiq, &tq));
+  nmax = PetscMax(PetscMax(Np, Nq), cv->NfqMax);
+  PetscCall(PetscMalloc2(nmax * dim, &x, nmax * dim * dim, &jac));
+  PetscCall(PetscMalloc1((K + Kh) * Np * dim * dim, &cv->Gn));
+  PetscCall(PetscMalloc4(K * Nq * (npair + 1), &cv->vq, K * Nq, &cv->wJq, K * Nq * dim, &cv->xq, K * cv->fq_offset[info->nfaces] * (dim + 1), &cv->fq));
+  PetscCall(PetscMalloc1(K * info->nfaces, &cv->fperm));
+  for (PetscInt k = 0; k < K + Kh; k++) {
+    const PetscInt l = k < K ? mb->start + k : mb->halo_start + (k - K);
+    /* nodes: coordinates and metric terms */
+    MeshCurvedElementMap(mesh, &tn, l, x, jac);
+    for (PetscInt i = 0; i < Np; i++) {
+      const PetscReal J = GeomMetricFromJacobian((int)dim, jac + i * dim * dim, g);
+      PetscCall(DGCurvedCheckJacobian(dg, l, J, x + i * dim, "node"));
+      for (PetscInt j = 0; j < dim * dim; j++) cv->Gn[(k * Np + i) * dim * dim + j] = g[j];
+      for (PetscInt d = 0; d < dim; d++) dg->x[(dg->elem_node[l] + i) * dim + d] = x[i * dim + d];
+    }
+    if (k >= K) continue;
+    /* cubature points: w J G G^T, w J, the points */
+    MeshCurvedElementMap(mesh, &tq, l, x, jac);
+    for (PetscInt q = 0; q < Nq; q++) {
+      const PetscReal J = GeomMetricFromJacobian((int)dim, jac + q * dim * dim, g), wJ = ref->wq[q] * J;
+      PetscReal      *vq = cv->vq + (k * Nq + q) * (npair + 1);
+      PetscInt        p  = 0;
+      PetscCall(DGCurvedCheckJacobian(dg, l, J, x + q * dim, "cubature"));
+      for (PetscInt a = 0; a < dim; a++)
+        for (PetscInt bb = a; bb < dim; bb++, p++) {
+          PetscReal sum = 0;
+          for (PetscInt j = 0; j < dim; j++) sum += g[j * dim + a] * g[j * dim + bb];
+          vq[p] = wJ * sum;
+        }
+      vq[npair]           = wJ;
+      cv->wJq[k * Nq + q] = wJ;
+      for (PetscInt d = 0; d < dim; d++) cv->xq[(k * Nq + q) * dim + d] = x[q * dim + d];
+    }
+    /* face points in the face's canonical frame: normal and w sJ (Nanson) */
+    for (PetscInt f = 0; f < info->nfaces; f++) {
+      const PetscInt o                = MeshFaceOrientation(mesh, l, f);
+      cv->fperm[k * info->nfaces + f] = o;
+      MeshCurvedElementMap(mesh, &tf[f][o], l, x, jac);
+      for (PetscInt q = 0; q < cv->Nfq[f]; q++) {
+        PetscReal *fq = cv->fq + (k * cv->fq_offset[info->nfaces] + cv->fq_offset[f] + q) * (dim + 1);
+        PetscReal  dA = GeomFaceNormalFromJacobian((int)dim, jac + q * dim * dim, nref[f], fq);
+        PetscCall(DGCurvedCheckJacobian(dg, l, dA > 0 ? 1.0 : 0.0, x + q * dim, "face"));
+        fq[dim] = fw[f][q] * ratio[f] * dA;
+      }
+    }
+  }
+  PetscCall(PetscFree2(x, jac));
+  PetscCall(MeshGeometryTableDestroy(&tn));
+  PetscCall(MeshGeometryTableDestroy(&tq));
+  for (PetscInt f = 0; f < info->nfaces; f++) {
+    PetscCall(PetscFree(fw[f]));
+    for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) PetscCall(MeshGeometryTableDestroy(&tf[f][o]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DGDiscCurvedInverseMass(DGDisc *dg)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < dg->nblocks; b++) {
+    DGBlock          *blk = &dg->blocks[b];
+    const RefElement *ref = blk->ref;
+    const PetscInt    Np = ref->Np, Nq = ref->Nq, K = blk->kd.K;
+    PetscReal        *M;
+    if (!blk->curved || blk->cv->Minve) continue;
+    PetscCall(PetscMalloc1(PetscMax(1, K * Np * Np), &blk->cv->Minve));
+    PetscCall(PetscMalloc1(Np * Np, &M));
+    for (PetscInt k = 0; k < K; k++) { /* M_e = Iq^T diag(w J) Iq, inverted */
+      const PetscReal *wJ = blk->cv->wJq + k * Nq;
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt j = 0; j < Np; j++) {
+          PetscReal sum = 0;
+          for (PetscInt q = 0; q < Nq; q++) sum += ref->Iq[q * Np + i] * wJ[q] * ref->Iq[q * Np + j];
+          M[i * Np + j] = sum;
+        }
+      PetscCall(DenseInvert(Np, M, blk->cv->Minve + k * Np * Np));
+    }
+    PetscCall(PetscFree(M));
+    blk->kd.Minve = blk->cv->Minve;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void DGDiscNodeBasisGradients(const DGDisc *dg, PetscInt l, PetscInt m, PetscReal grad[])
+{
+  const Mesh       *mesh = dg->mesh;
+  const PetscInt    b = mesh->elem_block[l], dim = dg->dim;
+  const DGBlock    *blk = &dg->blocks[b];
+  const RefElement *ref = blk->ref;
+  const PetscInt    Np  = ref->Np;
+  const PetscReal  *G;
+
+  if (blk->curved) {
+    const MeshBlock *mb = &mesh->blocks[b];
+    const PetscInt   k  = l < mesh->K ? l - mb->start : (mb->end - mb->start) + (l - mb->halo_start);
+    G                   = blk->cv->Gn + (k * Np + m) * dim * dim;
+  } else
+    G = mesh->geo + l * HOFLOW_GEO_SIZE(dim);
+  for (PetscInt j = 0; j < Np; j++)
+    for (PetscInt x = 0; x < dim; x++) {
+      PetscReal s = 0;
+      for (PetscInt d = 0; d < dim; d++) s += G[x * dim + d] * ref->D[d][m * Np + j];
+      grad[j * dim + x] = s;
+    }
 }
 
 PetscErrorCode DGDiscSetUp(Disc disc)
@@ -468,6 +698,7 @@ PetscErrorCode DGDiscSetUp(Disc disc)
   for (PetscInt b = 0; b < mesh->nblocks; b++) {
     DGBlock *blk = &dg->blocks[b];
     PetscCall(RefElementCreate(mesh->blocks[b].shape, dg->N, &blk->ref));
+    blk->curved = mesh->blocks[b].curved;
     blk->Np     = blk->ref->Np;
     blk->Nfn    = blk->ref->Nfn;
     blk->Nfaces = blk->ref->Nfaces;
@@ -475,9 +706,13 @@ PetscErrorCode DGDiscSetUp(Disc disc)
     for (PetscInt f = 0; f < blk->Nfaces; f++)
       for (PetscInt i = blk->ref->face_offset[f]; i < blk->ref->face_offset[f + 1]; i++) blk->node_face[i] = f;
   }
-  if (dg->nblocks == 1) {
-    dg->ref = dg->blocks[0].ref;
-    dg->Np  = dg->ref->Np;
+  {
+    PetscBool uniform = PETSC_TRUE;
+    for (PetscInt b = 1; b < mesh->nblocks; b++) uniform = (PetscBool)(uniform && mesh->blocks[b].shape == mesh->blocks[0].shape);
+    if (uniform) { /* one shape (affine and curved blocks): one reference element in the uniform-shape operators */
+      dg->ref = dg->blocks[0].ref;
+      dg->Np  = dg->ref->Np;
+    }
   }
   PetscCall(PetscMalloc2(mesh->Klocal + 1, &dg->elem_node, mesh->K + 1, &dg->elem_fnode));
   dg->elem_node[0]  = 0;
@@ -497,12 +732,17 @@ PetscErrorCode DGDiscSetUp(Disc disc)
   PetscCall(DGDiscCreateSection(dg));
   disc->dm = dg->dm; /* destroyed by DiscDestroy */
 
-  /* node coordinates (the affine map of each element) and trace maps */
+  /* node coordinates (the affine map of each element; curved elements: their geometry, with the data
+   * of their blocks) and trace maps */
   PetscCall(PetscMalloc1(dg->nodes_local * dim, &dg->x));
   for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    const RefElement *ref = DGElementBlock(dg, l)->ref;
+    const DGBlock    *blk = DGElementBlock(dg, l);
+    const RefElement *ref = blk->ref;
+    if (blk->curved) continue;
     for (PetscInt i = 0; i < ref->Np; i++) GeomAffineMap(ref->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, dg->x + (dg->elem_node[l] + i) * dim);
   }
+  for (PetscInt b = 0; b < dg->nblocks; b++)
+    if (dg->blocks[b].curved) PetscCall(DGCurvedSetUp(dg, b));
   PetscCall(DGDiscBuildTraceMaps(dg));
 
   dg->penalty_scale = 1.0;
@@ -526,6 +766,7 @@ PetscErrorCode DGDiscSetUp(Disc disc)
     kd->Minv             = blk->ref->Minv;
     kd->Iq               = blk->ref->Iq;
     kd->wq               = blk->ref->wq;
+    if (blk->curved) kd->wJq = blk->cv->wJq;
   }
   PetscCall(OpShellInit(&dg->shell, "DG element-wise kernels", dg->dm, DGDiscDeviceSetUp, dg));
 

@@ -18,6 +18,22 @@ void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, 
   for (int e = 0; e < d->K; e++) err2[e] = DGErrorElement(d, d->Np, d->Nq, e, u + d->node0 + e * d->Np, exact_q + e * d->Nq);
 }
 
+void DGCurvedMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu)
+{
+  double w[d->Nq];
+  for (int e = 0; e < d->K; e++) DGCurvedMassElement(d, d->Np, d->Nq, e, inverse, u + d->node0 + e * d->Np, Mu + d->node0 + e * d->Np, w, 1);
+}
+
+void DGCurvedWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b)
+{
+  for (int e = 0; e < d->K; e++) DGCurvedWeightedIntegralElement(d, d->Np, d->Nq, e, fq + e * d->Nq, b + d->node0 + e * d->Np);
+}
+
+void DGCurvedErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
+{
+  for (int e = 0; e < d->K; e++) err2[e] = DGCurvedErrorElement(d, d->Np, d->Nq, e, u + d->node0 + e * d->Np, exact_q + e * d->Nq);
+}
+
 void DGBlockApplyHost(int K, int m, int n, const double *A, const double *in, double *out)
 {
   for (int e = 0; e < K; e++)

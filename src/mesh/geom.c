@@ -1,6 +1,7 @@
 /* Affine maps from the reference shapes (hoflow/shape.h) to elements: Jacobians, metric terms and
  * face normals, for any dimension (hoflow/geom.h). */
 #include <math.h>
+#include <stddef.h>
 #include <hoflow/geom.h>
 #include <hoflow/shape.h>
 
@@ -133,4 +134,151 @@ void GeomFaceNormal(int shape, int dim, int f, const double vert[], double n[], 
   for (int i = 0; i < dim; i++) dot += n[i] * (fc[i] - c[i]);
   if (dot < 0)
     for (int i = 0; i < dim; i++) n[i] = -n[i];
+}
+
+void GeomVertexFunctions(int shape, const double xi[], double N[], double dN[])
+{
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  const int           dim = info->dim, nv = info->nverts;
+
+  if (info->tensor) { /* prod_d (1 + r_d r_d^v)/2 */
+    for (int v = 0; v < nv; v++) {
+      double f[3], p = 1;
+      for (int d = 0; d < dim; d++) {
+        f[d] = 0.5 * (1.0 + xi[d] * info->verts[v][d]);
+        p *= f[d];
+      }
+      N[v] = p;
+      if (dN)
+        for (int d = 0; d < dim; d++) {
+          double q = 0.5 * info->verts[v][d];
+          for (int k = 0; k < dim; k++)
+            if (k != d) q *= f[k];
+          dN[v * dim + d] = q;
+        }
+    }
+  } else if (shape == REF_PRISM) { /* triangle barycentric lambda_{v mod 3}(r, s) times (1 + t t_v)/2 */
+    const double lam[3]   = {-0.5 * (xi[0] + xi[1]), 0.5 * (1.0 + xi[0]), 0.5 * (1.0 + xi[1])};
+    const double dl[3][2] = {{-0.5, -0.5}, {0.5, 0}, {0, 0.5}};
+    for (int v = 0; v < nv; v++) {
+      const double tv = info->verts[v][2], h = 0.5 * (1.0 + xi[2] * tv);
+      N[v] = lam[v % 3] * h;
+      if (dN) {
+        dN[v * 3 + 0] = dl[v % 3][0] * h;
+        dN[v * 3 + 1] = dl[v % 3][1] * h;
+        dN[v * 3 + 2] = lam[v % 3] * 0.5 * tv;
+      }
+    }
+  } else { /* simplices: lambda_0 = 1 - sum_d (1 + r_d)/2, lambda_{d+1} = (1 + r_d)/2 */
+    N[0] = 1.0;
+    for (int d = 0; d < dim; d++) {
+      N[d + 1] = 0.5 * (1.0 + xi[d]);
+      N[0] -= N[d + 1];
+    }
+    if (dN)
+      for (int v = 0; v < nv; v++)
+        for (int d = 0; d < dim; d++) dN[v * dim + d] = v == 0 ? -0.5 : (v == d + 1 ? 0.5 : 0.0);
+  }
+}
+
+void GeomMultilinearMap(int shape, int dim, const double vert[], const double xi[], double x[], double jac[])
+{
+  const int nv = RefShapeTable[shape].nverts;
+  double    N[HOFLOW_VERTS_MAX], dN[HOFLOW_VERTS_MAX * 3];
+
+  GeomVertexFunctions(shape, xi, N, jac ? dN : NULL);
+  for (int i = 0; i < dim; i++) {
+    double s = 0;
+    for (int v = 0; v < nv; v++) s += N[v] * vert[v * dim + i];
+    x[i] = s;
+    if (jac)
+      for (int d = 0; d < dim; d++) {
+        double t = 0;
+        for (int v = 0; v < nv; v++) t += dN[v * dim + d] * vert[v * dim + i];
+        jac[i * dim + d] = t;
+      }
+  }
+}
+
+int GeomShapeEdges(int shape, int edges[HOFLOW_EDGES_MAX][2])
+{
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  int                 n    = 0;
+
+  for (int f = 0; f < info->nfaces; f++) {
+    const int nfv = info->face_nverts[f];
+    for (int k = 0; k < (info->dim == 2 ? 1 : nfv); k++) {
+      const int a = info->face_verts[f][k], b = info->face_verts[f][(k + 1) % nfv];
+      int       seen = 0;
+      for (int j = 0; j < n; j++) seen |= (edges[j][0] == a && edges[j][1] == b) || (edges[j][0] == b && edges[j][1] == a);
+      if (!seen && n < HOFLOW_EDGES_MAX) {
+        edges[n][0] = a;
+        edges[n][1] = b;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+void GeomReferenceFace(int shape, int f, double nref[], double *ratio)
+{
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  const int           dim  = info->dim;
+  double              vert[HOFLOW_VERTS_MAX * 3], measure;
+
+  for (int v = 0; v < info->nverts; v++)
+    for (int d = 0; d < dim; d++) vert[v * dim + d] = info->verts[v][d];
+  GeomFaceNormal(shape, dim, f, vert, nref, &measure);
+  *ratio = measure / RefShapeTable[info->face_shape[f]].measure;
+}
+
+double GeomFaceNormalFromJacobian(int dim, const double jac[], const double nref[], double n[])
+{
+  double g[HOFLOW_GEO_SIZE(3)], J, len = 0;
+
+  J = GeomMetricFromJacobian(dim, jac, g);
+  if (!(J > 0)) return 0.0;
+  for (int j = 0; j < dim; j++) { /* J (dr/dx)^T nref: the cofactor matrix of dx/dr applied to nref */
+    double s = 0;
+    for (int d = 0; d < dim; d++) s += g[j * dim + d] * nref[d];
+    n[j] = J * s;
+    len += n[j] * n[j];
+  }
+  len = sqrt(len);
+  for (int j = 0; j < dim; j++) n[j] /= len;
+  return len;
+}
+
+static const int seg_perm[2][4]  = {{0, 1}, {1, 0}};
+static const int tri_perm[6][4]  = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+static const int quad_perm[8][4] = {{0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2}, {0, 3, 2, 1}, {1, 0, 3, 2}, {2, 1, 0, 3}, {3, 2, 1, 0}};
+
+int GeomFaceOrientations(int face_shape)
+{
+  return face_shape == REF_SEGMENT ? 2 : face_shape == REF_TRIANGLE    ? 6
+                                     : face_shape == REF_QUADRILATERAL ? 8
+                                                                       : 1;
+}
+
+const int *GeomFaceOrientationPerm(int face_shape, int o)
+{
+  return face_shape == REF_SEGMENT ? seg_perm[o] : face_shape == REF_TRIANGLE ? tri_perm[o]
+                                                                              : quad_perm[o];
+}
+
+int GeomCanonicalFaceOrientation(int face_shape, const int gid[])
+{
+  const int n = GeomFaceOrientations(face_shape);
+
+  for (int o = 0; o < n; o++) {
+    const int *p  = GeomFaceOrientationPerm(face_shape, o);
+    int        ok = 1;
+    if (face_shape == REF_QUADRILATERAL) /* smallest first, then its smaller neighbour */
+      ok = gid[p[0]] < gid[p[1]] && gid[p[0]] < gid[p[2]] && gid[p[0]] < gid[p[3]] && gid[p[1]] < gid[p[3]];
+    else
+      for (int k = 1; k < RefShapeTable[face_shape].nverts; k++) ok = ok && gid[p[k - 1]] < gid[p[k]];
+    if (ok) return o;
+  }
+  return 0; /* repeated numbers (a degenerate face): any frame */
 }

@@ -6,6 +6,7 @@
 #include <hoflow/log.h>
 #include <hoflow/mesh.h>
 #include <petscsf.h>
+#include <ctype.h>
 
 /* Box sides by axis, low and high: 2D x left/right, y bottom/top; 3D x left/right, y front/back,
  * z bottom/top (as the 3D Gmsh meshes of examples/meshes name them). */
@@ -63,7 +64,19 @@ static PetscErrorCode MeshInsertDefaultOptions(MPI_Comm comm, const char default
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_box_faces", &has_box));
-  if (!has_file && !has_box && default_options) PetscCall(PetscOptionsInsertString(NULL, default_options));
+  if (!has_file && !has_box && default_options) { /* each "-name [value]" unless the user gave that option */
+    char     buf[PETSC_MAX_PATH_LEN], *tok[64];
+    PetscInt n = 0;
+    PetscCall(PetscStrncpy(buf, default_options, sizeof(buf)));
+    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) tok[n++] = t;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscBool has_value = (PetscBool)(k + 1 < n && !(tok[k + 1][0] == '-' && isalpha((unsigned char)tok[k + 1][1])));
+      PetscBool       set;
+      if (tok[k][0] != '-') continue;
+      PetscCall(PetscOptionsHasName(NULL, NULL, tok[k], &set));
+      if (!set) PetscCall(PetscOptionsSetValue(NULL, tok[k], has_value ? tok[k + 1] : NULL));
+    }
+  }
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_simplex", &has_simplex));
   if (!has_simplex) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_simplex", "0"));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_plex_filename", filename, sizeof(filename), &has_file));
@@ -305,6 +318,14 @@ typedef struct {
   PetscReal x[HOFLOW_VERTS_MAX][3];
 } CellCoords;
 
+/* High-order meshes: vertex coordinates by vertex point (the coordinate field's vertex values). */
+typedef struct {
+  PetscInt         dim;
+  const PetscReal *vcoord; /* vertex coordinates by vertex point (NULL: a straight-sided mesh) */
+  PetscInt         vStart;
+  PetscReal        x[3];
+} CoordCtx;
+
 static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords *cc)
 {
   const PetscInt     dim = mesh->dim;
@@ -344,6 +365,15 @@ static const PetscReal *CellVertexCoord(PetscInt v, void *ctx)
   return NULL; /* not a vertex of the cell: the callers pass closure vertices only */
 }
 
+/* The position of vertex v of a high-order mesh (its coordinate field's vertex value) */
+static const PetscReal *VertexCoord(PetscInt v, void *ctx)
+{
+  CoordCtx *cc = (CoordCtx *)ctx;
+
+  for (PetscInt d = 0; d < 3; d++) cc->x[d] = d < cc->dim ? cc->vcoord[(v - cc->vStart) * cc->dim + d] : 0.0;
+  return cc->x;
+}
+
 static PetscReal SignedArea(PetscInt nv, const PetscReal xy[])
 {
   PetscReal a = 0;
@@ -354,11 +384,12 @@ static PetscReal SignedArea(PetscInt nv, const PetscReal xy[])
   return 0.5 * a;
 }
 
-/* Element numbering (hoflow/mesh.h): owned cells by shape, interior first, then halo cells by shape. */
-static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[], const PetscBool owned[])
+/* Element numbering (hoflow/mesh.h): owned cells by (shape, kind), interior first, then halo cells
+ * grouped the same way; affine blocks before curved ones of the same shape. */
+static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[], const PetscBool owned[], const PetscBool curved[])
 {
   DM         dm     = mesh->dm;
-  PetscInt   ncells = mesh->Klocal, l = 0, present[REF_NUM_SHAPES] = {0}, gpresent[REF_NUM_SHAPES];
+  PetscInt   ncells = mesh->Klocal, l = 0, present[2 * REF_NUM_SHAPES] = {0}, gpresent[2 * REF_NUM_SHAPES];
   PetscBool *interior;
 
   PetscFunctionBeginUser;
@@ -366,8 +397,8 @@ static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[]
   for (PetscInt c = 0; c < ncells; c++) {
     PetscInt        ncone;
     const PetscInt *cone;
-    interior[c]            = owned[c];
-    present[cell_shape[c]] = 1;
+    interior[c]                              = owned[c];
+    present[2 * cell_shape[c] + !!curved[c]] = 1;
     if (!owned[c]) continue;
     PetscCall(DMPlexGetConeSize(dm, c, &ncone));
     PetscCall(DMPlexGetCone(dm, c, &cone));
@@ -380,22 +411,25 @@ static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[]
         if (supp[j] != c && !owned[supp[j]]) interior[c] = PETSC_FALSE;
     }
   }
-  /* the same blocks on every rank, in RefShape order */
-  PetscCall(MPIU_Allreduce(present, gpresent, REF_NUM_SHAPES, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)dm)));
+  /* the same blocks on every rank, in RefShape order, affine before curved */
+  PetscCall(MPIU_Allreduce(present, gpresent, 2 * REF_NUM_SHAPES, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)dm)));
   PetscCall(PetscMalloc2(ncells, &mesh->elem_cell, ncells, &mesh->elem_block));
   PetscCall(PetscMalloc1(ncells, &mesh->cell_elem));
   mesh->nblocks = 0;
-  for (PetscInt s = 0; s < REF_NUM_SHAPES; s++) {
-    MeshBlock *b;
-    if (!gpresent[s]) continue;
+  for (PetscInt sk = 0; sk < 2 * REF_NUM_SHAPES; sk++) {
+    const PetscInt  s = sk / 2;
+    const PetscBool k = (PetscBool)(sk % 2);
+    MeshBlock      *b;
+    if (!gpresent[sk]) continue;
     b         = &mesh->blocks[mesh->nblocks++];
     b->shape  = (RefShape)s;
+    b->curved = k;
     b->nverts = RefShapeTable[s].nverts;
     b->nfaces = RefShapeTable[s].nfaces;
     b->start  = l;
     for (PetscInt pass = 0; pass < 2; pass++) {
       for (PetscInt c = 0; c < ncells; c++)
-        if ((PetscInt)cell_shape[c] == s && owned[c] && interior[c] == (pass == 0)) mesh->elem_cell[l++] = c;
+        if ((PetscInt)cell_shape[c] == s && !!curved[c] == k && owned[c] && interior[c] == (pass == 0)) mesh->elem_cell[l++] = c;
       if (pass == 0) b->interior_end = l;
     }
     b->end = l;
@@ -405,7 +439,7 @@ static PetscErrorCode MeshNumberElements(Mesh *mesh, const RefShape cell_shape[]
     MeshBlock *b  = &mesh->blocks[k];
     b->halo_start = l;
     for (PetscInt c = 0; c < ncells; c++)
-      if (cell_shape[c] == b->shape && !owned[c]) mesh->elem_cell[l++] = c;
+      if (cell_shape[c] == b->shape && !!curved[c] == b->curved && !owned[c]) mesh->elem_cell[l++] = c;
     b->halo_end = l;
   }
   PetscCheck(l == ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Element numbering lost cells");
@@ -433,10 +467,24 @@ RefShape MeshElementShape(const Mesh *mesh, PetscInt l)
   return mesh->blocks[mesh->elem_block[l]].shape;
 }
 
+PetscBool MeshElementIsCurved(const Mesh *mesh, PetscInt l)
+{
+  return mesh->blocks[mesh->elem_block[l]].curved;
+}
+
+PetscErrorCode MeshHasCurved(const Mesh *mesh, PetscBool *curved)
+{
+  PetscFunctionBeginUser;
+  *curved = PETSC_FALSE;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) *curved = (PetscBool)(*curved || mesh->blocks[b].curved);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshGetUniformShape(const Mesh *mesh, const char what[], RefShape *shape)
 {
   PetscFunctionBeginUser;
-  PetscCheck(mesh->nblocks == 1, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "Mesh %s mixes %s and %s elements; %s needs one element shape", mesh->source, RefShapes[mesh->blocks[0].shape], RefShapes[mesh->blocks[1].shape], what);
+  for (PetscInt b = 1; b < mesh->nblocks; b++)
+    PetscCheck(mesh->blocks[b].shape == mesh->blocks[0].shape, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "Mesh %s mixes %s and %s elements; %s needs one element shape", mesh->source, RefShapes[mesh->blocks[0].shape], RefShapes[mesh->blocks[b].shape], what);
   *shape = mesh->blocks[0].shape;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -452,44 +500,49 @@ void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
   }
 }
 
-/* Reference-ordered vertex points (cell_verts[Klocal*HOFLOW_VERTS_MAX]) and coordinates, affine factors and
- * face points of every element. Coordinates are each cell's own, so an element across a periodic boundary
- * has its true shape. */
-static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
+/* Per DMPlex cell, before the numbering: the vertices in reference order and their coordinates (each
+ * cell's own, so an element across a periodic boundary has its true shape; a high-order mesh's vertex
+ * values of its coordinate field), the cell's size (longest edge), the orientation and degeneracy
+ * checks, and whether the cell is curved, with its geometry nodes (xg: PetscMalloc'd, cell c's at
+ * xg_off[c], -1 for affine cells). */
+static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], PetscInt cell_verts[], PetscReal cell_x[], PetscReal cell_diam[], PetscBool curved[], PetscReal **xg, PetscInt xg_off[])
 {
   DM             dm  = mesh->dm;
-  const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, gsize = HOFLOW_GEO_SIZE(dim);
-  CellCoords     cc;
-  PetscInt      *cell_verts, counts[2] = {0, 0}, gcounts[2];
-  PetscReal      dominant = 1.0;
+  const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
+  CoordCtx       cc = {0};
+  CellCoords     cell_cc;
+  PetscInt       counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
+  PetscReal      dominant = 1.0, *xgc = NULL;
 
   PetscFunctionBeginUser;
+  PetscCall(MeshCurveVertexCoordinates(mesh, &cc.vcoord, &cc.vStart));
+  PetscCheck(!(cc.vcoord && mesh->periodic), PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Mesh %s is periodic and high-order: hoflow reads periodic meshes with straight-sided cells only (curve their boundaries with -curve_<group> instead)", mesh->source);
   /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
   PetscCall(DMGetCoordinatesLocalSetUp(dm));
   if (mesh->periodic) PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
-  PetscCall(PetscMalloc1(mesh->Klocal * HOFLOW_VERTS_MAX, &cell_verts));
-  PetscCall(PetscCalloc1(mesh->Klocal * vstride, &mesh->vertices));
-  PetscCall(PetscMalloc3(mesh->Klocal * gsize, &mesh->geo, mesh->Klocal, &mesh->measure, mesh->Klocal * HOFLOW_FACES_MAX, &mesh->face_point));
-  for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    const PetscInt      cell  = mesh->elem_cell[l];
-    const RefShape      shape = MeshElementShape(mesh, l);
+  cc.dim = dim;
+  for (PetscInt c = 0; c < ncells; c++) {
+    const RefShape      shape = cell_shape[c];
     const RefShapeInfo *info  = &RefShapeTable[shape];
-    PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX, n = 0;
-    PetscCall(CellCoordsGet(mesh, cell, &cc));
-    if (dim == 2) {
-      n = cc.nv;
-      for (PetscInt k = 0; k < n; k++) cv[k] = cc.verts[k];
-    } else {
-      PetscCall(CellVertices3D(dm, shape, cell, CellVertexCoord, &cc, cv));
+    PetscInt           *cv = cell_verts + c * HOFLOW_VERTS_MAX, n = 0;
+    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, &cell_cc));
+    if (dim == 2)
+      PetscCall(PointVertices(dm, c, &n, cv));
+    else {
+      if (cc.vcoord) PetscCall(CellVertices3D(dm, shape, c, VertexCoord, &cc, cv));
+      else PetscCall(CellVertices3D(dm, shape, c, CellVertexCoord, &cell_cc, cv));
       n = info->nverts;
     }
-    PetscCheck(n == info->nverts, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a %s has %d", mesh->source, cell, n, info->name, info->nverts);
+    PetscCheck(n == info->nverts, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a %s has %d", mesh->source, c, n, info->name, info->nverts);
     for (PetscInt k = 0; k < n; k++) {
-      const PetscReal *x = CellVertexCoord(cv[k], &cc);
-      PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: vertex %" PetscInt_FMT " is not in the closure of cell %" PetscInt_FMT, mesh->source, cv[k], cell);
-      for (PetscInt d = 0; d < dim; d++) mesh->vertices[l * vstride + k * dim + d] = x[d];
+      const PetscReal *x = cc.vcoord ? VertexCoord(cv[k], &cc) : CellVertexCoord(cv[k], &cell_cc);
+      PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: vertex %" PetscInt_FMT " is not in the closure of cell %" PetscInt_FMT, mesh->source, cv[k], c);
+      for (PetscInt d = 0; d < dim; d++) {
+        PetscCheck(!PetscIsInfOrNanReal(x[d]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has non-finite vertex coordinates; PETSc 3.18 cannot refine curved (high-order) meshes with -dm_refine: remesh with gmsh -clscale instead", mesh->source, c);
+        cell_x[c * vstride + k * dim + d] = x[d];
+      }
     }
-    if (dim == 2) counts[SignedArea(n, mesh->vertices + l * vstride) < 0]++;
+    if (dim == 2) counts[SignedArea(n, cell_x + c * vstride) < 0]++;
   }
   if (dim == 2) {
     /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
@@ -498,13 +551,12 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
     dominant = gcounts[1] > gcounts[0] ? -1.0 : 1.0;
   }
 
-  mesh->hmax = 0;
-  for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    const RefShape      shape = MeshElementShape(mesh, l);
+  for (PetscInt c = 0; c < ncells; c++) {
+    const RefShape      shape = cell_shape[c];
     const RefShapeInfo *info  = &RefShapeTable[shape];
-    const PetscInt      nv    = info->nverts;
-    PetscReal          *xy = mesh->vertices + l * vstride, *g = mesh->geo + l * gsize, diam = 0, jac[9], dev, J;
-    PetscInt           *cv = cell_verts + l * HOFLOW_VERTS_MAX;
+    const PetscInt      nv = info->nverts, npg = MeshCurveNumNodes(mesh, shape);
+    PetscReal          *xy = cell_x + c * vstride, diam = 0, jac[9], g[HOFLOW_GEO_SIZE(3)], J;
+    PetscInt           *cv = cell_verts + c * HOFLOW_VERTS_MAX;
 
     /* the longest edge: edges join consecutive vertices of a face's cycle (hoflow/shape.h) */
     for (PetscInt f = 0; f < info->nfaces; f++)
@@ -514,10 +566,11 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
         for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xy[a * dim + d] - xy[b * dim + d]);
         diam = PetscMax(diam, PetscSqrtReal(d2));
       }
+    cell_diam[c] = diam;
     if (dim == 2) {
       const PetscReal area = SignedArea(nv, xy);
       PetscCheck(area * dominant > 1e-12 * diam * diam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                 "Mesh %s: cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), (%g, %g)%s is inverted or degenerate (signed area %g against the mesh's orientation %+g); fix the mesh", mesh->source, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)xy[2], (double)xy[3], (double)xy[4], (double)xy[5], nv > 3 ? ", ..." : "", (double)area, (double)dominant);
+                 "Mesh %s: cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), (%g, %g)%s is inverted or degenerate (signed area %g against the mesh's orientation %+g); fix the mesh", mesh->source, c, (double)xy[0], (double)xy[1], (double)xy[2], (double)xy[3], (double)xy[4], (double)xy[5], nv > 3 ? ", ..." : "", (double)area, (double)dominant);
       if (dominant < 0) { /* reverse to counterclockwise, keeping vertex 0 */
         for (PetscInt k = 1; k < nv - k; k++) {
           for (PetscInt d = 0; d < 2; d++) {
@@ -531,15 +584,80 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
         }
       }
     }
-    dev = GeomAffineJacobian(shape, (int)dim, xy, jac);
-    PetscCheck(dev <= 1e-10 * diam, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: %s cell %" PetscInt_FMT " with vertices (%g, %g), (%g, %g), ... is %s; hoflow's nodal DG supports affine %ss only (use simplices for general geometry)", mesh->source, info->name, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)xy[dim], (double)xy[dim + 1],
-               shape == REF_QUADRILATERAL ? "not a parallelogram" : shape == REF_HEXAHEDRON ? "not a parallelepiped"
-                                                                                            : "not affine (its top face is not a translate of its bottom face)",
-               info->name);
+    /* curved or affine (the geometry nodes of curved cells kept) */
+    xg_off[c] = -1;
+    curved[c] = PETSC_FALSE;
+    if (npg) {
+      if (nxg + npg * dim > cap) {
+        PetscReal *grown;
+        cap = 2 * cap + npg * dim * 64;
+        PetscCall(PetscMalloc1(cap, &grown));
+        if (nxg) PetscCall(PetscArraycpy(grown, xgc, nxg));
+        PetscCall(PetscFree(xgc));
+        xgc = grown;
+      }
+      PetscCall(MeshCurveCell(mesh, c, shape, cv, xy, diam, &curved[c], xgc + nxg));
+      if (curved[c]) {
+        xg_off[c] = nxg;
+        nxg += npg * dim;
+      }
+    }
+    (void)GeomAffineJacobian(shape, (int)dim, xy, jac);
     J = GeomMetricFromJacobian((int)dim, jac, g);
-    PetscCheck(J > 1e-12 * PetscPowRealInt(diam, dim), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: %s cell %" PetscInt_FMT " near (%g, %g) is degenerate (Jacobian %g); fix the mesh", mesh->source, info->name, mesh->elem_cell[l], (double)xy[0], (double)xy[1], (double)J);
-    mesh->measure[l] = dim == 2 ? SignedArea(nv, xy) : J * info->measure; /* 2D: the polygon's area, as hoflow always had */
-    mesh->hmax       = PetscMax(mesh->hmax, diam);
+    PetscCheck(J > 1e-12 * PetscPowRealInt(diam, dim), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: %s cell %" PetscInt_FMT " near (%g, %g) is degenerate (Jacobian %g); fix the mesh", mesh->source, info->name, c, (double)xy[0], (double)xy[1], (double)J);
+  }
+  *xg = xgc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element-ordered vertex coordinates, global vertex numbers, affine factors, measures, face points and
+ * geometry nodes from the per-cell data. */
+static PetscErrorCode MeshComputeGeometry(Mesh *mesh, const PetscInt cell_verts[], const PetscReal cell_x[], const PetscReal cell_diam[], const PetscReal xg[], const PetscInt xg_off[])
+{
+  DM              dm  = mesh->dm;
+  const PetscInt  dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, gsize = HOFLOW_GEO_SIZE(dim);
+  PetscInt        nxg = 0, vStart, vEnd;
+  IS              vnum;
+  const PetscInt *gnum;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(mesh->Klocal * vstride, &mesh->vertices));
+  PetscCall(PetscMalloc3(mesh->Klocal * gsize, &mesh->geo, mesh->Klocal, &mesh->measure, mesh->Klocal * HOFLOW_FACES_MAX, &mesh->face_point));
+  PetscCall(PetscMalloc2(mesh->Klocal * HOFLOW_VERTS_MAX, &mesh->vertex_gid, mesh->Klocal, &mesh->geom_offset));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetVertexNumbering(dm, &vnum));
+  PetscCall(ISGetIndices(vnum, &gnum));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const PetscInt c = mesh->elem_cell[l];
+    if (xg_off[c] >= 0) nxg += MeshCurveNumNodes(mesh, MeshElementShape(mesh, l)) * dim;
+  }
+  PetscCall(PetscMalloc1(PetscMax(nxg, 1), &mesh->geom_nodes));
+  nxg        = 0;
+  mesh->hmax = 0;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const PetscInt      cell  = mesh->elem_cell[l];
+    const RefShape      shape = MeshElementShape(mesh, l);
+    const RefShapeInfo *info  = &RefShapeTable[shape];
+    const PetscInt      nv    = info->nverts;
+    const PetscInt     *cv    = cell_verts + cell * HOFLOW_VERTS_MAX;
+    PetscReal          *xy = mesh->vertices + l * vstride, *g = mesh->geo + l * gsize, jac[9], J;
+
+    for (PetscInt k = 0; k < nv * dim; k++) xy[k] = cell_x[cell * vstride + k];
+    for (PetscInt k = 0; k < nv; k++) {
+      const PetscInt gv                          = gnum[cv[k] - vStart];
+      mesh->vertex_gid[l * HOFLOW_VERTS_MAX + k] = gv < 0 ? -(gv + 1) : gv;
+    }
+    mesh->geom_offset[l] = -1;
+    if (xg_off[cell] >= 0) {
+      const PetscInt n = MeshCurveNumNodes(mesh, shape) * dim;
+      PetscCall(PetscArraycpy(mesh->geom_nodes + nxg, xg + xg_off[cell], n));
+      mesh->geom_offset[l] = nxg;
+      nxg += n;
+    }
+    (void)GeomAffineJacobian(shape, (int)dim, xy, jac);
+    J                = GeomMetricFromJacobian((int)dim, jac, g);
+    mesh->measure[l] = dim == 2 ? SignedArea(nv, xy) : J * info->measure; /* 2D: the polygon's area, as hoflow always had; curved: MeshCurveFinish */
+    mesh->hmax       = PetscMax(mesh->hmax, cell_diam[cell]);
     /* face points: the cone face with the reference face's vertices */
     {
       PetscInt        ncone;
@@ -560,8 +678,8 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
       }
     }
   }
+  PetscCall(ISRestoreIndices(vnum, &gnum));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &mesh->hmax, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)dm)));
-  *cell_verts_out = cell_verts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -572,7 +690,7 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, PetscInt **cell_verts_out)
  * face seen from the same side by both cells means cells folded onto each other (PETSc merges faces with
  * the same vertices where a periodic direction has fewer than 3 cells); a congruent face seen from
  * opposite sides, a rotation (Gmsh allows any affine periodic map). */
-static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, const PetscInt cell_verts[], PetscInt e, PetscInt f, PetscInt nb, PetscInt g)
+static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt nb, PetscInt g)
 {
   const PetscInt      dim = mesh->dim, slot = mesh->face_slot[e] + f;
   const RefShapeInfo *ie = &RefShapeTable[MeshElementShape(mesh, e)], *in = &RefShapeTable[MeshElementShape(mesh, nb)];
@@ -584,10 +702,10 @@ static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, const PetscInt 
 
   PetscFunctionBeginUser;
   for (PetscInt a = 0; a < nfv; a++) {
-    const PetscInt ia = ie->face_verts[f][a], v = cell_verts[e * HOFLOW_VERTS_MAX + ia];
+    const PetscInt ia = ie->face_verts[f][a], v = mesh->vertex_gid[e * HOFLOW_VERTS_MAX + ia];
     PetscInt       ib = -1;
     for (PetscInt b = 0; b < in->face_nverts[g]; b++)
-      if (cell_verts[nb * HOFLOW_VERTS_MAX + in->face_verts[g][b]] == v) ib = in->face_verts[g][b];
+      if (mesh->vertex_gid[nb * HOFLOW_VERTS_MAX + in->face_verts[g][b]] == v) ib = in->face_verts[g][b];
     PetscCheck(ib >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: vertex %" PetscInt_FMT " of face %" PetscInt_FMT " of cell %" PetscInt_FMT " is not on the face of its neighbour cell %" PetscInt_FMT, mesh->source, v, f, mesh->elem_cell[e], mesh->elem_cell[nb]);
     for (PetscInt d = 0; d < dim; d++) {
       pe[a][d] = mesh->vertices[(e * HOFLOW_VERTS_MAX + ia) * dim + d];
@@ -626,7 +744,7 @@ static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, const PetscInt 
 
 /* Neighbours, outward normals and face measures of the owned elements' faces. A periodic face is an
  * ordinary interior face (two cells in its support), whatever the positions its two cells see it at. */
-static PetscErrorCode MeshComputeFaces(Mesh *mesh, const PetscInt cell_verts[])
+static PetscErrorCode MeshComputeFaces(Mesh *mesh)
 {
   DM             dm  = mesh->dm;
   const PetscInt dim = mesh->dim;
@@ -662,7 +780,7 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh, const PetscInt cell_verts[])
         for (PetscInt g = 0; g < RefShapeTable[MeshElementShape(mesh, nb)].nfaces; g++)
           if (mesh->face_point[nb * HOFLOW_FACES_MAX + g] == point) mesh->face_face[slot] = g;
         PetscCheck(mesh->face_face[slot] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: face %" PetscInt_FMT " of cell %" PetscInt_FMT " is not a face of its neighbour cell %" PetscInt_FMT, mesh->source, point, mesh->elem_cell[e], mesh->elem_cell[nb]);
-        PetscCall(MeshCheckFaceTranslation(mesh, cell_verts, e, f, nb, mesh->face_face[slot]));
+        PetscCall(MeshCheckFaceTranslation(mesh, e, f, nb, mesh->face_face[slot]));
       }
     }
   }
@@ -675,7 +793,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   DM              dm, dist = NULL;
   PetscBool       from_file, *owned;
   char            filename[PETSC_MAX_PATH_LEN] = "";
-  PetscInt        dim, cStart, cEnd, nleaves, *cell_verts;
+  PetscInt        dim, cStart, cEnd, nleaves;
   const PetscInt *leaves;
   RefShape       *cell_shape;
   PetscSF         sf;
@@ -691,6 +809,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
     PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "Mesh file '%s' (from -dm_plex_filename) does not exist or cannot be read%s", filename,
                strstr(filename, ".msh") ? "; meshes in examples/meshes are generated from their .geo files by 'make meshes'" : "");
     PetscCall(PetscStrncpy(mesh->source, filename, sizeof(mesh->source)));
+    PetscCall(MeshCurveCheckFile(comm, filename));
   } else
     PetscCall(PetscStrncpy(mesh->source, "box", sizeof(mesh->source)));
 
@@ -720,6 +839,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
       PetscCheck(L[d] <= 0 || maxcell[d] < 0.5 * L[d], comm, PETSC_ERR_SUP, "Mesh %s is periodic in %c with fewer than 3 cells across (PETSc's maxCell %g for the period %g): PETSc 3.18 localizes the coordinates of such a box wrongly (its far cells fold onto the near ones); give at least 3 cells in each periodic direction (-dm_plex_box_faces)", mesh->source, "xyz"[d], (double)maxcell[d], (double)L[d]);
   }
   if (!from_file) PetscCall(MeshLabelBoxSides(dm));
+  PetscCall(MeshCurveCreate(mesh, dm)); /* on the undistributed mesh: curved groups, high-order coordinates */
 
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
   PetscCall(DMSetBasicAdjacency(dm, PETSC_TRUE, PETSC_FALSE));
@@ -750,13 +870,23 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
     const PetscInt p = leaves ? leaves[l] : l;
     if (p < cEnd) owned[p] = PETSC_FALSE;
   }
-  PetscCall(MeshNumberElements(mesh, cell_shape, owned));
+  {
+    PetscInt  *cell_verts, *xg_off;
+    PetscReal *cell_x, *cell_diam, *xg = NULL;
+    PetscBool *curved;
+    PetscCall(PetscMalloc4(cEnd * HOFLOW_VERTS_MAX, &cell_verts, cEnd * HOFLOW_VERTS_MAX * dim, &cell_x, cEnd, &cell_diam, cEnd, &xg_off));
+    PetscCall(PetscMalloc1(cEnd, &curved));
+    PetscCall(MeshCellGeometry(mesh, cell_shape, cell_verts, cell_x, cell_diam, curved, &xg, xg_off));
+    PetscCall(MeshNumberElements(mesh, cell_shape, owned, curved));
+    PetscCall(MPIU_Allreduce(&mesh->K, &mesh->Kglobal, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCall(MeshComputeGeometry(mesh, cell_verts, cell_x, cell_diam, xg, xg_off));
+    PetscCall(PetscFree4(cell_verts, cell_x, cell_diam, xg_off));
+    PetscCall(PetscFree(curved));
+    PetscCall(PetscFree(xg));
+  }
   PetscCall(PetscFree2(cell_shape, owned));
-  PetscCall(MPIU_Allreduce(&mesh->K, &mesh->Kglobal, 1, MPIU_INT, MPI_SUM, comm));
-
-  PetscCall(MeshComputeGeometry(mesh, &cell_verts));
-  PetscCall(MeshComputeFaces(mesh, cell_verts));
-  PetscCall(PetscFree(cell_verts));
+  PetscCall(MeshComputeFaces(mesh));
+  PetscCall(MeshCurveFinish(mesh));
   PetscCall(PetscLogEventEnd(HOFLOW_MeshSetup, 0, 0, 0, 0));
   *mesh_out = mesh;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -810,7 +940,7 @@ static PetscErrorCode MeshCheckLabels(Mesh *mesh, const char option[], PetscBool
       for (PetscInt l = 0; l < nl; l++) {
         const char *lname;
         PetscCall(DMGetLabelName(mesh->dm, l, &lname));
-        if (!strcmp(lname, "depth") || !strcmp(lname, "celltype") || !strcmp(lname, "Face Sets") || !strcmp(lname, "Cell Sets") || !strcmp(lname, "marker") || !strcmp(lname, "Vertex Sets")) continue;
+        if (!strcmp(lname, "depth") || !strcmp(lname, "celltype") || !strcmp(lname, "Face Sets") || !strcmp(lname, "Cell Sets") || !strcmp(lname, "marker") || !strcmp(lname, "Vertex Sets") || !strcmp(lname, "hoflow_curve")) continue;
         if (known[0]) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
         PetscCall(PetscStrlcat(known, lname, sizeof(known)));
       }
@@ -886,7 +1016,7 @@ PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBound
       const PetscInt slot = mesh->face_slot[e] + f, point = mesh->face_point[e * HOFLOW_FACES_MAX + f];
       PetscReal      mid[3] = {0, 0, 0};
       PetscInt       found  = -1;
-      char           pbuf[64];
+      char           pbuf[96];
 
       if (mesh->face_elem[slot] >= 0) continue;
       for (PetscInt v = 0; v < info->face_nverts[f]; v++)
@@ -945,6 +1075,9 @@ PetscErrorCode MeshDestroy(Mesh **mesh)
   PetscCall(PetscFree((*mesh)->cell_elem));
   PetscCall(PetscFree((*mesh)->vertices));
   PetscCall(PetscFree3((*mesh)->geo, (*mesh)->measure, (*mesh)->face_point));
+  PetscCall(PetscFree2((*mesh)->vertex_gid, (*mesh)->geom_offset));
+  PetscCall(PetscFree((*mesh)->geom_nodes));
+  PetscCall(MeshCurveDestroy(*mesh));
   PetscCall(PetscFree((*mesh)->face_slot));
   PetscCall(PetscFree5((*mesh)->face_elem, (*mesh)->face_face, (*mesh)->face_type, (*mesh)->face_normal, (*mesh)->face_measure));
   PetscCall(PetscFree(*mesh));

@@ -110,6 +110,11 @@ PetscErrorCode INSOpsCreate(DGDisc *dg, const PetscInt face_type[], INSOps *ops_
 
   PetscFunctionBeginUser;
   PetscCheck(dg->dim == 2, PetscObjectComm((PetscObject)dg->dm), PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow's incompressible flow operators are 2D", mesh->source, dg->dim);
+  {
+    PetscBool curved;
+    PetscCall(MeshHasCurved(mesh, &curved));
+    PetscCheck(!curved, PetscObjectComm((PetscObject)dg->dm), PETSC_ERR_SUP, "Mesh %s has curved or non-affine elements (geometry from %s); hoflow's incompressible flow operators need affine elements: use a straight-sided mesh of triangles or parallelogram quadrilaterals for flow problems", mesh->source, mesh->geom_source);
+  }
   PetscCall(PetscNew(&ops));
   ops->dg = dg;
   PetscCall(DGDiscGetUniformRef(dg, "incompressible flow", &ops->ref));

@@ -8,17 +8,20 @@
 #include <hoflow/dg.h>
 #include <hoflow/kernels/device.h>
 #include <hoflow/kernels/ipdg.h>
+#include <hoflow/kernels/ipdg_curved.h>
 #include <hoflow/log.h>
 
 typedef struct {
-  OpShell        op;
-  DGDisc        *dg;
-  PetscInt      *face_type; /* [nslots] this operator's boundary conditions (HOFLOW_FACE_*) */
-  IPDGKernelData kd[REF_NUM_SHAPES], kd_device[REF_NUM_SHAPES];
-  PetscReal     *diag_tables[REF_NUM_SHAPES];
-  PetscReal     *g[3];   /* host local gradient components [nodes_local] */
-  double        *d_g[3]; /* device local gradient components */
-  Vec            bwork;  /* boundary-data residual, kept between calls; the type of the last b */
+  OpShell              op;
+  DGDisc              *dg;
+  PetscReal            lambda;
+  PetscInt            *face_type;                                       /* [nslots] this operator's boundary conditions (HOFLOW_FACE_*) */
+  IPDGKernelData       kd[MESH_MAX_BLOCKS], kd_device[MESH_MAX_BLOCKS]; /* affine blocks */
+  IPDGCurvedKernelData kc[MESH_MAX_BLOCKS], kc_device[MESH_MAX_BLOCKS]; /* curved blocks */
+  PetscReal           *diag_tables[MESH_MAX_BLOCKS];
+  PetscReal           *g[3];   /* host local gradient components [nodes_local] */
+  double              *d_g[3]; /* device local gradient components */
+  Vec                  bwork;  /* boundary-data residual, kept between calls; the type of the last b */
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(IPDGContext *ctx)
@@ -56,6 +59,33 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
     const RefElement     *ref = ctx->dg->blocks[b].ref;
     IPDGKernelData       *d   = &ctx->kd_device[b];
     const size_t          nf = (size_t)h->K * h->Nfaces, gs = HOFLOW_GEO_SIZE(h->dim);
+    if (ctx->dg->blocks[b].curved) {
+      const IPDGCurvedKernelData *hc = &ctx->kc[b];
+      const DGCurved             *cv = ctx->dg->blocks[b].cv;
+      IPDGCurvedKernelData       *dc = &ctx->kc_device[b];
+      const size_t                dd = (size_t)hc->dim * hc->dim, npair = hc->dim * (hc->dim + 1) / 2;
+      size_t                      nIf = 0;
+      *dc                             = *hc;
+      for (PetscInt f = 0; f < hc->Nfaces; f++)
+        for (PetscInt o = 0; o < HOFLOW_FACE_ORIENTATIONS; o++) nIf = PetscMax(nIf, (size_t)hc->if_offset[f][o] + (size_t)hc->Nfq[f] * (hc->face_offset[f + 1] - hc->face_offset[f]));
+      PetscCall(HoflowDeviceArraysUpload(a, cv->Gn, sizeof(double) * (hc->K + hc->Khalo) * hc->Np * dd, (const void **)&dc->Gn));
+      dc->halo_Gn = dc->Gn + (size_t)hc->K * hc->Np * dd;
+      PetscCall(HoflowDeviceArraysUpload(a, hc->vq, sizeof(double) * hc->K * hc->Nq * (npair + 1), (const void **)&dc->vq));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->fq, sizeof(double) * hc->K * hc->fq_offset[hc->Nfaces] * (hc->dim + 1), (const void **)&dc->fq));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->sgeo, sizeof(double) * nf * HOFLOW_SGEO_SIZE(hc->dim), (const void **)&dc->sgeo));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->face_type, sizeof(int) * nf, (const void **)&dc->face_type));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->fperm, sizeof(int) * nf, (const void **)&dc->fperm));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->vmapP, sizeof(int) * hc->K * hc->Nfn, (const void **)&dc->vmapP));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->face_nodes, sizeof(int) * hc->Nfn, (const void **)&dc->face_nodes));
+      for (PetscInt k = 0; k < hc->dim; k++) {
+        PetscCall(HoflowDeviceArraysUpload(a, hc->D[k], sizeof(double) * hc->Np * hc->Np, (const void **)&dc->D[k]));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->Dq[k], sizeof(double) * hc->Nq * hc->Np, (const void **)&dc->Dq[k]));
+      }
+      PetscCall(HoflowDeviceArraysUpload(a, hc->Iq, sizeof(double) * hc->Nq * hc->Np, (const void **)&dc->Iq));
+      PetscCall(HoflowDeviceArraysUpload(a, hc->If, sizeof(double) * PetscMax(nIf, 1), (const void **)&dc->If));
+      PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(1, hc->K) * IPDGCurvedWorkSize(hc), (const void **)&dc->work));
+      continue;
+    }
     *d = *h;
     PetscCall(HoflowDeviceArraysUpload(a, h->geo, sizeof(double) * h->K * gs, (const void **)&d->geo));
     PetscCall(HoflowDeviceArraysUpload(a, h->halo_geo, sizeof(double) * h->Khalo * gs, (const void **)&d->halo_geo));
@@ -77,10 +107,18 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The kernels of one call's backend. */
+/* The kernels of one call's backend and block kind. */
 static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, const double *u, double *const g[3])
 {
   if (e1 <= e0) return 0;
+  if (ctx->dg->blocks[b].curved) {
+    if (!ctx->op.on_device) {
+      IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
+      return 0;
+    }
+    ctx->kc_device[b].stream = ctx->op.stream;
+    return HOFLOW_CUDA(IPDGCurvedGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
+  }
   if (!ctx->op.on_device) {
     IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
     return 0;
@@ -92,6 +130,14 @@ static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, 
 static int IPDGApply(IPDGContext *ctx, PetscInt b, int e0, int e1, const double *u, double *const g[3], const double *bc, double *Au)
 {
   if (e1 <= e0) return 0;
+  if (ctx->dg->blocks[b].curved) {
+    if (!ctx->op.on_device) {
+      IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+      return 0;
+    }
+    ctx->kc_device[b].stream = ctx->op.stream;
+    return HOFLOW_CUDA(IPDGCurvedApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
+  }
   if (!ctx->op.on_device) {
     IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
     return 0;
@@ -124,7 +170,7 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             n  = second ? (int)(mb->halo_end - mb->halo_start) : kd->K;
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGGradient(ctx, b, second, 0, n, u, g), "SIPDG gradient"));
-    fg += n * IPDGGradientFlopsPerElement(kd->dim, kd->Np);
+    fg += n * (dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np) : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGGradient, fg));
   PetscCall(OpShellEventBegin(&ctx->op, HOFLOW_IPDGApply));
@@ -133,7 +179,7 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             e0 = second ? (int)(mb->interior_end - mb->start) : 0, e1 = second ? kd->K : (int)(mb->interior_end - mb->start);
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGApply(ctx, b, e0, e1, u, g, bc ? bc + dg->blocks[b].fnode0 : NULL, Au), "SIPDG apply"));
-    fa += (e1 - e0) * IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn);
+    fa += (e1 - e0) * (dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGApply, fa));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -215,6 +261,16 @@ static PetscErrorCode MatGetDiagonal_IPDG(Mat A, Vec d)
   PetscCall(OpShellGetArrayWrite(&ctx->op, d, &da));
   for (PetscInt b = 0; b < ctx->dg->nblocks; b++) {
     const IPDGKernelData *kd = &ctx->kd[b];
+    if (ctx->dg->blocks[b].curved) {
+      if (!on_device)
+        IPDGCurvedDiagonalHost(&ctx->kc[b], da);
+      else {
+        ctx->kc_device[b].stream = ctx->op.stream;
+        PetscCall(OpShellCheckKernel(&ctx->op, HOFLOW_CUDA(IPDGCurvedDiagonalCUDA(&ctx->kc_device[b], da)), "SIPDG diagonal"));
+      }
+      flops += kd->K * IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) * 2.0;
+      continue;
+    }
     if (!on_device)
       IPDGDiagonalHost(kd, da);
     else {
@@ -275,7 +331,8 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
     PetscCheck((face_type[k] == HOFLOW_FACE_INTERIOR) == (mesh->face_elem[k] >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Face slot %" PetscInt_FMT ": boundary type %" PetscInt_FMT " does not match the mesh (interior faces are interior, boundary faces Dirichlet or Neumann)", k, face_type[k]);
   }
   PetscCall(PetscNew(&ctx));
-  ctx->dg = dg;
+  ctx->dg     = dg;
+  ctx->lambda = lambda;
   PetscCall(OpShellInit(&ctx->op, "SIPDG", dg->dm, IPDGDeviceSetUp, ctx));
   PetscCall(OpShellCreateLocal(&ctx->op, 1));
   PetscCall(PetscMalloc1(mesh->nslots, &ctx->face_type));
@@ -318,6 +375,47 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
     kd->LIFT   = ref->LIFT;
     kd->M      = ref->M;
     kd->lambda = lambda;
+    if (blk->curved) { /* the curved kernels' data (kd keeps the sizes the shared code reads) */
+      IPDGCurvedKernelData *kc = &ctx->kc[b];
+      const DGCurved       *cv = blk->cv;
+      kc->shape                = ref->shape;
+      kc->dim                  = (int)dg->dim;
+      kc->N                    = (int)dg->N;
+      kc->Np                   = (int)ref->Np;
+      kc->Nfaces               = (int)ref->Nfaces;
+      kc->Nfn                  = (int)ref->Nfn;
+      kc->Nq                   = (int)cv->Nq;
+      kc->NfpMax               = (int)ref->NfpMax;
+      kc->NfqMax               = (int)cv->NfqMax;
+      for (PetscInt f = 0; f <= ref->Nfaces; f++) {
+        kc->face_offset[f] = (int)ref->face_offset[f];
+        kc->fq_offset[f]   = (int)cv->fq_offset[f];
+        if (f < ref->Nfaces) {
+          kc->Nfq[f] = (int)cv->Nfq[f];
+          for (PetscInt o = 0; o < HOFLOW_FACE_ORIENTATIONS; o++) kc->if_offset[f][o] = (int)cv->if_offset[f][o];
+        }
+      }
+      kc->K          = kd->K;
+      kc->Khalo      = kd->Khalo;
+      kc->node0      = kd->node0;
+      kc->halo_node0 = kd->halo_node0;
+      kc->Gn         = cv->Gn;
+      kc->halo_Gn    = cv->Gn + (size_t)kd->K * ref->Np * dg->dim * dg->dim;
+      kc->vq         = cv->vq;
+      kc->fq         = cv->fq;
+      kc->sgeo       = kd->sgeo;
+      kc->face_type  = kd->face_type;
+      kc->fperm      = (const int *)cv->fperm;
+      kc->vmapP      = kd->vmapP;
+      kc->face_nodes = kd->face_nodes;
+      for (PetscInt d = 0; d < dg->dim; d++) {
+        kc->D[d]  = ref->D[d];
+        kc->Dq[d] = cv->Dq[d];
+      }
+      kc->Iq     = ref->Iq;
+      kc->If     = cv->If;
+      kc->lambda = lambda;
+    }
     PetscCall(IPDGDiagonalTables(ref, &ctx->diag_tables[b]));
     kd->diag_tables = ctx->diag_tables[b];
     for (PetscInt k = 0; k < 2; k++) {
@@ -374,7 +472,7 @@ PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda)
 
   PetscFunctionBeginUser;
   PetscCall(IPDGOperatorGetContext(A, &ctx));
-  *lambda = ctx->kd[0].lambda;
+  *lambda = ctx->lambda;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -463,6 +561,123 @@ static void AddFaceProduct(PetscInt nf, PetscInt np, PetscInt nq, PetscReal alph
     }
 }
 
+/* B += alpha P^T diag(w) Q for nf x np (P) and nf x nq (Q) operators at face points with weights w. */
+static void AddFaceProductDiag(PetscInt nf, PetscInt np, PetscInt nq, PetscReal alpha, const PetscReal *P, const PetscReal *w, const PetscReal *Q, PetscReal *B)
+{
+  for (PetscInt i = 0; i < np; i++)
+    for (PetscInt j = 0; j < nq; j++) {
+      PetscReal s = 0;
+      for (PetscInt a = 0; a < nf; a++) s += P[a * np + i] * w[a] * Q[a * nq + j];
+      B[i * nq + j] += alpha * s;
+    }
+}
+
+/* The rows of curved element e (COO triplets appended at *ncoo): the same bilinear form with the
+ * curved discretization's quadrature (hoflow/kernels/ipdg_curved.h), built from element and face
+ * matrices: volume sum_q Dq^T (w J G G^T) Dq + lambda Iq^T diag(w J) Iq; on each face, at its points
+ * g with weights w sJ: traces T (interpolated from the face nodes) and normal derivatives G (the face
+ * nodes' basis gradients, interpolated), of this element and, through vmapP, of the neighbour. */
+static PetscErrorCode AssembleCurvedElement(IPDGContext *ctx, PetscInt e, PetscSection gsec, PetscInt row0, PetscReal *Dx[3], PetscReal *B11, PetscReal *B12, PetscReal *T1, PetscReal *T2, PetscReal *G1, PetscReal *G2, PetscInt coo_i[], PetscInt coo_j[], PetscReal vals[], PetscCount *ncoo)
+{
+  const DGDisc     *dg   = ctx->dg;
+  const Mesh       *mesh = dg->mesh;
+  const PetscInt    b = mesh->elem_block[e], dim = dg->dim, npair = dim * (dim + 1) / 2, k = e - mesh->blocks[b].start;
+  const DGBlock    *blk = &dg->blocks[b];
+  const DGCurved   *cv  = blk->cv;
+  const RefElement *ref = blk->ref;
+  const PetscInt    Np = ref->Np, Nq = cv->Nq, Nfaces = ref->Nfaces, Nfqt = cv->fq_offset[Nfaces];
+  PetscReal        *gr = Dx[0], *gn = Dx[1], w[HOFLOW_NFACE_NODE_MAX];
+
+  PetscFunctionBeginUser;
+  /* volume */
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++) {
+      PetscReal sum = 0;
+      for (PetscInt q = 0; q < Nq; q++) {
+        const PetscReal *K = cv->vq + (k * Nq + q) * (npair + 1);
+        PetscReal        t = ctx->lambda * K[npair] * ref->Iq[q * Np + i] * ref->Iq[q * Np + j];
+        for (PetscInt a = 0, p = 0; a < dim; a++)
+          for (PetscInt c = a; c < dim; c++, p++) {
+            t += K[p] * cv->Dq[a][q * Np + i] * cv->Dq[c][q * Np + j];
+            if (c != a) t += K[p] * cv->Dq[c][q * Np + i] * cv->Dq[a][q * Np + j];
+          }
+        sum += t;
+      }
+      B11[i * Np + j] = sum;
+    }
+  /* faces */
+  for (PetscInt f = 0; f < Nfaces; f++) {
+    const PetscInt   slot = mesh->face_slot[e] + f, type = ctx->face_type[slot], nb = mesh->face_elem[slot], off = ref->face_offset[f], Nfp = ref->Nfp[f], Nfq = cv->Nfq[f];
+    const PetscReal *If  = cv->If + cv->if_offset[f][cv->fperm[k * Nfaces + f]];
+    const PetscReal *fq  = cv->fq + (k * Nfqt + cv->fq_offset[f]) * (dim + 1);
+    const PetscReal  tau = dg->sgeo[slot * HOFLOW_SGEO_SIZE(dim) + HOFLOW_SGEO_TAU(dim)];
+    if (type == HOFLOW_FACE_NEUMANN) continue;
+    for (PetscInt g = 0; g < Nfq; g++) w[g] = fq[g * (dim + 1) + dim];
+    /* this element: T1 = If on its face nodes, G1 = n . interpolated nodal gradients of its basis */
+    for (PetscInt t = 0; t < Nfq * Np; t++) T1[t] = G1[t] = 0;
+    for (PetscInt a = 0; a < Nfp; a++) {
+      const PetscInt m = ref->face_nodes[off + a];
+      DGDiscNodeBasisGradients(dg, e, m, gr);
+      for (PetscInt g = 0; g < Nfq; g++) {
+        const PetscReal Ig = If[g * Nfp + a];
+        T1[g * Np + m] += Ig;
+        for (PetscInt j = 0; j < Np; j++) {
+          PetscReal t = 0;
+          for (PetscInt x = 0; x < dim; x++) t += fq[g * (dim + 1) + x] * gr[j * dim + x];
+          G1[g * Np + j] += Ig * t;
+        }
+      }
+    }
+    if (type == HOFLOW_FACE_DIRICHLET) {
+      AddFaceProductDiag(Nfq, Np, Np, -1.0, T1, w, G1, B11);
+      AddFaceProductDiag(Nfq, Np, Np, -1.0, G1, w, T1, B11);
+      AddFaceProductDiag(Nfq, Np, Np, 2.0 * tau, T1, w, T1, B11);
+      continue;
+    }
+    {
+      const RefElement *rnb  = dg->blocks[mesh->elem_block[nb]].ref;
+      const PetscInt    Npnb = rnb->Np;
+      PetscInt          col0;
+      for (PetscInt t = 0; t < Nfq * Npnb; t++) T2[t] = G2[t] = 0;
+      for (PetscInt a = 0; a < Nfp; a++) {
+        const PetscInt m = dg->vmapP[dg->elem_fnode[e] + off + a] - dg->elem_node[nb];
+        DGDiscNodeBasisGradients(dg, nb, m, gn);
+        for (PetscInt g = 0; g < Nfq; g++) {
+          const PetscReal Ig = If[g * Nfp + a];
+          T2[g * Npnb + m] += Ig;
+          for (PetscInt j = 0; j < Npnb; j++) {
+            PetscReal t = 0;
+            for (PetscInt x = 0; x < dim; x++) t += fq[g * (dim + 1) + x] * gn[j * dim + x];
+            G2[g * Npnb + j] += Ig * t;
+          }
+        }
+      }
+      AddFaceProductDiag(Nfq, Np, Np, -0.5, T1, w, G1, B11);
+      AddFaceProductDiag(Nfq, Np, Np, -0.5, G1, w, T1, B11);
+      AddFaceProductDiag(Nfq, Np, Np, tau, T1, w, T1, B11);
+      for (PetscInt t = 0; t < Np * Npnb; t++) B12[t] = 0;
+      AddFaceProductDiag(Nfq, Np, Npnb, -0.5, T1, w, G2, B12);
+      AddFaceProductDiag(Nfq, Np, Npnb, 0.5, G1, w, T2, B12);
+      AddFaceProductDiag(Nfq, Np, Npnb, -tau, T1, w, T2, B12);
+      PetscCall(PetscSectionGetOffset(gsec, mesh->elem_cell[nb], &col0));
+      if (col0 < 0) col0 = -(col0 + 1); /* halo cell: owned elsewhere */
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt j = 0; j < Npnb; j++, (*ncoo)++) {
+          coo_i[*ncoo] = row0 + i;
+          coo_j[*ncoo] = col0 + j;
+          vals[*ncoo]  = B12[i * Npnb + j];
+        }
+    }
+  }
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++, (*ncoo)++) {
+      coo_i[*ncoo] = row0 + i;
+      coo_j[*ncoo] = row0 + j;
+      vals[*ncoo]  = B11[i * Np + j];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Assemble the SIPDG bilinear form
  *   a(u,v) = sum_E (grad v, grad u) + lambda (v,u) - sum_F ( {{grad u}}.[[v]] + {{grad v}}.[[u]] - tau [[u]].[[v]] )
  * from element and face matrices, independently of the matrix-free path (eq. 28). Each rank
@@ -488,6 +703,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
   for (PetscInt b = 0; b < dg->nblocks; b++) {
     NpMax  = PetscMax(NpMax, dg->blocks[b].Np);
     NfpMax = PetscMax(NfpMax, dg->blocks[b].ref->NfpMax);
+    if (dg->blocks[b].curved) NfpMax = PetscMax(NfpMax, dg->blocks[b].cv->NfqMax); /* face points */
   }
   PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
   PetscCall(DMGetGlobalSection(dg->dm, &gsec));
@@ -509,6 +725,10 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
     PetscInt          row0, col0;
 
     PetscCall(PetscSectionGetOffset(gsec, cell, &row0));
+    if (dg->blocks[mesh->elem_block[e]].curved) {
+      PetscCall(AssembleCurvedElement(ctx, e, gsec, row0, Dx, B11, B12, T1, T2, G1, G2, coo_i, coo_j, vals, &ncoo));
+      continue;
+    }
     ElementDerivatives(ref, g, Dx);
     /* volume: J sum_j Dx_j^T M Dx_j + lambda J M */
     for (PetscInt k = 0; k < Np * Np; k++) B11[k] = 0;
@@ -518,7 +738,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
         for (PetscInt b = 0; b < Np; b++) {
           PetscReal s = 0;
           for (PetscInt k = 0; k < Np; k++) s += Dx[j][k * Np + a] * tmp[k * Np + b];
-          B11[a * Np + b] += J * (s + (j == 0 ? ctx->kd[0].lambda * ref->M[a * Np + b] : 0.0));
+          B11[a * Np + b] += J * (s + (j == 0 ? ctx->lambda * ref->M[a * Np + b] : 0.0));
         }
     }
     for (PetscInt f = 0; f < ref->Nfaces; f++) {
@@ -546,12 +766,14 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
       { /* interior: jump j = [T1, -T2], average a = [G1, G2]/2, normal out of this element */
         const RefElement *rnb  = dg->blocks[mesh->elem_block[nb]].ref;
         const PetscInt    Npnb = rnb->Np;
-        ElementDerivatives(rnb, mesh->geo + nb * HOFLOW_GEO_SIZE(dim), Dx2);
+        const PetscBool   cnb  = dg->blocks[mesh->elem_block[nb]].curved;
+        if (!cnb) ElementDerivatives(rnb, mesh->geo + nb * HOFLOW_GEO_SIZE(dim), Dx2);
         for (PetscInt a = 0; a < Nfp; a++) {
           const PetscInt m = dg->vmapP[dg->elem_fnode[e] + off + a] - dg->elem_node[nb];
+          if (cnb) DGDiscNodeBasisGradients(dg, nb, m, tmp); /* a curved neighbour: its metric at node m */
           for (PetscInt j = 0; j < Npnb; j++) {
             PetscReal gn = 0;
-            for (PetscInt x = 0; x < dim; x++) gn += sg[x] * Dx2[x][m * Npnb + j];
+            for (PetscInt x = 0; x < dim; x++) gn += sg[x] * (cnb ? tmp[j * dim + x] : Dx2[x][m * Npnb + j]);
             T2[a * Npnb + j] = (j == m);
             G2[a * Npnb + j] = gn;
           }

@@ -1,5 +1,6 @@
 /* The DG mass matrix and its inverse as MatShells: block diagonal, J M on each element (exact for
- * affine elements), inverted element by element. The inverse is the inverse-mass preconditioner
+ * affine elements; on curved elements Iq^T diag(w J) Iq by cubature, their inverses stored per element),
+ * inverted element by element. The inverse is the inverse-mass preconditioner
  * of seed 000 §3 for mass-dominated screened Poisson systems. Host kernels in src/kernels/dg.c, CUDA
  * twins in cuda/dg.cu, on the discretization's element-wise kernel data (DGDisc.shell). */
 #include <hoflow/compat.h>
@@ -29,13 +30,18 @@ static PetscErrorCode MatMult_DGMass(Mat A, Vec x, Vec y)
   PetscCall(OpShellGetArrayWrite(op, y, &ya));
   for (PetscInt b = 0; b < ctx->dg->nblocks; b++) {
     DGBlock *blk = &ctx->dg->blocks[b];
-    if (!on_device)
-      DGMassHost(&blk->kd, ctx->inverse, xa, ya);
-    else {
+    if (!on_device) {
+      if (blk->curved)
+        DGCurvedMassHost(&blk->kd, ctx->inverse, xa, ya);
+      else
+        DGMassHost(&blk->kd, ctx->inverse, xa, ya);
+    } else {
       blk->kd_device.stream = op->stream;
-      PetscCall(OpShellCheckKernel(op, HOFLOW_CUDA(DGMassCUDA(&blk->kd_device, ctx->inverse, xa, ya)), "mass"));
+      if (blk->curved && ctx->inverse && !blk->kd_device.Minve) /* built after the device setup */
+        PetscCall(HoflowDeviceArraysUpload(&op->device, blk->kd.Minve, sizeof(double) * blk->kd.K * blk->kd.Np * blk->kd.Np, (const void **)&blk->kd_device.Minve));
+      PetscCall(OpShellCheckKernel(op, HOFLOW_CUDA(blk->curved ? DGCurvedMassCUDA(&blk->kd_device, ctx->inverse, xa, ya) : DGMassCUDA(&blk->kd_device, ctx->inverse, xa, ya)), "mass"));
     }
-    flops += 2.0 * blk->kd.K * blk->kd.Np * blk->kd.Np;
+    flops += blk->curved && !ctx->inverse ? 4.0 * blk->kd.K * blk->kd.Nq * blk->kd.Np : 2.0 * blk->kd.K * blk->kd.Np * blk->kd.Np;
   }
   PetscCall(OpShellRestoreArrayWrite(op, y, &ya));
   PetscCall(OpShellRestoreArrayRead(op, x, &xa));
@@ -58,6 +64,7 @@ PetscErrorCode DGMassOperatorCreate(DGDisc *dg, PetscBool inverse, Mat *M)
   MassContext *ctx;
 
   PetscFunctionBeginUser;
+  if (inverse) PetscCall(DGDiscCurvedInverseMass(dg)); /* curved elements: their own mass matrices, inverted once */
   PetscCall(PetscNew(&ctx));
   ctx->dg      = dg;
   ctx->inverse = inverse;

@@ -1,7 +1,7 @@
 /* The steady elliptic physics: -Laplace u + lambda u = f with the problem's data, discretized by the
  * run's Disc (its elliptic operator, right-hand side and boundary data) and solved with KSP; PETSc's
  * KSP/PC options choose the solver (default CG + Jacobi). Boundary types: -bc_dirichlet (value) and
- * -bc_neumann (normal derivative), both from the exact solution. */
+ * -bc_neumann (normal derivative), both from the exact solution (or the problem's boundary data). */
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
 #include <hoflow/log.h>
@@ -68,6 +68,7 @@ static PetscErrorCode EllipticSolve(Elliptic *el)
   App               *app    = el->app;
   ProblemPoint       exact  = {&app->problem, app->problem.exact, app->mesh->dim, 1, 0, 0.0};
   ProblemPoint       source = {&app->problem, app->problem.forcing, app->mesh->dim, 1, 0, 0.0};
+  ProblemPoint       data   = {&app->problem, app->problem.boundary ? app->problem.boundary : app->problem.exact, app->mesh->dim, 1, 0, 0.0};
   KSPConvergedReason reason;
   PetscReal          rnorm;
 
@@ -75,7 +76,7 @@ static PetscErrorCode EllipticSolve(Elliptic *el)
   /* b = (l_i, f) + boundary data; u0 = 0 */
   PetscCall(VecZeroEntries(el->b));
   PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, el->b));
-  PetscCall(DiscEllipticBoundaryData(app->disc, el->A, ProblemPointFunction, &exact, el->b));
+  PetscCall(DiscEllipticBoundaryData(app->disc, el->A, ProblemPointFunction, &data, el->b));
   PetscCall(VecZeroEntries(el->u));
   if (el->nullspace) PetscCall(MatNullSpaceRemove(el->nullspace, el->b)); /* make A u = b consistent */
   /* b was assembled on the host: a norm moves it to the device now (with -dm_vec_type cuda), so
@@ -142,17 +143,22 @@ static PetscErrorCode EllipticReport(Elliptic *el)
 {
   App               *app = el->app;
   KSPConvergedReason reason;
-  PetscInt           ndofs;
-  char               shapes[128] = "";
+  PetscInt           ndofs, curved = 0;
+  char               shapes[128] = "", extra[128] = "";
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetConvergedReason(el->ksp, &reason));
   PetscCall(VecGetSize(el->u, &ndofs));
   for (PetscInt b = 0; b < app->mesh->nblocks; b++) {
+    const MeshBlock *mb = &app->mesh->blocks[b];
+    if (mb->curved) curved += mb->end - mb->start;
+    if (b && mb->shape == app->mesh->blocks[b - 1].shape) continue; /* affine and curved blocks of a shape */
     if (b) PetscCall(PetscStrlcat(shapes, "+", sizeof(shapes)));
-    PetscCall(PetscStrlcat(shapes, RefShapes[app->mesh->blocks[b].shape], sizeof(shapes)));
+    PetscCall(PetscStrlcat(shapes, RefShapes[mb->shape], sizeof(shapes)));
   }
-  PetscCall(PetscPrintf(app->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e L2 %.6e iterations %" PetscInt_FMT " reason %s setup_s %.4e solve_s %.4e pc_bytes_per_cell %.0f pc_device_bytes_per_cell %.0f\n", app->problem_name, app->disc_name, shapes, app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, (double)el->l2_error, el->iterations, KSPConvergedReasons[reason], (double)el->setup_time, (double)el->solve_time, (double)(el->pc_memory[0] / app->mesh->Kglobal), (double)(el->pc_memory[1] / app->mesh->Kglobal)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &curved, 1, MPIU_INT, MPI_SUM, app->comm));
+  if (curved) PetscCall(PetscSNPrintf(extra, sizeof(extra), " curved_cells %" PetscInt_FMT " geometry_order %" PetscInt_FMT, curved, app->mesh->geom_order));
+  PetscCall(PetscPrintf(app->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e L2 %.6e iterations %" PetscInt_FMT " reason %s setup_s %.4e solve_s %.4e pc_bytes_per_cell %.0f pc_device_bytes_per_cell %.0f%s\n", app->problem_name, app->disc_name, shapes, app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, (double)el->l2_error, el->iterations, KSPConvergedReasons[reason], (double)el->setup_time, (double)el->solve_time, (double)(el->pc_memory[0] / app->mesh->Kglobal), (double)(el->pc_memory[1] / app->mesh->Kglobal), extra));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

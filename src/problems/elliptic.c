@@ -1,6 +1,13 @@
 /* Manufactured screened-Poisson problems -Laplace u + lambda u = f on the unit square:
  *   poisson    lambda = 0
  *   helmholtz  lambda > 0 (-helmholtz_lambda, default 10; in the flow solvers lambda = 1/(nu dt))
+ * and, for curved geometry,
+ *   annulus    Poisson on the quarter annulus (2D) or the octant of the spherical shell (3D) 1 <= r <= 2 with
+ *              u = 0 on the circles (spheres) and the cuts: the data belong to the true boundary, so a straight-sided mesh, whose boundary
+ *              misses the circles by O(h^2), makes a geometric error that curved elements remove
+ *   linear     u = 1 + 0.3 x - 0.7 y (+ 0.5 z), f = 0: reproduced to round-off by any order N >= 1 on
+ *              affine and on curved elements of geometry order <= N (consistency of the SIPDG form)
+ *
  * with the smooth exact solution u = sin(a x + p) cos(b y + q), chosen with no symmetry so
  * Dirichlet and Neumann sides both exercise the boundary terms; on a 3D mesh it is multiplied by
  * cos(c z + r). Default boundary conditions are mixed: Neumann on top, Dirichlet elsewhere
@@ -131,5 +138,100 @@ PetscErrorCode ProblemCreate_PoissonPeriodic(Problem *problem)
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_box_faces 4,4 -dm_plex_box_bd periodic,periodic", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "none"));
   PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "none"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+/* The annulus problem: u = S(r) p with S = sin(pi (r - 1)) and p = x y (2D) or x y z (3D): zero on r = 1
+ * and r = 2 and on the coordinate planes that cut a quarter annulus or an octant of the shell. p is
+ * harmonic and homogeneous of degree d, so x.grad p = d p and Laplace u = p (S'' + (3d - 1) S'/r). */
+static PetscErrorCode AnnulusExact(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  PetscReal r2 = 0, r, S, dS, p = 1;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < dim; d++) {
+    r2 += x[d] * x[d];
+    p *= x[d];
+  }
+  r    = PetscSqrtReal(r2);
+  S    = PetscSinReal(PETSC_PI * (r - 1.0));
+  dS   = PETSC_PI * PetscCosReal(PETSC_PI * (r - 1.0));
+  u[0] = S * p;
+  if (grad)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal dp = 1; /* dp/dx_d: the product of the other coordinates */
+      for (PetscInt k = 0; k < dim; k++)
+        if (k != d) dp *= x[k];
+      grad[d] = dS * x[d] / r * p + S * dp;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AnnulusForcing(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal f[], PetscReal grad[], void *ctx)
+{
+  PetscReal r2 = 0, r, p = 1;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < dim; d++) {
+    r2 += x[d] * x[d];
+    p *= x[d];
+  }
+  r    = PetscSqrtReal(r2);
+  f[0] = -p * (-PETSC_PI * PETSC_PI * PetscSinReal(PETSC_PI * (r - 1.0)) + (3 * dim - 1) * PETSC_PI * PetscCosReal(PETSC_PI * (r - 1.0)) / r);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The data of the true problem: u = 0 on every boundary (the circles or spheres and the cuts), wherever the
+ * mesh puts its boundary; Neumann data (not the default) from the exact gradient at the point. */
+static PetscErrorCode AnnulusBoundary(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(AnnulusExact(dim, t, x, nv, u, grad, ctx));
+  u[0] = 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProblemCreate_Annulus(Problem *problem)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(problem->physics, "elliptic", sizeof(problem->physics)));
+  problem->exact    = AnnulusExact;
+  problem->forcing  = AnnulusForcing;
+  problem->boundary = AnnulusBoundary;
+  problem->ctx      = problem;
+  PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/annulus.msh -curve_inner circle -curve_inner_radius 1 -curve_outer circle -curve_outer_radius 2", sizeof(problem->mesh_options)));
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "inner,outer,left,bottom"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "none"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LinearExact(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  u[0] = 1.0 + 0.3 * x[0] - 0.7 * x[1] + (dim == 3 ? 0.5 * x[2] : 0.0);
+  if (grad) {
+    grad[0] = 0.3;
+    grad[1] = -0.7;
+    if (dim == 3) grad[2] = 0.5;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LinearForcing(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal f[], PetscReal grad[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  f[0] = 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProblemCreate_Linear(Problem *problem)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(problem->physics, "elliptic", sizeof(problem->physics)));
+  problem->exact   = LinearExact;
+  problem->forcing = LinearForcing;
+  problem->ctx     = problem;
+  PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/square.msh", sizeof(problem->mesh_options)));
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,front,back,bottom"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "top"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,6 +11,8 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "poisson", ProblemCreate_Poisson));
   PetscCall(PetscFunctionListAdd(&ProblemList, "helmholtz", ProblemCreate_Helmholtz));
   PetscCall(PetscFunctionListAdd(&ProblemList, "poisson_periodic", ProblemCreate_PoissonPeriodic));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "annulus", ProblemCreate_Annulus));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "linear", ProblemCreate_Linear));
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));

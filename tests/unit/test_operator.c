@@ -1,6 +1,7 @@
 static const char help[] = "Checks the SIPDG MatShell against an independent assembly of the bilinear form:\n"
-                           "equality, symmetry, positive definiteness and MatGetDiagonal, and how far the constants are from its\n"
-                           "null space (zero on periodic and pure Neumann Poisson). Takes hoflow's options.\n";
+                           "equality, symmetry, positive definiteness and MatGetDiagonal; the mass operators; how far\n"
+                           "the constants are from its null space (zero on periodic and pure-Neumann Poisson). Takes hoflow's\n"
+                           "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
@@ -92,6 +93,7 @@ int main(int argc, char **argv)
   Vec         d1, d2;
   PetscReal   rel_op, rel_sym_shell, rel_sym_assembled, rel_diag, dn, emin = 0, esecond = 0, emax = 0;
   PetscMPIInt size;
+  PetscInt    nglobal, max_eigen = 100000;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
@@ -130,7 +132,9 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mass: inverse_roundtrip %.3e xMx_vs_cubature %.3e\n", (double)roundtrip, (double)norm));
   }
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  if (size == 1) {
+  PetscCall(MatGetSize(A, &nglobal, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-test_operator_max_eigen_size", &max_eigen, NULL));
+  if (size == 1 && nglobal <= max_eigen) {
     PetscCall(ExtremeEigenvalues(Ashell, &emin, &esecond, &emax));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "operator: min_eigenvalue %.6e second_eigenvalue %.6e max_eigenvalue %.6e\n", (double)emin, (double)esecond, (double)emax));
   }

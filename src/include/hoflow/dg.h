@@ -11,8 +11,28 @@
 #include <hoflow/opshell.h>
 #include <hoflow/kernels/dg.h>
 
+/* The data of a block of curved elements at this discretization's order (layouts of
+ * hoflow/kernels/ipdg_curved.h): metric terms at the nodes, factors at the cubature and face points,
+ * and the reference tables they are used with. Built from the mesh's geometry nodes (MeshCurvedElementMap). */
+typedef struct {
+  PetscInt   Nq;                                                             /* the reference element's cubature (degree 2N+1) */
+  PetscReal *Dq[HOFLOW_DIM_MAX];                                             /* [Nq*Np] derivatives of the nodal basis at the cubature points */
+  PetscInt   Nfq[HOFLOW_FACES_MAX], fq_offset[HOFLOW_FACES_MAX + 1], NfqMax; /* face cubature points (degree 2N+1) */
+  PetscReal *If;                                                             /* face interpolation matrices, face nodes to face points */
+  PetscInt   if_offset[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];          /* face f in orientation o at If + if_offset[f][o] */
+  PetscReal *Gn;                                                             /* [(K + Khalo)*Np*dim*dim] dr/dx at the nodes, owned then halo elements */
+  PetscReal *vq;                                                             /* [K*Nq*(dim(dim+1)/2 + 1)] w J G G^T (upper triangle) and w J at the cubature points */
+  PetscReal *wJq;                                                            /* [K*Nq] w J at the cubature points */
+  PetscReal *xq;                                                             /* [K*Nq*dim] the cubature points */
+  PetscReal *fq;                                                             /* [K*fq_offset[Nfaces]*(dim+1)] unit outward normal and w sJ at the face points */
+  PetscInt  *fperm;                                                          /* [K*Nfaces] canonical orientation of each face (MeshFaceOrientation) */
+  PetscReal *Minve;                                                          /* [K*Np*Np] inverse element mass matrices, built by the first inverse-mass operator */
+} DGCurved;
+
 typedef struct {
   RefElement  *ref;
+  PetscBool    curved; /* a block of curved elements (cv holds their data) */
+  DGCurved    *cv;
   PetscInt     Np, Nfn, Nfaces;
   PetscInt     node0, halo_node0; /* node index of the block's first owned and first halo element */
   PetscInt     fnode0;            /* face-node slot of the block's first owned element */
@@ -26,7 +46,7 @@ typedef struct {
   Mesh       *mesh;
   DM          dm;
   PetscInt    N, dim, nblocks;
-  DGBlock     blocks[REF_NUM_SHAPES];
+  DGBlock     blocks[MESH_MAX_BLOCKS];
   RefElement *ref;                /* the reference element when the mesh has one shape (else NULL) */
   PetscInt    Np;                 /* its nodes (else 0) */
   PetscInt    nodes, nodes_local; /* nodes of owned elements, of all local elements */
@@ -51,6 +71,10 @@ PETSC_EXTERN PetscErrorCode DGDiscGetUniformRef(DGDisc *dg, const char what[], R
 /* Boundary data at face nodes [elem_fnode[K]]: f's value on Dirichlet faces, n.grad f on Neumann faces
  * (face_type: [nslots] HOFLOW_FACE_*; NULL: the mesh's). */
 PETSC_EXTERN PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointFunction f, void *ctx, PetscReal **bc_data);
+/* The inverse element mass matrices of the curved blocks (DGCurved.Minve), built once. */
+PETSC_EXTERN PetscErrorCode DGDiscCurvedInverseMass(DGDisc *dg);
+/* grad l_j at node m of local element l (affine or curved): g[j*dim + x] for the Np basis functions j. */
+PETSC_EXTERN void DGDiscNodeBasisGradients(const DGDisc *dg, PetscInt l, PetscInt m, PetscReal g[]);
 /* The SIPDG penalty constant C_N of a shape (eq. 14: the trace-inverse constant). */
 PETSC_EXTERN PetscReal DGPenaltyConstant(RefShape shape, PetscInt N);
 

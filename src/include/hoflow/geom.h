@@ -38,6 +38,42 @@ double GeomMetricFromJacobian(int dim, const double jac[], double geo[]);
 /* Outward unit normal and measure of face f of an element with reference-ordered vertices (affine faces). */
 void GeomFaceNormal(int shape, int dim, int f, const double vert[], double n[], double *measure);
 
+/* ---- curved (isoparametric) and non-affine elements ----
+ * A curved element's map x(r) interpolates its geometry nodes; the pieces below are what every shape
+ * and dimension shares: vertex functions (the straight-sided map and the blending of boundary
+ * displacements), the shape's edges, reference faces, Nanson's formula for normals and surface
+ * Jacobians at any face point, and the symmetries of a face, which fix the orientation of face
+ * cubature points so that the two elements of a face use the same physical points. */
+#define HOFLOW_EDGES_MAX 12
+#define HOFLOW_FACE_ORIENTATIONS 8
+
+/* The vertex functions of a shape at the reference point xi: barycentric coordinates on simplices,
+ * multilinear functions on tensor shapes, their products on prisms (a partition of unity, N_v = 1 at
+ * vertex v). N[nverts]; dN[v*dim + d] = dN_v/dr_d when dN is not NULL. */
+void GeomVertexFunctions(int shape, const double xi[], double N[], double dN[]);
+/* The straight-sided (multilinear) map x = sum_v N_v(xi) X_v from reference-ordered vertices, and
+ * dx/dr (jac[i*dim + d], may be NULL): affine on simplices, bilinear or trilinear on quadrilaterals
+ * and hexahedra. */
+void GeomMultilinearMap(int shape, int dim, const double vert[], const double xi[], double x[], double jac[]);
+/* The edges of a shape as pairs of reference vertices (from its faces; in 2D its faces); returns their number. */
+int GeomShapeEdges(int shape, int edges[HOFLOW_EDGES_MAX][2]);
+/* The unit outward normal of reference face f in reference coordinates, and the ratio of the face's
+ * measure in reference coordinates to the measure of its face shape's own reference (so that the
+ * surface Jacobian of the face's nodal operators is sJ = ratio * dA/dA_ref). */
+void GeomReferenceFace(int shape, int f, double nref[], double *ratio);
+/* Nanson's formula n dA = J (dr/dx)^T nref dA_ref at a face point, from dx/dr (jac) and the reference
+ * face normal: writes the physical unit outward normal n and returns dA/dA_ref (0 when J <= 0). */
+double GeomFaceNormalFromJacobian(int dim, const double jac[], const double nref[], double n[]);
+/* Orientations of a face shape (segment 2, triangle 6, quadrilateral 8: its symmetries) and the vertex
+ * permutation of orientation o: the face's vertex perm[k] (face-shape order) is the k-th vertex of the
+ * canonical frame. */
+int        GeomFaceOrientations(int face_shape);
+const int *GeomFaceOrientationPerm(int face_shape, int o);
+/* The orientation whose frame orders the face's vertices by their global numbers gid[] (face-shape
+ * order): increasing on segments and triangles; on quadrilaterals the smallest first, then the smaller
+ * of its two neighbours. Both elements of a face find the same frame. */
+int GeomCanonicalFaceOrientation(int face_shape, const int gid[]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,7 +19,9 @@ typedef struct {
   ProblemFunction exact;       /* the exact solution (NULL: none) */
   ProblemFunction initial;     /* the initial state (NULL: the exact solution at t = 0) */
   ProblemFunction forcing;     /* the right-hand side f (NULL: none) */
-  void           *ctx;         /* passed to the functions */
+  ProblemFunction boundary;    /* elliptic boundary data where they are not the exact solution's trace (NULL: the exact
+                                  solution), e.g. data given on a curved boundary that a straight-sided mesh misses */
+  void *ctx;                   /* passed to the functions */
   PetscErrorCode (*ctx_destroy)(void *ctx);
   /* parameters */
   PetscReal lambda;                       /* screening constant of -Laplace u + lambda u = f */
@@ -57,6 +59,8 @@ PETSC_EXTERN PetscErrorCode    ProblemRegisterAll(void);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Poisson(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Helmholtz(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_PoissonPeriodic(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Annulus(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Linear(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);

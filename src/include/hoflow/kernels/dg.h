@@ -16,7 +16,11 @@ typedef struct {
   const double *geo;            /* [K*HOFLOW_GEO_SIZE(dim)], J used */
   const double *M, *Minv;       /* [Np*Np] reference mass matrix and inverse */
   const double *Iq, *wq;        /* [Nq*Np] interpolation to cubature points, [Nq] weights */
-  void         *stream;         /* CUDA stream; NULL: default */
+  /* curved blocks (hoflow/mesh.h), whose Jacobian varies inside the element: */
+  const double *wJq;    /* [K*Nq] cubature weight times J at every cubature point */
+  const double *Minve;  /* [K*Np*Np] inverse element mass matrices (built at the first inverse-mass operator) */
+  double       *work;   /* CUDA: [K*Nq] scratch */
+  void         *stream; /* CUDA stream; NULL: default */
 } DGKernelData;
 
 /* Arrays u, Mu, b: owned arrays (element e at node0 + e Np); fq, exact_q: block-relative [K*Nq]; err2: [K]. */
@@ -26,6 +30,15 @@ void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, 
 int  DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
 int  DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
 int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
+
+/* The same on a block of curved elements: mass Iq^T diag(w J) Iq and its inverse (Minve), integrals
+ * and errors with w J at every cubature point. */
+void DGCurvedMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu);
+void DGCurvedWeightedIntegralHost(const DGKernelData *d, const double *fq, double *b);
+void DGCurvedErrorHost(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
+int  DGCurvedMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
+int  DGCurvedWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
+int  DGCurvedErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
 
 /* Element-wise dense blocks: out[e*m + i] = sum_j A[i*n + j] in[e*n + j] for the K elements
  * (p-multigrid prolongation A = interpolation, restriction A = its transpose). */
@@ -70,4 +83,51 @@ HOFLOW_HD double DGErrorElement(const DGKernelData *d, const int Np, const int N
     s += d->wq[q] * (uq - exact_q[q]) * (uq - exact_q[q]);
   }
   return J * s;
+}
+
+/* Curved element e: out = Iq^T diag(w J) Iq u (w: scratch of Nq at stride ws), or out = Minve_e u. */
+HOFLOW_HD void DGCurvedMassElement(const DGKernelData *d, const int Np, const int Nq, int e, int inverse, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT out, double *HOFLOW_RESTRICT w, const int ws)
+{
+  if (inverse) {
+    const double *A = d->Minve + (size_t)e * Np * Np;
+    for (int i = 0; i < Np; i++) {
+      double a = 0;
+      for (int j = 0; j < Np; j++) a += A[i * Np + j] * u[j];
+      out[i] = a;
+    }
+    return;
+  }
+  for (int q = 0; q < Nq; q++) {
+    double a = 0;
+    for (int j = 0; j < Np; j++) a += d->Iq[q * Np + j] * u[j];
+    w[(size_t)q * ws] = d->wJq[(size_t)e * Nq + q] * a;
+  }
+  for (int i = 0; i < Np; i++) out[i] = 0;
+  for (int q = 0; q < Nq; q++) {
+    const double wq = w[(size_t)q * ws];
+    for (int i = 0; i < Np; i++) out[i] += d->Iq[q * Np + i] * wq;
+  }
+}
+
+/* b_i += sum_q w_q J_q l_i(x_q) f_q on curved element e. */
+HOFLOW_HD void DGCurvedWeightedIntegralElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT fq, double *HOFLOW_RESTRICT b)
+{
+  const double *wJ = d->wJq + (size_t)e * Nq;
+  for (int q = 0; q < Nq; q++) {
+    const double c = wJ[q] * fq[q];
+    for (int i = 0; i < Np; i++) b[i] += d->Iq[q * Np + i] * c;
+  }
+}
+
+/* sum_q w_q J_q (u(x_q) - exact_q)^2 on curved element e. */
+HOFLOW_HD double DGCurvedErrorElement(const DGKernelData *d, const int Np, const int Nq, int e, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT exact_q)
+{
+  const double *wJ = d->wJq + (size_t)e * Nq;
+  double        s  = 0;
+  for (int q = 0; q < Nq; q++) {
+    double uq = 0;
+    for (int i = 0; i < Np; i++) uq += d->Iq[q * Np + i] * u[i];
+    s += wJ[q] * (uq - exact_q[q]) * (uq - exact_q[q]);
+  }
+  return s;
 }
