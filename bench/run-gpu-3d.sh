@@ -1,0 +1,41 @@
+#!/bin/bash
+# One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
+# roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
+# convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|studies]...
+# (no argument: all three).
+set -uo pipefail
+OUT=${OUT:-output/gpu3d}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/summary.txt") 2>&1
+export PATH=$PATH:/usr/local/cuda/bin
+parts=${*:-tests bench studies}
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+date -u
+make CUDA=1 -j16 > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+rm -f "$OUT/build.log"
+for part in $parts; do
+  case $part in
+  tests)
+    make test-gpu > "$OUT/test-gpu.log" 2>&1
+    grep -E '^FAIL' -A12 "$OUT/test-gpu.log" | head -80
+    tail -2 "$OUT/test-gpu.log" ;;
+  bench)
+    HEX="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40"   # 64 000 hexahedra
+    TET="-dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3"     # Gmsh tetrahedra refined (PETSc has no TetGen)
+    for shape in hex tet; do
+      mesh=$HEX; [ $shape = tet ] && mesh=$TET
+      ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders 1,2,3,4,5,6,7,8 -bench_reps 20 \
+        -bench_ins false -bench_csv "$OUT/roofline_$shape.csv" > "$OUT/r.txt" 2>&1 || tail -20 "$OUT/r.txt"
+      grep -E "^(device|cells|copy|shared|shape|hexa|tetra)" "$OUT/r.txt"
+    done
+    rm -f "$OUT/r.txt" ;;
+  studies)
+    for shape in hexahedron tetrahedron prism mixed; do
+      levels=0-2; [ $shape = hexahedron ] && levels=1-3
+      python3 scripts/convergence.py --shape $shape --orders 1-6 --levels $levels --rtol 1e-12 \
+        --out "$OUT/convergence_$shape" -- -dm_vec_type cuda -options_file options/pmg_amg.yaml 2>&1 | tail -40
+    done ;;
+  esac
+done
+date -u
