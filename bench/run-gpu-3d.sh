@@ -2,14 +2,14 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|studies]...
-# (no argument: all three).
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|studies|curved]...
+# (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/summary.txt") 2>&1
 export PATH=$PATH:/usr/local/cuda/bin
-parts=${*:-tests bench studies}
+parts=${*:-tests bench studies curved}
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
 date -u
 make CUDA=1 -j16 > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
@@ -31,11 +31,19 @@ for part in $parts; do
     done
     rm -f "$OUT/r.txt" ;;
   studies)
-    for shape in hexahedron tetrahedron prism mixed; do
+    for shape in ${SHAPES:-hexahedron tetrahedron prism mixed}; do
       levels=0-2; [ $shape = hexahedron ] && levels=1-3
+      solver="-options_file options/pmg_amg.yaml"   # p-multigrid needs one element shape:
+      [ $shape = mixed ] && solver="-ksp_type cg -pc_type jacobi -ksp_max_it 20000"
       python3 scripts/convergence.py --shape $shape --orders 1-6 --levels $levels --rtol 1e-12 \
-        --out "$OUT/convergence_$shape" -- -dm_vec_type cuda -options_file options/pmg_amg.yaml 2>&1 | tail -40
+        --out "$OUT/convergence_$shape" -- -dm_vec_type cuda $solver 2>&1 | tail -40
     done ;;
+  curved)  # the octant of the spherical shell (tetrahedra remeshed by tests/suite_curved.py's gmsh runs)
+    m=output/test-meshes/shell_setnumber_octant_1_clscale_
+    python3 scripts/convergence.py --shape tetrahedron --orders 1-6 --problem annulus --rtol 1e-12 \
+      --meshes ${m}1p4.msh,${m}1.msh,${m}0p7.msh --out "$OUT/convergence_shell_octant" -- -dm_vec_type cuda \
+      -options_file options/pmg_amg.yaml -bc_dirichlet inner,outer,left,front,bottom -bc_neumann none \
+      -curve_inner sphere -curve_inner_radius 1 -curve_outer sphere -curve_outer_radius 2 2>&1 | tail -30 ;;
   esac
 done
 date -u
