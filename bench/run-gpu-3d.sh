@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|studies|curved]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|studies|curved]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -30,6 +30,11 @@ for part in $parts; do
       grep -E "^(device|cells|copy|shared|shape|hexa|tetra)" "$OUT/r.txt"
     done
     rm -f "$OUT/r.txt" ;;
+  sweep)  # launch shapes (elements per block and per thread) of the tetrahedral kernels, for cuda/ipdg.cu's table
+    ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3 \
+      -bench_orders 1,2,3,4,5,6,7,8 -bench_epb_sweep -bench_reps 20 -bench_ins false -bench_csv "$OUT/sweep_tet.csv" > /dev/null 2>&1
+    echo "fastest launch shape (shape kernel N rows P seconds):"
+    awk -F, 'NR>1 {k=$2" "$4" "$3; if (!(k in best) || $8<best[k]) {best[k]=$8; cfg[k]=$6" "$7}} END {for (k in best) print "best", k, cfg[k], best[k]}' "$OUT/sweep_tet.csv" | sort -k3,3 -k4n ;;
   studies)
     for shape in ${SHAPES:-hexahedron tetrahedron prism mixed}; do
       levels=0-2; [ $shape = hexahedron ] && levels=1-3
