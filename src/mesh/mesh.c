@@ -1093,3 +1093,15 @@ PetscErrorCode MeshDestroy(Mesh **mesh)
   PetscCall(PetscFree(*mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MeshGetShapeNames(const Mesh *mesh, char names[], size_t len)
+{
+  PetscFunctionBeginUser;
+  names[0] = 0;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    if (b && mesh->blocks[b].shape == mesh->blocks[b - 1].shape) continue; /* affine and curved blocks of a shape */
+    if (b) PetscCall(PetscStrlcat(names, "+", len));
+    PetscCall(PetscStrlcat(names, RefShapes[mesh->blocks[b].shape], len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
