@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|studies|curved]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|studies|curved]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -35,6 +35,14 @@ for part in $parts; do
       -bench_orders 1,2,3,4,5,6,7,8 -bench_epb_sweep -bench_reps 20 -bench_ins false -bench_csv "$OUT/sweep_tet.csv" > /dev/null 2>&1
     echo "fastest launch shape (shape kernel N rows P seconds):"
     awk -F, 'NR>1 {k=$2" "$4" "$3; if (!(k in best) || $8<best[k]) {best[k]=$8; cfg[k]=$6" "$7}} END {for (k in best) print "best", k, cfg[k], best[k]}' "$OUT/sweep_tet.csv" | sort -k3,3 -k4n ;;
+  big)  # issue 13's single-GPU case: N = 6, 19.3 M DOFs, pMG-AMG to 1e-8 (setup vs solve), and the same
+        # solve on the machine's 16 CPU cores (GAMG coarse: this PETSc's hypre takes device vectors only)
+    BIG="-problem poisson -order 6 -dm_plex_filename examples/meshes/square.msh -dm_refine 7 -ksp_rtol 1e-8"
+    /usr/bin/time -f "wall %e s" ./hoflow -dm_vec_type cuda $BIG -options_file options/pmg_amg.yaml -log_view > "$OUT/logview_19M_gpu.txt" 2>&1
+    grep -E "^hoflow:|^wall|^(MeshSetup|DGSetup|PMGSetUp|IPDGAssemble|MatSetPreallCOO|MatConvert|DMPlexTransform|DGProject|DGL2Error|KSPSolve) " "$OUT/logview_19M_gpu.txt" | cut -c1-100
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /usr/bin/time -f "wall %e s" mpiexec -n 16 --bind-to core ./hoflow $BIG \
+      -options_file options/pmg_gamg.yaml -log_view > "$OUT/logview_19M_cpu16.txt" 2>&1
+    grep -E "^hoflow:|^wall|^(PMGSetUp|KSPSolve) " "$OUT/logview_19M_cpu16.txt" | cut -c1-100 ;;
   studies)
     for shape in ${SHAPES:-hexahedron tetrahedron prism mixed}; do
       levels=0-2; [ $shape = hexahedron ] && levels=1-3
