@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|studies|curved]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|ins3d|solvers|hex6|studies|curved]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -43,6 +43,22 @@ for part in $parts; do
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /usr/bin/time -f "wall %e s" mpiexec -n 16 --bind-to core ./hoflow $BIG \
       -options_file options/pmg_gamg.yaml -log_view > "$OUT/logview_19M_cpu16.txt" 2>&1
     grep -E "^hoflow:|^wall|^(PMGSetUp|KSPSolve) " "$OUT/logview_19M_cpu16.txt" | cut -c1-100 ;;
+  tensor)  # sum-factorized against dense SIPDG kernels: 64 000 hexahedra and 200 704 quadrilaterals, N = 1..8
+    for mesh in "-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40" "-dm_plex_box_faces 448,448"; do
+      name=hex; case "$mesh" in *448*) name=quad ;; esac
+      ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders 1,2,3,4,5,6,7,8 -bench_reps 20 -bench_ins false \
+        -bench_kernels both -bench_csv "$OUT/roofline_tensor_$name.csv" > "$OUT/r.txt" 2>&1 || tail -20 "$OUT/r.txt"
+      grep -E "^(cells|quadri|hexa|throughput)" "$OUT/r.txt"
+    done
+    rm -f "$OUT/r.txt" ;;
+  ins3d)  # Beltrami flow, N = 2..5, hexahedra and tetrahedra
+    python3 scripts/ins3d_study.py --out "$OUT/ins3d_beltrami" -- -dm_vec_type cuda 2>&1 | tail -30 ;;
+  solvers)  # pMG-AMG and LOR-AMG iterations, N = 2..8, three tetrahedral and hexahedral levels
+    python3 scripts/solver_study.py --cuda --stacks pmg_amg,lor_amg --no-screened --orders 2-8 \
+      --meshes tet0,tet1,tet2,hex2,hex4,hex8 --out "$OUT/solver_study_3d" --title "H100, $(date -u +%F)" 2>&1 | tail -40 ;;
+  hex6)  # hexahedra N = 6 below the rtol 1e-12 floor of the studies
+    python3 scripts/convergence.py --shape hexahedron --orders 6 --levels 1-3 --rtol 1e-14 --out "$OUT/convergence_hexahedron_N6" \
+      -- -dm_vec_type cuda -options_file options/pmg_amg.yaml 2>&1 | tail -5 ;;
   studies)
     for shape in ${SHAPES:-hexahedron tetrahedron prism mixed}; do
       levels=0-2; [ $shape = hexahedron ] && levels=1-3
