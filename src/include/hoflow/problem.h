@@ -28,6 +28,7 @@ typedef struct {
   PetscReal nu;                           /* diffusivity or kinematic viscosity */
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
   PetscReal length_scale;                 /* a reference length (force coefficients) */
+  PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
   /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
    * (u_D, v_D, du/dn, dv/dn, p_D) (hoflow/insops.h), and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
@@ -64,3 +65,7 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Linear(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_IsentropicVortex(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_SupersonicVortex(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
