@@ -100,7 +100,12 @@ static PetscErrorCode EulerPreStep(TS ts)
     PetscInt  cell;
     PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
     PetscCheck(speed > 0, un->comm, PETSC_ERR_NOT_CONVERGED, "Non-physical state (density or pressure <= 0) before step %" PetscInt_FMT " at t = %g (cell %" PetscInt_FMT ")", eu->last_good_step, (double)eu->last_good_time, cell);
-    PetscCall(TSSetTimeStep(ts, eu->cfl / ((2 * eu->mdg->N + 1) * speed)));
+    {
+      PetscReal dt = eu->cfl / ((2 * eu->mdg->N + 1) * speed), tmax;
+      PetscCall(TSGetMaxTime(ts, &tmax));
+      if (eu->last_good_time + dt > tmax) dt = PetscMax(tmax - eu->last_good_time, 1e-14 * tmax); /* land on the final time */
+      PetscCall(TSSetTimeStep(ts, dt));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,6 +293,8 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   un->physics_errors  = EulerErrors;
   un->physics_failure = EulerFailure;
   PetscCall(TSSetType(un->ts, TSSSP));
+  if (app->problem.default_max_time > 0) PetscCall(TSSetMaxTime(un->ts, app->problem.default_max_time));
+  PetscCall(TSSetMaxSteps(un->ts, 1000000));
   PetscCall(TSSetProblemType(un->ts, TS_NONLINEAR));
   PetscCall(TSSetRHSFunction(un->ts, NULL, EulerRHSFunction, eu));
   PetscCall(TSSetApplicationContext(un->ts, un));
