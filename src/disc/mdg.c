@@ -127,7 +127,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
   blk->Nfaces  = info->nfaces;
   blk->K       = mb->end - mb->start;
   blk->Kh      = mb->halo_end - mb->halo_start;
-  PetscCall(RefElementCubature(mb->shape, mdg->degree, &blk->Nq, &blk->xiq, &blk->wq));
+  /* affine elements integrate their polynomials exactly at 2N+1 (their volume terms need no more) */
+  PetscCall(RefElementCubature(mb->shape, mb->curved || mdg->degree_given ? mdg->degree : PetscMin(mdg->degree, 2 * mdg->N + 1), &blk->Nq, &blk->xiq, &blk->wq));
   Nq = blk->Nq;
   PetscCall(PetscMalloc2(Nq * Np, &blk->Pq, dim * Nq * Np, &blk->dPq));
   {
@@ -354,6 +355,30 @@ PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec uvec, PetscReal total[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Modal coefficients have no points of their own: each is given its element's centroid, which is what
+ * checkpoints need to key elements (the per-element block is elem_dof's). Field output needs nodal values
+ * and sub-cells, which -disc mdg does not provide yet. */
+static PetscErrorCode MDGGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  MDGDisc       *mdg = (MDGDisc *)disc->data;
+  const PetscInt dim = mdg->dim;
+
+  PetscFunctionBeginUser;
+  if (!mdg->xdof) {
+    PetscCall(PetscMalloc1(mdg->ndof * dim, &mdg->xdof));
+    for (PetscInt e = 0; e < mdg->mesh->K; e++) {
+      PetscReal c[3];
+      MeshElementCentroid(mdg->mesh, e, c);
+      for (PetscInt i = mdg->elem_dof[e]; i < mdg->elem_dof[e + 1]; i++)
+        for (PetscInt d = 0; d < dim; d++) mdg->xdof[i * dim + d] = c[d];
+    }
+  }
+  *n = mdg->ndof;
+  if (x) *x = mdg->xdof;
+  if (elem_point) *elem_point = mdg->elem_dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MDGDestroy(Disc disc)
 {
   MDGDisc *mdg = (MDGDisc *)disc->data;
@@ -379,6 +404,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(PetscFree(mdg->bn));
   PetscCall(PetscFree(mdg->btype));
   PetscCall(PetscFree(mdg->bc_point));
+  PetscCall(PetscFree(mdg->xdof));
   PetscCall(PetscFree(mdg->elem_dof));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -437,7 +463,7 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
    * their metric terms (J dr/dx is of degree dim (Ng-1)), so that a constant state stays constant */
   mdg->degree = 2 * mdg->N + 1 + (curved ? dim * PetscMax(mesh->geom_order - 1, 0) : 0);
   PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "Modal DG discretization", NULL);
-  PetscCall(PetscOptionsInt("-mdg_quadrature_degree", "Polynomial degree of the volume and face cubature of -disc mdg (default 2N+1, more on curved meshes)", NULL, mdg->degree, &mdg->degree, NULL));
+  PetscCall(PetscOptionsInt("-mdg_quadrature_degree", "Polynomial degree of the volume and face cubature of -disc mdg (default 2N+1; on curved meshes more on faces and curved elements)", NULL, mdg->degree, &mdg->degree, &mdg->degree_given));
   PetscOptionsEnd();
   PetscCheck(mdg->degree >= 2 * mdg->N, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-mdg_quadrature_degree %" PetscInt_FMT " must be at least 2N = %" PetscInt_FMT " (the mass matrix)", mdg->degree, 2 * mdg->N);
 
@@ -460,7 +486,8 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   }
   PetscCall(OpShellInit(&mdg->shell, "modal DG Euler right-hand side", mdg->dm, MDGDeviceSetUp, mdg));
   PetscCall(OpShellCreateLocal(&mdg->shell, 1));
-  disc->ops.destroy = MDGDestroy;
+  disc->ops.destroy    = MDGDestroy;
+  disc->ops.get_points = MDGGetPoints;
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,6 +17,20 @@ PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    mdg->blocks[b].kd.barth        = barth ? 1 : 0;
+    mdg->blocks[b].kd.positivity   = positivity ? 1 : 0;
+    mdg->blocks[b].kd.eps          = eps;
+    mdg->blocks[b].kd_device.barth = barth ? 1 : 0; /* the device copy is made once: keep it in step */
+    mdg->blocks[b].kd_device.positivity = positivity ? 1 : 0;
+    mdg->blocks[b].kd_device.eps        = eps;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* flops of one application per element of a block (volume: evaluation, flux, d/dr accumulation; face:
  * two evaluations, about 60 flops of numerical flux and the accumulation per point; lift) */
 static void MDGFlops(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDouble *fv, PetscLogDouble *ff, PetscLogDouble *fl)

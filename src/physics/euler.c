@@ -4,7 +4,8 @@
  * state, dt = C min_e h_e / ((2N+1) max (|v| + c)), h_e = dim |E| / |dE|; otherwise -ts_dt.
  *
  * Limiting (-euler_limiter barth_jespersen): the Barth–Jespersen limiter of the linear part (seed 002
- * §4.3.5) applied to the argument of every right-hand-side evaluation (each stage state) and to the
+ * §4.3.5), then (-euler_positivity, on by default with a limiter) Zhang & Shu's scaling that keeps density and
+ * pressure >= -euler_positivity_eps at every volume and face cubature point, applied to the argument of every right-hand-side evaluation (each stage state) and to the
  * state after every step; it keeps the cell means, so the scheme stays conservative.
  *
  * Boundary types (-bc_<type> groups): slip_wall, supersonic_inflow (the state from -bc_supersonic_inflow_state
@@ -25,7 +26,7 @@ typedef struct {
   MDGDisc   *mdg;
   PetscReal  gamma, cfl;
   PetscInt   flux;
-  PetscBool  limit;
+  PetscBool  limit, positivity;
   Vec        last_good, limited_stage;
   PetscReal  last_good_time, total0[EULER_NV_MAX];
   PetscInt   last_good_step, nlimited_total;
@@ -260,9 +261,10 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
 
 static PetscErrorCode EulerCreate(Unsteady *un)
 {
-  App     *app = un->app;
-  Euler   *eu;
-  PetscInt limiter = 0;
+  App      *app = un->app;
+  Euler    *eu;
+  PetscInt  limiter = 0;
+  PetscReal eps;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
@@ -274,9 +276,15 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
   PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
   PetscCall(PetscOptionsEList("-euler_limiter", "Slope limiter", NULL, EulerLimiters, 2, EulerLimiters[limiter], &limiter, NULL));
+  eu->positivity = limiter ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-euler_positivity", "Positivity-preserving limiter (Zhang-Shu: density and pressure >= -euler_positivity_eps at every cubature point); default on with a limiter", NULL, eu->positivity, &eu->positivity, NULL));
+  eps = 1e-10;
+  PetscCall(PetscOptionsReal("-euler_positivity_eps", "Lower bound of density and pressure of the positivity limiter", NULL, eps, &eps, NULL));
   PetscOptionsEnd();
+  PetscCheck(eps > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_positivity_eps %g must be positive", (double)eps);
   PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
-  eu->limit = limiter ? PETSC_TRUE : PETSC_FALSE;
+  eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
   PetscCall(EulerBoundaryData(eu));
   PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
 

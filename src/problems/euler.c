@@ -22,6 +22,7 @@ typedef struct {
   PetscReal radius, strength;      /* isentropic vortex */
   PetscReal mach, angle;           /* free stream */
   PetscReal pstar, ustar;          /* Sod: the star region */
+  PetscReal left[3], right[3];     /* a general Riemann problem's initial states (rho, u, p) */
 } EulerCase;
 
 static PetscErrorCode EulerCaseDestroy(void *ctx)
@@ -174,6 +175,18 @@ static PetscErrorCode SodState(PetscInt dim, PetscReal t, const PetscReal x[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a Riemann problem's initial state from -riemann_left/-riemann_right */
+static PetscErrorCode RiemannInitial(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  const EulerCase *ec = (const EulerCase *)ctx;
+  const PetscReal *w  = x[0] < 0.5 ? ec->left : ec->right;
+  PetscReal        v[3] = {w[1], 0, 0};
+
+  PetscFunctionBeginUser;
+  Conservative(dim, ec->gamma, w[0], v, w[2], u);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ProblemCreate_Sod(Problem *problem)
 {
   EulerCase *ec;
@@ -181,6 +194,8 @@ PetscErrorCode ProblemCreate_Sod(Problem *problem)
 
   PetscFunctionBeginUser;
   PetscCall(EulerCaseCreate(problem, &ec));
+  PetscCall(ProblemSetBoundaryGroups(problem, "slip_wall", "bottom,top"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "supersonic_outflow", "left,right"));
   for (PetscInt it = 0; it < 50; it++) { /* f_L(p) + f_R(p) = 0 (zero velocities) */
     PetscReal fL, dL, fR, dR;
     SodSide(ec->gamma, p, 1, 1, &fL, &dL);
@@ -197,8 +212,24 @@ PetscErrorCode ProblemCreate_Sod(Problem *problem)
   problem->exact            = SodState;
   problem->default_max_time = 0.2;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_box_faces 64,2 -dm_plex_box_upper 1,0.0625", sizeof(problem->mesh_options)));
-  PetscCall(ProblemSetBoundaryGroups(problem, "slip_wall", "bottom,top"));
-  PetscCall(ProblemSetBoundaryGroups(problem, "supersonic_outflow", "left,right"));
+  { /* another Riemann problem (no exact solution then), e.g. Toro's 123 problem: 1,-2,0.4 and 1,2,0.4 */
+    PetscInt  nl = 3, nr = 3;
+    PetscBool sl = PETSC_FALSE, sr = PETSC_FALSE;
+    ec->left[0] = 1, ec->left[1] = 0, ec->left[2] = 1, ec->right[0] = 0.125, ec->right[1] = 0, ec->right[2] = 0.1;
+    PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Shock tube", NULL);
+    PetscCall(PetscOptionsRealArray("-riemann_left", "Left state rho,u,p (default Sod's 1,0,1)", NULL, ec->left, &nl, &sl));
+    PetscCall(PetscOptionsRealArray("-riemann_right", "Right state rho,u,p (default Sod's 0.125,0,0.1)", NULL, ec->right, &nr, &sr));
+    PetscOptionsEnd();
+    PetscCheck((!sl || nl == 3) && (!sr || nr == 3), PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-riemann_left and -riemann_right take three values rho,u,p");
+    PetscCheck(ec->left[0] > 0 && ec->left[2] > 0 && ec->right[0] > 0 && ec->right[2] > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-riemann_left/-riemann_right: densities and pressures must be positive (got %g, %g and %g, %g)", (double)ec->left[0], (double)ec->left[2], (double)ec->right[0], (double)ec->right[2]);
+    if (sl || sr) { /* the exact solution above is Sod's only */
+      problem->exact   = NULL;
+      problem->initial = RiemannInitial;
+      PetscCall(PetscStrncpy(problem->monitors, "mass,limited_cells", sizeof(problem->monitors)));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+
   PetscCall(PetscStrncpy(problem->monitors, "L2_error_density,mass,limited_cells", sizeof(problem->monitors)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,8 +5,8 @@
  * order, described to PETSc by a PetscSection on a clone of the mesh DM (so global vectors, the halo
  * exchange and checkpoints work unchanged).
  *
- * Integrals use one cubature of degree 2N+1 (raised on curved meshes, -mdg_quadrature_degree) on every
- * element and face, with the geometry at every point: affine elements their constant metric, curved
+ * Integrals use cubature of degree 2N+1 (on curved meshes raised by dim (Ng-1) on every face and on
+ * curved elements; -mdg_quadrature_degree sets one degree everywhere), with the geometry at every point: affine elements their constant metric, curved
  * elements the mesh's geometry nodes (isoparametric or superparametric), so curved walls are exact to
  * the geometry's order. Faces are integrated at the same physical points from both sides (the face's
  * canonical frame), periodic faces included. The kernels (hoflow/kernels/mdg.h) evaluate the Euler
@@ -39,7 +39,8 @@ typedef struct {
   Disc      disc;
   Mesh     *mesh;
   DM        dm;
-  PetscInt  N, dim, nv, degree, nblocks;
+  PetscInt  N, dim, nv, degree, nblocks; /* degree: of the face cubature and of curved elements' volume cubature */
+  PetscBool degree_given;                /* -mdg_quadrature_degree: also the affine elements' */
   MDGBlock  blocks[MESH_MAX_BLOCKS];
   PetscInt *elem_dof; /* [Klocal+1] */
   PetscInt  ndof, ndof_local;
@@ -50,6 +51,7 @@ typedef struct {
   PetscReal *bx, *bn;        /* ... their positions and unit outward normals [nbpoints*dim] */
   PetscInt  *btype;          /* ... and boundary types [nbpoints] */
   PetscReal *bc_point;       /* [nbpoints*EULER_BC_DATA] their data (MDGSetEuler) */
+  PetscReal *xdof;           /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
   OpShell    shell;
   /* device scratch of the limiter and the CFL step */
   Vec        means_local;        /* [Klocal*nv] cell means of owned and halo elements (sequential) */
@@ -73,10 +75,12 @@ PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[])
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
  * boundary face point (mdg->bc_point, [nbpoints*EULER_BC_DATA], filled by the physics from bx, bn, btype). */
 PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux);
+/* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */
+PETSC_EXTERN PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps);
 /* f = the Euler right-hand side M^{-1} R(u) (op/mdg.c), on the backend of u. */
 PETSC_EXTERN PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f);
 /* The largest (|v| + c) / h over the owned elements of every rank; a negative density or pressure (or NaN)
  * gives *speed < 0 and, in *bad_cell, a DMPlex cell where it happens (-1 if none on this rank). */
 PETSC_EXTERN PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *bad_cell);
-/* Barth–Jespersen limiting of u in place; *nlimited elements limited (all ranks). */
+/* Limiting of u in place (MDGSetLimiter); *nlimited elements limited (all ranks). */
 PETSC_EXTERN PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited);

@@ -41,7 +41,10 @@ typedef struct {
   const int    *lin;       /* [nlin] the modes of the linear part (the order-1 modes) */
   int           nlin;
   double        gamma;
-  int           flux;    /* EULER_FLUX_* */
+  int           flux;        /* EULER_FLUX_* */
+  int           barth;       /* MDGLimit: Barth–Jespersen ... */
+  int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
+  double        eps;         /* positivity bound */
   const double *bc_point; /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
   void         *stream;  /* CUDA stream */
 } MDGKernelData;
@@ -53,7 +56,7 @@ void MDGLiftHost(const MDGKernelData *d, double *rhs);
 /* means[l*nv + k] of the block's owned and halo elements (l the local element); speed[e] = max over volume points of (|v| + c) / h_e with h_e given */
 void MDGMeansHost(const MDGKernelData *d, const double *u, double *means);
 void MDGWaveSpeedHost(const MDGKernelData *d, const double *u, const double *h, double *speed);
-/* Barth–Jespersen: limit u's linear part on every owned element from the cell means of all local elements
+/* Barth–Jespersen (d->barth) and the positivity bounds (d->positivity): limit u's linear part on every owned element from the cell means of all local elements
  * (means_local[l*nv + k]) and the face neighbours nb_elem[K*Nfaces] (local elements, -1 on the boundary),
  * conservatively; limited[e] = 1 where it limited, else 0 */
 void MDGLimitHost(const MDGKernelData *d, const double *means_local, const int *nb_elem, double *u, double *limited);
@@ -181,11 +184,59 @@ HOFLOW_HD double MDGWaveSpeedElement(const MDGKernelData *d, int e, const double
  * neighbours' means; alpha = min over the face points of the limit that keeps mean + alpha * (linear
  * part - mean) within them. A limited element keeps alpha times its linear part and loses its higher
  * modes; its mean is restored through the constant mode (exact also on curved elements). */
+/* The density and pressure bounds of Zhang & Shu (2010): scale u - mean by theta in [0, 1] so that the
+ * density and then the pressure are >= eps at every volume and face point (the mean, assumed physical,
+ * is kept exactly: c_0 absorbs (1 - theta) times the mean's constant mode). Returns whether it scaled. */
+HOFLOW_HD int MDGPositivityElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT mean, double *HOFLOW_RESTRICT c)
+{
+  const int nv = d->nv, Np = d->Np, dim = d->dim;
+  const double phi0 = d->Pq[0]; /* the constant mode's value */
+  double       theta_rho = 1, theta_p = 1;
+  int          scaled = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int f = -1; f < d->Nfaces; f++) { /* f = -1: the volume points */
+      const int     n = f < 0 ? d->Nq : d->fq_offset[f + 1] - d->fq_offset[f];
+      const double *P = f < 0 ? d->Pq : d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO];
+      for (int q = 0; q < n; q++) {
+        double u[EULER_NV_MAX];
+        MDGEvaluate(nv, Np, P + q * Np, c, u);
+        if (pass == 0) {
+          if (u[0] < d->eps) theta_rho = fmin(theta_rho, (mean[0] - d->eps) / (mean[0] - u[0]));
+        } else if (EulerPressure(dim, d->gamma, u) < d->eps) { /* p(mean + t (u - mean)) = eps by bisection (p is concave) */
+          double lo = 0, hi = 1;
+          for (int it = 0; it < 40; it++) {
+            const double t = 0.5 * (lo + hi);
+            double       w[EULER_NV_MAX];
+            for (int k = 0; k < nv; k++) w[k] = mean[k] + t * (u[k] - mean[k]);
+            if (w[0] > 0 && EulerPressure(dim, d->gamma, w) >= d->eps) lo = t;
+            else hi = t;
+          }
+          theta_p = fmin(theta_p, lo);
+        }
+      }
+    }
+    if (pass == 0 && theta_rho < 1) { /* scale the density */
+      theta_rho = fmax(theta_rho, 0.0);
+      for (int m = 1; m < Np; m++) c[m] *= theta_rho;
+      c[0] = theta_rho * c[0] + (1 - theta_rho) * mean[0] / phi0;
+      scaled = 1;
+    }
+  }
+  if (theta_p < 1) {
+    for (int k = 0; k < nv; k++) {
+      for (int m = 1; m < Np; m++) c[k * Np + m] *= theta_p;
+      c[k * Np] = theta_p * c[k * Np] + (1 - theta_p) * mean[k] / phi0;
+    }
+    scaled = 1;
+  }
+  return scaled;
+}
+
 HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT means_local, const int *HOFLOW_RESTRICT nb_elem, double *HOFLOW_RESTRICT c)
 {
   const int dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
   int       limited = 0;
-  for (int k = 0; k < nv; k++) {
+  for (int k = 0; k < nv && d->barth; k++) {
     const double mean = means_local[(size_t)(d->e0 + e) * nv + k];
     double       umax = mean, umin = mean, alpha = 1;
     for (int f = 0; f < d->Nfaces; f++) {
@@ -231,5 +282,6 @@ HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLO
       limited = 1;
     }
   }
+  if (d->positivity && MDGPositivityElement(d, e, means_local + (size_t)(d->e0 + e) * nv, c)) limited = 1;
   return limited;
 }
