@@ -5,6 +5,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
+#include <hoflow/kernels/device.h>
 
 PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
 {
@@ -28,6 +29,15 @@ PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity
     mdg->blocks[b].kd_device.positivity = positivity ? 1 : 0;
     mdg->blocks[b].kd_device.eps        = eps;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg)
+{
+  PetscFunctionBeginUser;
+  if (!mdg->shell.device_ready) PetscFunctionReturn(PETSC_SUCCESS); /* uploaded with the rest at the first device call */
+  for (PetscInt b = 0; b < mdg->nblocks; b++)
+    PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(HoflowDeviceCopyToDevice((void *)mdg->blocks[b].kd_device.bc_point, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, mdg->shell.stream)), "copy of the boundary data"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

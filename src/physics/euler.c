@@ -28,6 +28,8 @@ typedef struct {
   PetscInt   flux;
   PetscBool  limit, positivity;
   Vec        last_good, limited_stage;
+  PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
+  PetscReal  bc_time;          /* the time of those rows */
   PetscReal  last_good_time, total0[EULER_NV_MAX];
   PetscInt   last_good_step, nlimited_total;
   char       failure[512];
@@ -44,6 +46,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
   if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
+  PetscCall(PetscFree(eu->row_from_problem));
   PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -65,12 +68,28 @@ static PetscErrorCode EulerStateAt(PetscInt dim, const PetscReal x[], PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* time-dependent boundary data: the problem's rows at time t */
+static PetscErrorCode EulerBoundaryDataAt(Euler *eu, PetscReal t)
+{
+  const Problem *problem = &eu->app->problem;
+  MDGDisc       *mdg     = eu->mdg;
+
+  PetscFunctionBeginUser;
+  if (!problem->boundary_time_dependent || t == eu->bc_time) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < mdg->nbpoints; i++)
+    if (eu->row_from_problem[i]) PetscCall((problem->boundary ? problem->boundary : problem->exact)(mdg->dim, t, mdg->bx + i * mdg->dim, mdg->nv, mdg->bc_point + i * EULER_BC_DATA, NULL, problem->ctx));
+  PetscCall(MDGUpdateBoundaryData(mdg));
+  eu->bc_time = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *ctx)
 {
   Euler   *eu = (Euler *)ctx;
   PetscInt n;
 
   PetscFunctionBeginUser;
+  PetscCall(EulerBoundaryDataAt(eu, t));
   if (eu->limit) { /* limit the stage state's copy: the right-hand side of the limited state */
     if (!eu->limited_stage) PetscCall(VecDuplicate(u, &eu->limited_stage));
     PetscCall(VecCopy(u, eu->limited_stage));
@@ -206,6 +225,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   PetscBool      set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1), &eu->row_from_problem));
   PetscOptionsBegin(app->comm, NULL, "Euler boundary data", NULL);
   PetscCall(PetscOptionsRealArray("-bc_supersonic_inflow_state", "Supersonic inflow: rho,v_1..v_dim,p (default: the problem's exact solution)", NULL, inflow, &n_in, &set_in));
   PetscCall(PetscOptionsReal("-bc_farfield_mach", "Far field: free-stream Mach number", NULL, mach, &mach, &flg));
@@ -242,10 +262,14 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
     const PetscInt type = mdg->btype[i];
     if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD) {
       const PetscBool from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
-      if (from_options || !app->problem.exact) {
-        PetscCheck(from_options || type == EULER_BC_FARFIELD, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no exact solution)", app->problem_name);
+      const ProblemFunction fp = app->problem.boundary ? app->problem.boundary : app->problem.exact;
+      if (from_options || !fp) {
+        PetscCheck(from_options || type == EULER_BC_FARFIELD, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
         for (PetscInt k = 0; k < nv; k++) row[k] = type == EULER_BC_SUPERSONIC_INFLOW ? inflow[k] : far_u[k];
-      } else PetscCall(app->problem.exact(dim, 0.0, mdg->bx + i * dim, nv, row, NULL, app->problem.ctx));
+      } else {
+        PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, row, NULL, app->problem.ctx));
+        eu->row_from_problem[i] = PETSC_TRUE;
+      }
     } else if (type == EULER_BC_SUBSONIC_INFLOW) {
       PetscCheck(p0 > 0 && T0 > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type subsonic_inflow needs positive -bc_subsonic_inflow_total_pressure and -bc_subsonic_inflow_total_temperature (got %g, %g)", (double)p0, (double)T0);
       row[0] = p0;
@@ -312,6 +336,10 @@ static PetscErrorCode EulerCreate(Unsteady *un)
     EulerPoint ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->mdg->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no initial state", app->problem_name);
     PetscCall(MDGProject(eu->mdg, EulerStateAt, &ep, un->state));
+  }
+  if (eu->limit) { /* a discontinuous initial state's projection overshoots: limit it (its means are physical) */
+    PetscInt n;
+    PetscCall(MDGLimit(eu->mdg, un->state, &n));
   }
   PetscCall(MDGIntegrate(eu->mdg, un->state, eu->total0));
   {

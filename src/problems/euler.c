@@ -11,6 +11,9 @@
  *                      left cut, slip walls on the circles (curved by -curve_inner/-curve_outer circle).
  *   sod                Sod's shock tube along x on [0, 1] (x 0.1 in y): (1, 0, 1) left of 0.5, (0.125, 0, 0.1)
  *                      right; exact: the Riemann solution (pressure of the star region by Newton's method).
+ *   double_mach        the double Mach reflection (seed 002 §5.2): a Mach 10 shock at 60 degrees to the wall that
+ *                      starts at x = 1/6, on [0, 4] x [0, 1] to t = 0.2; post-shock (8, 8.25 cos 30, -8.25 sin 30,
+ *                      116.5), pre-shock (1.4, 0, 0, 1); the top boundary follows the exact shock position.
  *   freestream         a uniform state (-freestream_mach, -freestream_angle degrees, rho 1, p 1/gamma) on any
  *                      mesh with far-field boundaries: it must stay uniform to round-off (also on curved
  *                      and non-affine elements). */
@@ -263,5 +266,39 @@ PetscErrorCode ProblemCreate_FreeStream(Problem *problem)
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/annulus.msh -curve_inner circle -curve_inner_radius 1 -curve_outer circle -curve_outer_radius 2", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "farfield", "inner,outer,left,bottom"));
   PetscCall(PetscStrncpy(problem->monitors, "L2_error_density,mass", sizeof(problem->monitors)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- double Mach reflection ---- */
+static PetscErrorCode DoubleMachState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  const EulerCase *ec    = (const EulerCase *)ctx;
+  const PetscReal  shock = 1.0 / 6 + (x[1] + 20 * t) / PetscSqrtReal(3.0);
+  PetscReal        v[3]  = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  if (x[0] < shock) {
+    v[0] = 8.25 * PetscCosReal(PETSC_PI / 6);
+    v[1] = -8.25 * PetscSinReal(PETSC_PI / 6);
+    Conservative(dim, ec->gamma, 8.0, v, 116.5, u);
+  } else Conservative(dim, ec->gamma, 1.4, v, 1.0, u);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProblemCreate_DoubleMach(Problem *problem)
+{
+  EulerCase *ec;
+
+  PetscFunctionBeginUser;
+  PetscCall(EulerCaseCreate(problem, &ec));
+  problem->initial                 = DoubleMachState;
+  problem->boundary                = DoubleMachState;
+  problem->boundary_time_dependent = PETSC_TRUE;
+  problem->default_max_time        = 0.2;
+  PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/double_mach.msh", sizeof(problem->mesh_options)));
+  PetscCall(ProblemSetBoundaryGroups(problem, "slip_wall", "wall"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "supersonic_inflow", "left,top,inflow_bottom"));
+  PetscCall(ProblemSetBoundaryGroups(problem, "supersonic_outflow", "right"));
+  PetscCall(PetscStrncpy(problem->monitors, "mass,limited_cells", sizeof(problem->monitors)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,6 +20,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "supersonic_vortex", ProblemCreate_SupersonicVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "sod", ProblemCreate_Sod));
   PetscCall(PetscFunctionListAdd(&ProblemList, "freestream", ProblemCreate_FreeStream));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "double_mach", ProblemCreate_DoubleMach));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -75,6 +75,8 @@ PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[])
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
  * boundary face point (mdg->bc_point, [nbpoints*EULER_BC_DATA], filled by the physics from bx, bn, btype). */
 PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux);
+/* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
+PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */
 PETSC_EXTERN PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps);
 /* f = the Euler right-hand side M^{-1} R(u) (op/mdg.c), on the backend of u. */
