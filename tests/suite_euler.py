@@ -171,6 +171,35 @@ def _():
     return "%d triangles, %s steps to t = 0.05, %d element-steps limited" % (s["cells"], s["steps"], s["limited"])
 
 
+@test("euler/mpi/2-ranks")
+def _():
+    """The limited isentropic vortex on 264 periodic triangles at N = 2 gives the same density error and the
+    same number of limited element-steps on 1 and 2 ranks (halo means for the limiter, halo traces)."""
+    args = ["-problem", "isentropic_vortex", "-order", "2", "-dm_refine", "1", "-ts_max_time", "0.02", "-euler_limiter", "barth_jespersen"]
+    one = euler_run(args)
+    _, out = run(MPIEXEC + ["2"] + EULER + args)
+    two = summary(out)
+    check(abs(float(two["L2_density"]) - one["L2_density"]) <= 1e-12 * one["L2_density"] and int(two["limited"]) == one["limited"] and float(two["conservation"]) < 1e-13,
+          "1 rank: L2 %g limited %d; 2 ranks: L2 %s limited %s conservation %s" % (one["L2_density"], one["limited"], two["L2_density"], two["limited"], two["conservation"]))
+    return "L2_density %.9e and %d limited element-steps on 1 and 2 ranks" % (one["L2_density"], one["limited"])
+
+
+@test("euler/fluxes-and-integrators")
+def _():
+    """The isentropic vortex (N = 2, 16 x 16 periodic quads, t = 0.05) with each numerical flux and with
+    TSSSP rks3/rk104 and TSRK 4: density errors within 10 % of each other, conservation to round-off."""
+    base = ["-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "16,16", "-dm_plex_box_bd", "periodic,periodic", "-ts_max_time", "0.05"]
+    res = {}
+    for name, extra in (("rusanov", []), ("roe", ["-euler_flux", "roe"]), ("hllc", ["-euler_flux", "hllc"]),
+                        ("ssp-rk104", ["-ts_ssp_type", "rk104"]), ("rk4", ["-ts_type", "rk", "-ts_rk_type", "4"])):
+        s = euler_run(base + extra)
+        check(s["conservation"] < 1e-12 and abs(s["time"] - 0.05) < 1e-12, "%s: conservation %g time %g" % (name, s["conservation"], s["time"]))
+        res[name] = s["L2_density"]
+    lo, hi = min(res.values()), max(res.values())
+    check(hi <= 1.1 * lo, "density errors differ by more than 10 %%: %s" % res)
+    return " ".join("%s %.3e" % kv for kv in res.items())
+
+
 @test("euler/errors")
 def _():
     """Bad input and a diverging run stop with messages naming the option, the cell and the time."""
