@@ -200,6 +200,24 @@ def _():
     return " ".join("%s %.3e" % kv for kv in res.items())
 
 
+@test("euler/output/sod-bounded")
+def _():
+    """Field output of -disc mdg (density, pressure, Mach at the nodes of a nodal DG of the same mesh, XDMF +
+    HDF5) for Sod at N = 2 with the limiters: the final density stays within the initial bounds [0.125, 1]
+    (to 1e-10) at every output node, the Mach number below 1 (the flow behind the shock is subsonic)."""
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        s = euler_run(["-problem", "sod", "-order", "2", "-euler_limiter", "barth_jespersen", "-output_interval", "1000", "-output_dir", tmp])
+        xmf = open(os.path.join(tmp, "sod.xmf")).read()
+        check(all('Name="%s"' % f in xmf for f in ("density", "pressure", "mach")), "XDMF lacks the derived fields:\n" + xmf[:800])
+        last = sorted(f for f in os.listdir(tmp) if re.match(r"sod_\d+\.h5$", f))[-1]
+        with h5py.File(os.path.join(tmp, last), "r") as f:
+            rho, mach = np.array(f["density"]).ravel(), np.array(f["mach"]).ravel()
+    check(rho.min() >= 0.125 - 1e-10 and rho.max() <= 1 + 1e-10 and mach.max() < 1, "density range [%g, %g], Mach max %g" % (rho.min(), rho.max(), mach.max()))
+    return "%d nodes: density in [%.12f, %.12f], Mach <= %.3f, %d element-steps limited" % (rho.size, rho.min(), rho.max(), mach.max(), s["limited"])
+
+
 @test("euler/errors")
 def _():
     """Bad input and a diverging run stop with messages naming the option, the cell and the time."""

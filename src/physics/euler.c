@@ -18,6 +18,7 @@
  * is undone: the run stops with the cell and the time, the last good state kept and written (output,
  * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells. */
 #include <hoflow/compat.h>
+#include <hoflow/dg.h>
 #include <hoflow/mdg.h>
 #include <hoflow/unsteady.h>
 
@@ -28,6 +29,7 @@ typedef struct {
   PetscInt   flux;
   PetscBool  limit, positivity;
   Vec        last_good, limited_stage;
+  Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
   PetscReal  bc_time;          /* the time of those rows */
   PetscReal  last_good_time, total0[EULER_NV_MAX];
@@ -47,6 +49,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
   PetscCall(PetscFree(eu->row_from_problem));
+  PetscCall(DiscDestroy(&eu->output));
   PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -189,6 +192,40 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* density, pressure or mach at the nodes of the output discretization: the modal state evaluated there */
+static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
+{
+  Euler             *eu  = (Euler *)un->physics;
+  MDGDisc           *mdg = eu->mdg;
+  DGDisc            *dg  = (DGDisc *)eu->output->data;
+  const PetscInt     nv = mdg->nv, dim = mdg->dim;
+  const PetscScalar *u;
+  PetscScalar       *out;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(un->state, &u));
+  PetscCall(VecGetArrayWrite(field, &out));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const MDGBlock   *blk = &mdg->blocks[b];
+    const RefElement *ref = dg->blocks[b].ref;
+    PetscReal        *P;
+    PetscCall(PetscMalloc1(ref->Np * blk->Np, &P));
+    PetscCall(RefElementModalBasis(blk->shape, mdg->N, ref->Np, ref->xi, P, NULL));
+    for (PetscInt k = 0; k < blk->K; k++) {
+      const PetscInt e = mdg->mesh->blocks[b].start + k;
+      for (PetscInt i = 0; i < ref->Np; i++) {
+        PetscReal w[EULER_NV_MAX];
+        MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
+        out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w) : EulerMach((int)dim, eu->gamma, w);
+      }
+    }
+    PetscCall(PetscFree(P));
+  }
+  PetscCall(VecRestoreArrayWrite(field, &out));
+  PetscCall(VecRestoreArrayRead(un->state, &u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 {
   Euler         *eu = (Euler *)un->physics;
@@ -320,7 +357,17 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
   un->monitor_names   = "L2_error_density,mass,momentum_x,energy,limited_cells";
-  un->derived_names   = "";
+  un->derived_names   = "density,pressure,mach";
+  un->physics_derived = EulerDerived;
+  {
+    PetscInt  interval = 0;
+    PetscBool set;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-output_interval", &interval, &set));
+    if (set && interval > 0) { /* modal coefficients are no point values: write at the nodes of a nodal DG of the same mesh */
+      PetscCall(DGDiscCreate(app->mesh, PetscMax(eu->mdg->N, 1), &eu->output));
+      un->output_disc = eu->output;
+    }
+  }
   un->physics_monitor = EulerMonitor;
   un->physics_errors  = EulerErrors;
   un->physics_failure = EulerFailure;

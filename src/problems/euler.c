@@ -49,6 +49,7 @@ static PetscErrorCode EulerCaseCreate(Problem *problem, EulerCase **ec)
   problem->ctx         = *ec;
   problem->ctx_destroy = EulerCaseDestroy;
   PetscCall(PetscStrncpy(problem->monitors, "mass,energy", sizeof(problem->monitors)));
+  PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
