@@ -151,8 +151,10 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
   PetscCall(PetscMalloc2(PetscMax(Nq, nfq_off[info->nfaces]) * dim, &x, PetscMax(Nq, nfq_off[info->nfaces]) * dim * dim, &jac));
   PetscCall(PetscMalloc4((blk->K + blk->Kh) * Nq * gs, &blk->vgeo, blk->K * nfq_off[info->nfaces] * (dim + 1), &blk->fgeo, blk->K * Nq * dim, &blk->xq, blk->K, &blk->h));
   PetscCall(PetscMalloc2(blk->K * info->nfaces * MDG_FACE_INFO, &blk->face_info, blk->K * info->nfaces, &blk->nb_elem));
-  if (blk->curved) PetscCall(PetscMalloc1(blk->K * Np * Np, &blk->Minv));
-  else PetscCall(PetscMalloc1(blk->K, &blk->Jinv));
+  if (blk->curved)
+    PetscCall(PetscMalloc1(blk->K * Np * Np, &blk->Minv));
+  else
+    PetscCall(PetscMalloc1(blk->K, &blk->Jinv));
   for (PetscInt k = 0; k < blk->K + blk->Kh; k++) {
     const PetscInt l = k < blk->K ? mb->start + k : mb->halo_start + (k - blk->K);
     PetscReal      g[HOFLOW_GEO_SIZE(3)];
@@ -160,7 +162,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     if (blk->curved) MeshCurvedElementMap(mesh, &tq, l, x, jac);
     for (PetscInt q = 0; q < Nq; q++) {
       PetscReal *vg = blk->vgeo + (k * Nq + q) * gs, J;
-      if (blk->curved) J = GeomMetricFromJacobian((int)dim, jac + q * dim * dim, g);
+      if (blk->curved)
+        J = GeomMetricFromJacobian((int)dim, jac + q * dim * dim, g);
       else {
         for (PetscInt j = 0; j < gs; j++) g[j] = mesh->geo[l * HOFLOW_GEO_SIZE(dim) + j];
         J = g[dim * dim];
@@ -185,7 +188,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
         }
       PetscCall(DenseInvert(Np, M, blk->Minv + k * Np * Np));
       PetscCall(PetscFree(M));
-    } else blk->Jinv[k] = 1.0 / mesh->geo[l * HOFLOW_GEO_SIZE(dim) + HOFLOW_GEO_J(dim)];
+    } else
+      blk->Jinv[k] = 1.0 / mesh->geo[l * HOFLOW_GEO_SIZE(dim) + HOFLOW_GEO_J(dim)];
     /* faces */
     {
       PetscReal perimeter = 0;
@@ -194,7 +198,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
         const PetscInt nf = nfq_off[f + 1] - nfq_off[f];
         int           *fi = blk->face_info + (k * info->nfaces + f) * MDG_FACE_INFO;
         perimeter += mesh->face_measure[slot];
-        if (blk->curved) MeshCurvedElementMap(mesh, &tf[f][o], l, x, jac);
+        if (blk->curved)
+          MeshCurvedElementMap(mesh, &tf[f][o], l, x, jac);
         else
           for (PetscInt q = 0; q < nf; q++) GeomAffineMap(mb->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, fxi[f][o] + q * dim, x + q * dim);
         for (PetscInt q = 0; q < nf; q++) {
@@ -208,15 +213,15 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
             fg[dim] = fw[f][o][q] * mesh->face_measure[slot] / RefShapeTable[info->face_shape[f]].measure;
           }
         }
-        fi[0] = (int)mdg->pf_offset[mb->shape][f][o];
-        fi[3] = (int)mesh->face_type[slot];
+        fi[0]                              = (int)mdg->pf_offset[mb->shape][f][o];
+        fi[3]                              = (int)mesh->face_type[slot];
         blk->nb_elem[k * info->nfaces + f] = (int)nb;
         if (nb >= 0) {
           const PetscInt g = mesh->face_face[slot], o2 = MeshFaceOrientation(mesh, nb, g);
           const RefShape s2 = MeshElementShape(mesh, nb);
-          fi[1] = (int)mdg->elem_dof[nb];
-          fi[2] = (int)mdg->pf_offset[s2][g][o2];
-          fi[4] = RefShapeNumNodes(s2, (int)mdg->N);
+          fi[1]             = (int)mdg->elem_dof[nb];
+          fi[2]             = (int)mdg->pf_offset[s2][g][o2];
+          fi[4]             = RefShapeNumNodes(s2, (int)mdg->N);
         } else {
           PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[l]);
           fi[1] = -1;
@@ -285,9 +290,9 @@ PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction fn, void *ctx, Vec uvec
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayWrite(uvec, &u));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    MDGBlock       *blk = &mdg->blocks[b];
-    const PetscInt  Np = blk->Np, Nq = blk->Nq;
-    PetscReal      *rhs, *fq;
+    MDGBlock      *blk = &mdg->blocks[b];
+    const PetscInt Np = blk->Np, Nq = blk->Nq;
+    PetscReal     *rhs, *fq;
     PetscCall(PetscMalloc2(nv * Np, &rhs, Nq * nv, &fq));
     for (PetscInt k = 0; k < blk->K; k++) {
       PetscScalar *c = u + blk->kd.dof0 + k * nv * Np;

@@ -24,7 +24,7 @@ void MDGMeansHost(const MDGKernelData *d, const double *u, double *means)
 {
   const size_t s = (size_t)d->nv * d->Np;
   for (int k = 0; k < d->K + d->Kh; k++) {
-    const int    l = k < d->K ? d->e0 + k : d->halo_e0 + (k - d->K);
+    const int     l = k < d->K ? d->e0 + k : d->halo_e0 + (k - d->K);
     const double *c = u + (k < d->K ? d->dof0 + k * s : d->halo_dof0 + (k - d->K) * s);
     MDGMeansElement(d, k, c, means + (size_t)l * d->nv);
   }

@@ -22,10 +22,10 @@ PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity
 {
   PetscFunctionBeginUser;
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    mdg->blocks[b].kd.barth        = barth ? 1 : 0;
-    mdg->blocks[b].kd.positivity   = positivity ? 1 : 0;
-    mdg->blocks[b].kd.eps          = eps;
-    mdg->blocks[b].kd_device.barth = barth ? 1 : 0; /* the device copy is made once: keep it in step */
+    mdg->blocks[b].kd.barth             = barth ? 1 : 0;
+    mdg->blocks[b].kd.positivity        = positivity ? 1 : 0;
+    mdg->blocks[b].kd.eps               = eps;
+    mdg->blocks[b].kd_device.barth      = barth ? 1 : 0; /* the device copy is made once: keep it in step */
     mdg->blocks[b].kd_device.positivity = positivity ? 1 : 0;
     mdg->blocks[b].kd_device.eps        = eps;
   }
@@ -73,7 +73,8 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGVolume));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGVolumeHost(&blk->kd, ua, fa);
+    if (!on_device)
+      MDGVolumeHost(&blk->kd, ua, fa);
     else {
       blk->kd_device.stream = mdg->shell.stream;
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGVolumeCUDA(&blk->kd_device, ua, fa)), "modal DG volume"));
@@ -84,16 +85,20 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGFace));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGFaceHost(&blk->kd, ul, fa);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
+    if (!on_device)
+      MDGFaceHost(&blk->kd, ul, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
   }
   PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, ff));
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLift));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGLiftHost(&blk->kd, fa);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftCUDA(&blk->kd_device, fa)), "modal DG lift"));
+    if (!on_device)
+      MDGLiftHost(&blk->kd, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftCUDA(&blk->kd_device, fa)), "modal DG lift"));
   }
   PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGLift, fl));
   PetscCall(OpShellRestoreArrayWrite(&mdg->shell, f, &fa));
@@ -133,7 +138,8 @@ PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *
   PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->speed, &sa));
   for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGWaveSpeedHost(&blk->kd, ua, blk->h, sa + e0);
+    if (!on_device)
+      MDGWaveSpeedHost(&blk->kd, ua, blk->h, sa + e0);
     else {
       blk->kd_device.stream = mdg->shell.stream;
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGWaveSpeedCUDA(&blk->kd_device, ua, blk->h_device, sa + e0)), "modal DG wave speed"));
@@ -171,7 +177,8 @@ PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited)
   PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->means_local, &ma));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGMeansHost(&blk->kd, ul, ma);
+    if (!on_device)
+      MDGMeansHost(&blk->kd, ul, ma);
     else {
       blk->kd_device.stream = mdg->shell.stream;
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGMeansCUDA(&blk->kd_device, ul, ma)), "modal DG cell means"));
@@ -182,15 +189,17 @@ PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited)
   PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->limited, &la));
   for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGLimitHost(&blk->kd, ma, blk->nb_elem, ua, la + e0);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLimitCUDA(&blk->kd_device, ma, blk->nb_device, ua, la + e0)), "modal DG limiter"));
+    if (!on_device)
+      MDGLimitHost(&blk->kd, ma, blk->nb_elem, ua, la + e0);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLimitCUDA(&blk->kd_device, ma, blk->nb_device, ua, la + e0)), "modal DG limiter"));
   }
   PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->limited, &la));
   PetscCall(OpShellRestoreArray(&mdg->shell, u, &ua));
   PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->means_local, &ma));
   PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGLimit, 0));
   PetscCall(VecSum(mdg->limited, &count));
-  *nlimited      = (PetscInt)count;
+  *nlimited     = (PetscInt)count;
   mdg->nlimited = *nlimited;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -184,10 +184,12 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor L2_error_density", un->app->problem_name);
     PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, v));
     *value = v[0];
-  } else if (!strcmp(name, "limited_cells")) *value = eu->mdg->nlimited;
+  } else if (!strcmp(name, "limited_cells"))
+    *value = eu->mdg->nlimited;
   else {
     PetscCall(MDGIntegrate(eu->mdg, un->state, v));
-    *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1] : v[eu->mdg->dim + 1];
+    *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1]
+                                                                        : v[eu->mdg->dim + 1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -216,7 +218,8 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
       for (PetscInt i = 0; i < ref->Np; i++) {
         PetscReal w[EULER_NV_MAX];
         MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
-        out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w) : EulerMach((int)dim, eu->gamma, w);
+        out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
+                                                                                                : EulerMach((int)dim, eu->gamma, w);
       }
     }
     PetscCall(PetscFree(P));
@@ -253,13 +256,13 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 /* The data of every boundary face point from the options (or the problem's exact solution). */
 static PetscErrorCode EulerBoundaryData(Euler *eu)
 {
-  App           *app = eu->app;
-  MDGDisc       *mdg = eu->mdg;
-  const PetscInt dim = mdg->dim, nv = mdg->nv;
-  const PetscReal g  = eu->gamma;
-  PetscReal      inflow[EULER_NV_MAX], far_w[EULER_NV_MAX], far_u[EULER_NV_MAX], mach = 0.5, angle = 0, pfar = 1.0 / g, rhofar = 1.0, p0 = -1, T0 = -1, dir[3] = {0, 0, 0}, pout = -1;
-  PetscInt       n_in = EULER_NV_MAX, ndir = 3;
-  PetscBool      set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
+  App            *app = eu->app;
+  MDGDisc        *mdg = eu->mdg;
+  const PetscInt  dim = mdg->dim, nv = mdg->nv;
+  const PetscReal g = eu->gamma;
+  PetscReal       inflow[EULER_NV_MAX], far_w[EULER_NV_MAX], far_u[EULER_NV_MAX], mach = 0.5, angle = 0, pfar = 1.0 / g, rhofar = 1.0, p0 = -1, T0 = -1, dir[3] = {0, 0, 0}, pout = -1;
+  PetscInt        n_in = EULER_NV_MAX, ndir = 3;
+  PetscBool       set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1), &eu->row_from_problem));
@@ -295,11 +298,11 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   far_w[dim + 1] = pfar;
   EulerPrimitiveToConservative((int)dim, g, far_w, far_u);
   for (PetscInt i = 0; i < mdg->nbpoints; i++) {
-    PetscReal     *row = mdg->bc_point + i * EULER_BC_DATA;
+    PetscReal     *row  = mdg->bc_point + i * EULER_BC_DATA;
     const PetscInt type = mdg->btype[i];
     if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD) {
-      const PetscBool from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
-      const ProblemFunction fp = app->problem.boundary ? app->problem.boundary : app->problem.exact;
+      const PetscBool       from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
+      const ProblemFunction fp           = app->problem.boundary ? app->problem.boundary : app->problem.exact;
       if (from_options || !fp) {
         PetscCheck(from_options || type == EULER_BC_FARFIELD, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
         for (PetscInt k = 0; k < nv; k++) row[k] = type == EULER_BC_SUPERSONIC_INFLOW ? inflow[k] : far_u[k];

@@ -22,10 +22,10 @@
 
 typedef struct {
   PetscReal gamma;
-  PetscReal radius, strength;      /* isentropic vortex */
-  PetscReal mach, angle;           /* free stream */
-  PetscReal pstar, ustar;          /* Sod: the star region */
-  PetscReal left[3], right[3];     /* a general Riemann problem's initial states (rho, u, p) */
+  PetscReal radius, strength;  /* isentropic vortex */
+  PetscReal mach, angle;       /* free stream */
+  PetscReal pstar, ustar;      /* Sod: the star region */
+  PetscReal left[3], right[3]; /* a general Riemann problem's initial states (rho, u, p) */
 } EulerCase;
 
 static PetscErrorCode EulerCaseDestroy(void *ctx)
@@ -73,8 +73,8 @@ static PetscErrorCode IsentropicVortexState(PetscInt dim, PetscReal t, const Pet
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < PetscMin(dim, 2); d++) {
-    PetscReal dx = x[d] - t - 0.5; /* centre (0.5, 0.5) + (1, 1) t */
-    dx -= PetscFloorReal(dx + 0.5);   /* the nearest periodic image */
+    PetscReal dx = x[d] - t - 0.5;  /* centre (0.5, 0.5) + (1, 1) t */
+    dx -= PetscFloorReal(dx + 0.5); /* the nearest periodic image */
     xr[d] = dx / R;
     r2 += xr[d] * xr[d];
   }
@@ -161,8 +161,10 @@ static PetscErrorCode SodState(PetscInt dim, PetscReal t, const PetscReal x[], P
   PetscFunctionBeginUser;
   if (xi < us) { /* left of the contact: rarefaction (pstar < pL) */
     const PetscReal csL = cL * PetscPowReal(ps / pL, (g - 1) / (2 * g));
-    if (xi < -cL) rho = rL, vel = 0, p = pL;
-    else if (xi > us - csL) rho = rL * PetscPowReal(ps / pL, 1 / g), vel = us, p = ps;
+    if (xi < -cL)
+      rho = rL, vel = 0, p = pL;
+    else if (xi > us - csL)
+      rho = rL * PetscPowReal(ps / pL, 1 / g), vel = us, p = ps;
     else {
       const PetscReal c = 2 / (g + 1) * (cL - 0.5 * (g - 1) * xi);
       vel               = 2 / (g + 1) * (cL + xi);
@@ -171,8 +173,10 @@ static PetscErrorCode SodState(PetscInt dim, PetscReal t, const PetscReal x[], P
     }
   } else { /* right of the contact: shock (pstar > pR) */
     const PetscReal S = cR * PetscSqrtReal((g + 1) / (2 * g) * ps / pR + (g - 1) / (2 * g));
-    if (xi > S) rho = rR, vel = 0, p = pR;
-    else rho = rR * (ps / pR + (g - 1) / (g + 1)) / ((g - 1) / (g + 1) * ps / pR + 1), vel = us, p = ps;
+    if (xi > S)
+      rho = rR, vel = 0, p = pR;
+    else
+      rho = rR * (ps / pR + (g - 1) / (g + 1)) / ((g - 1) / (g + 1) * ps / pR + 1), vel = us, p = ps;
   }
   v[0] = vel;
   Conservative(dim, g, rho, v, p, u);
@@ -182,8 +186,8 @@ static PetscErrorCode SodState(PetscInt dim, PetscReal t, const PetscReal x[], P
 /* a Riemann problem's initial state from -riemann_left/-riemann_right */
 static PetscErrorCode RiemannInitial(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
 {
-  const EulerCase *ec = (const EulerCase *)ctx;
-  const PetscReal *w  = x[0] < 0.5 ? ec->left : ec->right;
+  const EulerCase *ec   = (const EulerCase *)ctx;
+  const PetscReal *w    = x[0] < 0.5 ? ec->left : ec->right;
   PetscReal        v[3] = {w[1], 0, 0};
 
   PetscFunctionBeginUser;
@@ -242,7 +246,7 @@ PetscErrorCode ProblemCreate_Sod(Problem *problem)
 static PetscErrorCode FreeStreamState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
 {
   const EulerCase *ec = (const EulerCase *)ctx;
-  const PetscReal  c  = 1, a = ec->angle * PETSC_PI / 180;
+  const PetscReal  c = 1, a = ec->angle * PETSC_PI / 180;
   PetscReal        v[3] = {ec->mach * c * PetscCosReal(a), ec->mach * c * PetscSinReal(a), 0};
 
   PetscFunctionBeginUser;
@@ -282,7 +286,8 @@ static PetscErrorCode DoubleMachState(PetscInt dim, PetscReal t, const PetscReal
     v[0] = 8.25 * PetscCosReal(PETSC_PI / 6);
     v[1] = -8.25 * PetscSinReal(PETSC_PI / 6);
     Conservative(dim, ec->gamma, 8.0, v, 116.5, u);
-  } else Conservative(dim, ec->gamma, 1.4, v, 1.0, u);
+  } else
+    Conservative(dim, ec->gamma, 1.4, v, 1.0, u);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

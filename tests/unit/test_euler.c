@@ -47,14 +47,14 @@ static double RelDiff(int nv, const double a[], const double b[])
 
 int main(int argc, char **argv)
 {
-  const double gamma = 1.4;
+  const double gamma    = 1.4;
   const char  *names[3] = {"rusanov", "roe", "hllc"};
   unsigned     seed     = 12345u;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   for (int dim = 1; dim <= 3; dim++) {
-    const int nv = dim + 2;
+    const int nv    = dim + 2;
     double    round = 0, cons[3] = {0, 0, 0}, sym[3] = {0, 0, 0};
     for (int trial = 0; trial < 1000; trial++) {
       double u[EULER_NV_MAX], v[EULER_NV_MAX], w[EULER_NV_MAX], u2[EULER_NV_MAX], n[3], mn[3], fn[EULER_NV_MAX];

@@ -6,9 +6,9 @@
  * exchange and checkpoints work unchanged).
  *
  * Integrals use cubature of degree 2N+1 (on curved meshes raised by dim (Ng-1) on every face and on
- * curved elements; -mdg_quadrature_degree sets one degree everywhere), with the geometry at every point: affine elements their constant metric, curved
- * elements the mesh's geometry nodes (isoparametric or superparametric), so curved walls are exact to
- * the geometry's order. Faces are integrated at the same physical points from both sides (the face's
+ * curved elements; -mdg_quadrature_degree sets one degree everywhere), with the geometry at every
+ * point: affine elements their constant metric, curved elements the mesh's geometry nodes
+ * (isoparametric or superparametric), so curved walls are exact to the geometry's order. Faces are integrated at the same physical points from both sides (the face's
  * canonical frame), periodic faces included. The kernels (hoflow/kernels/mdg.h) evaluate the Euler
  * right-hand side; this header is the family interface the Euler physics uses. */
 #pragma once
@@ -31,32 +31,32 @@ typedef struct {
   int          *face_info;   /* [K*Nfaces*MDG_FACE_INFO] */
   int          *nb_elem;     /* [K*Nfaces] local neighbour element, -1 on the boundary */
   MDGKernelData kd, kd_device;
-  const double *h_device;  /* device copies of h and nb_elem */
+  const double *h_device; /* device copies of h and nb_elem */
   const int    *nb_device;
 } MDGBlock;
 
 typedef struct {
-  Disc      disc;
-  Mesh     *mesh;
-  DM        dm;
-  PetscInt  N, dim, nv, degree, nblocks; /* degree: of the face cubature and of curved elements' volume cubature */
-  PetscBool degree_given;                /* -mdg_quadrature_degree: also the affine elements' */
-  MDGBlock  blocks[MESH_MAX_BLOCKS];
-  PetscInt *elem_dof; /* [Klocal+1] */
-  PetscInt  ndof, ndof_local;
+  Disc       disc;
+  Mesh      *mesh;
+  DM         dm;
+  PetscInt   N, dim, nv, degree, nblocks; /* degree: of the face cubature and of curved elements' volume cubature */
+  PetscBool  degree_given;                /* -mdg_quadrature_degree: also the affine elements' */
+  MDGBlock   blocks[MESH_MAX_BLOCKS];
+  PetscInt  *elem_dof; /* [Klocal+1] */
+  PetscInt   ndof, ndof_local;
   PetscReal *Pf; /* face basis tables of every shape, face and orientation */
   PetscInt   pf_offset[REF_NUM_SHAPES][HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
   PetscInt   npf;
-  PetscInt   nbpoints;       /* boundary face points of owned elements ... */
-  PetscReal *bx, *bn;        /* ... their positions and unit outward normals [nbpoints*dim] */
-  PetscInt  *btype;          /* ... and boundary types [nbpoints] */
-  PetscReal *bc_point;       /* [nbpoints*EULER_BC_DATA] their data (MDGSetEuler) */
-  PetscReal *xdof;           /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
+  PetscInt   nbpoints; /* boundary face points of owned elements ... */
+  PetscReal *bx, *bn;  /* ... their positions and unit outward normals [nbpoints*dim] */
+  PetscInt  *btype;    /* ... and boundary types [nbpoints] */
+  PetscReal *bc_point; /* [nbpoints*EULER_BC_DATA] their data (MDGSetEuler) */
+  PetscReal *xdof;     /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
   OpShell    shell;
   /* device scratch of the limiter and the CFL step */
-  Vec        means_local;        /* [Klocal*nv] cell means of owned and halo elements (sequential) */
-  Vec        speed, limited;     /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
-  PetscInt   nlimited;           /* elements limited by the last MDGLimit */
+  Vec            means_local;    /* [Klocal*nv] cell means of owned and halo elements (sequential) */
+  Vec            speed, limited; /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
+  PetscInt       nlimited;       /* elements limited by the last MDGLimit */
   PetscLogDouble flops_volume, flops_face, flops_lift;
 } MDGDisc;
 

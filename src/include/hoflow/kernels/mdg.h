@@ -41,12 +41,12 @@ typedef struct {
   const int    *lin;       /* [nlin] the modes of the linear part (the order-1 modes) */
   int           nlin;
   double        gamma;
-  int           flux;        /* EULER_FLUX_* */
-  int           barth;       /* MDGLimit: Barth–Jespersen ... */
-  int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
-  double        eps;         /* positivity bound */
-  const double *bc_point; /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
-  void         *stream;  /* CUDA stream */
+  int           flux;       /* EULER_FLUX_* */
+  int           barth;      /* MDGLimit: Barth–Jespersen ... */
+  int           positivity; /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
+  double        eps;        /* positivity bound */
+  const double *bc_point;   /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
+  void         *stream;     /* CUDA stream */
 } MDGKernelData;
 
 /* rhs = volume term (overwrites); rhs -= face terms; rhs = M^{-1} rhs. u: local array (owned, then halo). */
@@ -114,11 +114,13 @@ HOFLOW_HD void MDGFaceElement(const MDGKernelData *d, int e, const double *HOFLO
     const int     nfq = d->fq_offset[f + 1] - d->fq_offset[f];
     const double *Pm = d->Pf + fi[0], *Pp = d->Pf + fi[2];
     for (int q = 0; q < nfq; q++) {
-      const double *fg = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[f] + q) * (dim + 1);
+      const double *fg               = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[f] + q) * (dim + 1);
       double        uM[EULER_NV_MAX] = {0}, uP[EULER_NV_MAX] = {0}, F[EULER_NV_MAX];
       MDGEvaluate(nv, Np, Pm + q * Np, c, uM);
-      if (fi[1] >= 0) MDGEvaluate(nv, fi[4], Pp + q * fi[4], u + fi[1], uP); /* the neighbour may be of another shape */
-      else EulerBoundaryState(fi[3], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
+      if (fi[1] >= 0)
+        MDGEvaluate(nv, fi[4], Pp + q * fi[4], u + fi[1], uP); /* the neighbour may be of another shape */
+      else
+        EulerBoundaryState(fi[3], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
       EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, F);
       for (int k = 0; k < nv; k++) {
         const double wf = fg[dim] * F[k];
@@ -189,8 +191,8 @@ HOFLOW_HD double MDGWaveSpeedElement(const MDGKernelData *d, int e, const double
  * is kept exactly: c_0 absorbs (1 - theta) times the mean's constant mode). Returns whether it scaled. */
 HOFLOW_HD int MDGPositivityElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT mean, double *HOFLOW_RESTRICT c)
 {
-  const int nv = d->nv, Np = d->Np, dim = d->dim;
-  const double phi0 = d->Pq[0]; /* the constant mode's value */
+  const int    nv = d->nv, Np = d->Np, dim = d->dim;
+  const double phi0      = d->Pq[0]; /* the constant mode's value */
   double       theta_rho = 1, theta_p = 1;
   int          scaled = 0;
   for (int pass = 0; pass < 2; pass++) {
@@ -208,8 +210,10 @@ HOFLOW_HD int MDGPositivityElement(const MDGKernelData *d, int e, const double *
             const double t = 0.5 * (lo + hi);
             double       w[EULER_NV_MAX];
             for (int k = 0; k < nv; k++) w[k] = mean[k] + t * (u[k] - mean[k]);
-            if (w[0] > 0 && EulerPressure(dim, d->gamma, w) >= d->eps) lo = t;
-            else hi = t;
+            if (w[0] > 0 && EulerPressure(dim, d->gamma, w) >= d->eps)
+              lo = t;
+            else
+              hi = t;
           }
           theta_p = fmin(theta_p, lo);
         }
@@ -218,7 +222,7 @@ HOFLOW_HD int MDGPositivityElement(const MDGKernelData *d, int e, const double *
     if (pass == 0 && theta_rho < 1) { /* scale the density */
       theta_rho = fmax(theta_rho, 0.0);
       for (int m = 1; m < Np; m++) c[m] *= theta_rho;
-      c[0] = theta_rho * c[0] + (1 - theta_rho) * mean[0] / phi0;
+      c[0]   = theta_rho * c[0] + (1 - theta_rho) * mean[0] / phi0;
       scaled = 1;
     }
   }
@@ -254,12 +258,16 @@ HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLO
         double delta = 0, lin0 = 0;
         for (int i = 0; i < d->nlin; i++) {
           const int m = d->lin[i];
-          if (m == 0) lin0 = P[q * Np] * c[k * Np];
-          else delta += P[q * Np + m] * c[k * Np + m];
+          if (m == 0)
+            lin0 = P[q * Np] * c[k * Np];
+          else
+            delta += P[q * Np + m] * c[k * Np + m];
         }
         delta += lin0 - mean;
-        if (delta > 1e-13 * fmax(1.0, fabs(mean))) alpha = fmin(alpha, (umax - mean) / delta);
-        else if (delta < -1e-13 * fmax(1.0, fabs(mean))) alpha = fmin(alpha, (umin - mean) / delta);
+        if (delta > 1e-13 * fmax(1.0, fabs(mean)))
+          alpha = fmin(alpha, (umax - mean) / delta);
+        else if (delta < -1e-13 * fmax(1.0, fabs(mean)))
+          alpha = fmin(alpha, (umin - mean) / delta);
       }
     }
     if (alpha < 1) {

@@ -98,7 +98,7 @@ HOFLOW_HD void EulerConservativeToPrimitive(int dim, double gamma, const double 
 /* The physical flux in direction n (any vector, not necessarily unit): fn = sum_j n_j F_j(u). */
 HOFLOW_HD void EulerNormalFlux(int dim, double gamma, const double u[], const double n[], double fn[])
 {
-  const double p = EulerPressure(dim, gamma, u);
+  const double p  = EulerPressure(dim, gamma, u);
   double       un = 0;
   for (int d = 0; d < dim; d++) un += n[d] * u[1 + d];
   un /= u[0];
@@ -133,7 +133,7 @@ HOFLOW_HD double EulerWaveSpeed(int dim, double gamma, const double u[], const d
 /* Local Lax–Friedrichs (Rusanov): {{n.F}} + lambda/2 (u- - u+), lambda the larger wave speed of the two. */
 HOFLOW_HD void EulerFluxRusanov(int dim, double gamma, const double uM[], const double uP[], const double n[], double f[])
 {
-  const int    nv = dim + 2;
+  const int    nv     = dim + 2;
   const double lambda = fmax(EulerWaveSpeed(dim, gamma, uM, n), EulerWaveSpeed(dim, gamma, uP, n));
   double       fP[EULER_NV_MAX];
   EulerNormalFlux(dim, gamma, uM, n, f);
@@ -213,8 +213,10 @@ HOFLOW_HD void EulerFluxHLLC(int dim, double gamma, const double uM[], const dou
   {
     const double SL = fmin(vnM - cM, vn - c), SR = fmax(vnP + cP, vn + c);
     const double Sstar = (pP - pM + uM[0] * vnM * (SL - vnM) - uP[0] * vnP * (SR - vnP)) / (uM[0] * (SL - vnM) - uP[0] * (SR - vnP));
-    if (SL >= 0) EulerNormalFlux(dim, gamma, uM, n, f);
-    else if (SR <= 0) EulerNormalFlux(dim, gamma, uP, n, f);
+    if (SL >= 0)
+      EulerNormalFlux(dim, gamma, uM, n, f);
+    else if (SR <= 0)
+      EulerNormalFlux(dim, gamma, uP, n, f);
     else {
       const int     left = Sstar >= 0;
       const double *u = left ? uM : uP, p = left ? pM : pP, S = left ? SL : SR, un = left ? vnM : vnP;
@@ -231,9 +233,12 @@ HOFLOW_HD void EulerFluxHLLC(int dim, double gamma, const double uM[], const dou
 
 HOFLOW_HD void EulerNumericalFlux(int type, int dim, double gamma, const double uM[], const double uP[], const double n[], double f[])
 {
-  if (type == EULER_FLUX_ROE) EulerFluxRoe(dim, gamma, uM, uP, n, f);
-  else if (type == EULER_FLUX_HLLC) EulerFluxHLLC(dim, gamma, uM, uP, n, f);
-  else EulerFluxRusanov(dim, gamma, uM, uP, n, f);
+  if (type == EULER_FLUX_ROE)
+    EulerFluxRoe(dim, gamma, uM, uP, n, f);
+  else if (type == EULER_FLUX_HLLC)
+    EulerFluxHLLC(dim, gamma, uM, uP, n, f);
+  else
+    EulerFluxRusanov(dim, gamma, uM, uP, n, f);
 }
 
 /* The exterior state uP at a boundary point with unit outward normal n, interior state uM, of boundary
@@ -267,7 +272,7 @@ HOFLOW_HD void EulerBoundaryState(int type, int dim, double gamma, const double 
       } else {
         const double  Rp = vnM + 2 * cM / (gamma - 1), Rm = vnI - 2 * cI / (gamma - 1);
         const double  vnb = 0.5 * (Rp + Rm), cb = 0.25 * (gamma - 1) * (Rp - Rm);
-        const double *w = vnb < 0 ? wI : wM; /* entering: tangential velocity and entropy from outside */
+        const double *w   = vnb < 0 ? wI : wM; /* entering: tangential velocity and entropy from outside */
         const double  vnw = vnb < 0 ? vnI : vnM, s = w[dim + 1] / pow(w[0], gamma);
         double        wb[EULER_NV_MAX];
         wb[0] = pow(cb * cb / (gamma * s), 1 / (gamma - 1));
