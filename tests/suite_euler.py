@@ -91,16 +91,20 @@ def _():
 
 @test("euler/sod/limiter")
 def _():
-    """Sod's shock tube at N = 1 with the Barth-Jespersen limiter: density L2 error against the exact
-    Riemann solution falls with h (rate of a discontinuous solution, >= 0.4), the limiter acts."""
-    errs = []
+    """Sod's shock tube at N = 1 with the Barth-Jespersen limiter: the density L1 error against the exact
+    Riemann solution falls like h (rates >= 0.75: a discontinuous solution), L2 like h^(1/2) (>= 0.4), the
+    limiter acts."""
+    errs, l1 = [], []
     for n in (32, 64, 128):
         s = euler_run(["-problem", "sod", "-order", "1", "-euler_limiter", "barth_jespersen", "-dm_plex_box_faces", "%d,2" % n, "-dm_plex_box_upper", "1,0.0625"])
         check(abs(s["time"] - 0.2) < 1e-12 and s["limited"] > 0, "final time %g, limited %d" % (s["time"], s["limited"]))
         errs.append(s["L2_density"])
+        l1.append(float(s["L1_density"]))
     rates = [math.log2(errs[i] / errs[i + 1]) for i in range(2)]
+    rates1 = [math.log2(l1[i] / l1[i + 1]) for i in range(2)]
     check(all(r >= 0.4 for r in rates), "Sod density L2 errors %s rates %s (expected >= 0.4)" % (errs, rates))
-    return "errors %s rates %s" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates))
+    check(all(r >= 0.75 for r in rates1), "Sod density L1 errors %s rates %s (expected >= 0.75)" % (l1, rates1))
+    return "L1 %s rates %s; L2 %s rates %s" % (" ".join("%.3e" % e for e in l1), " ".join("%.2f" % r for r in rates1), " ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates))
 
 
 @test("euler/positivity/123-problem")

@@ -312,7 +312,8 @@ PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction fn, void *ctx, Vec uvec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec uvec, MDGStateFunction fn, void *ctx, PetscReal err[])
+/* ||u_k - f_k|| in L1 (p = 1) or L2 (p = 2) */
+static PetscErrorCode MDGLpError(MDGDisc *mdg, PetscInt p, Vec uvec, MDGStateFunction fn, void *ctx, PetscReal err[])
 {
   const PetscInt     dim = mdg->dim, nv = mdg->nv, gs = dim * dim + 1;
   const PetscScalar *u;
@@ -328,12 +329,27 @@ PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec uvec, MDGStateFunction fn, void *ctx
         PetscReal uq[EULER_NV_MAX], fq[EULER_NV_MAX] = {0, 0, 0, 0, 0};
         MDGEvaluate((int)nv, (int)Np, blk->Pq + q * Np, u + blk->kd.dof0 + k * nv * Np, uq);
         if (fn) PetscCall(fn(dim, blk->xq + (k * Nq + q) * dim, fq, ctx));
-        for (PetscInt v = 0; v < nv; v++) err[v] += blk->vgeo[(k * Nq + q) * gs + dim * dim] * PetscSqr(uq[v] - fq[v]);
+        for (PetscInt v = 0; v < nv; v++) err[v] += blk->vgeo[(k * Nq + q) * gs + dim * dim] * (p == 1 ? PetscAbsReal(uq[v] - fq[v]) : PetscSqr(uq[v] - fq[v]));
       }
   }
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mdg->dm)));
-  for (PetscInt v = 0; v < nv; v++) err[v] = PetscSqrtReal(err[v]);
+  if (p == 2)
+    for (PetscInt v = 0; v < nv; v++) err[v] = PetscSqrtReal(err[v]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, MDGStateFunction fn, void *ctx, PetscReal err[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(MDGLpError(mdg, 2, u, fn, ctx, err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, MDGStateFunction fn, void *ctx, PetscReal err[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(MDGLpError(mdg, 1, u, fn, ctx, err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -233,7 +233,7 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 {
   Euler         *eu = (Euler *)un->physics;
   const PetscInt nv = eu->mdg->nv;
-  PetscReal      time, total[EULER_NV_MAX], drift = 0, err[EULER_NV_MAX];
+  PetscReal      time, total[EULER_NV_MAX], drift = 0, err[EULER_NV_MAX], l1[EULER_NV_MAX] = {0, 0, 0, 0, 0};
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &time));
@@ -242,13 +242,14 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
   if (un->app->problem.exact) {
     EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, nv};
     PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, err));
+    PetscCall(MDGL1Error(eu->mdg, un->state, EulerStateAt, &ep, l1));
     un->l2_error = err[0];
   }
   {
     PetscReal speed;
     PetscInt  cell;
     PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
-    PetscCall(PetscSNPrintf(summary, len, "L2_density %.6e conservation %.3e limited %" PetscInt_FMT " max_speed_over_h %.6e", (double)un->l2_error, (double)drift, eu->nlimited_total, (double)speed));
+    PetscCall(PetscSNPrintf(summary, len, "L2_density %.6e L1_density %.6e conservation %.3e limited %" PetscInt_FMT " max_speed_over_h %.6e", (double)un->l2_error, (double)l1[0], (double)drift, eu->nlimited_total, (double)speed));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -70,6 +70,8 @@ PETSC_EXTERN PetscErrorCode DiscGetMDG(Disc disc, const char what[], MDGDisc **m
 PETSC_EXTERN PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction f, void *ctx, Vec u);
 /* err[k] = ||u_k - f_k||_L2 for every component (f NULL: the norms of u). */
 PETSC_EXTERN PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, MDGStateFunction f, void *ctx, PetscReal err[]);
+/* the same in L1 (discontinuous solutions) */
+PETSC_EXTERN PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, MDGStateFunction f, void *ctx, PetscReal err[]);
 /* total[k] = int u_k over the domain (conservation). */
 PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[]);
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
