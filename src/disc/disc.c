@@ -15,6 +15,13 @@ PetscErrorCode DiscRegister(const char name[], DiscCreateFunction create)
 
 PetscErrorCode DiscCreate(Mesh *mesh, const char type[], PetscInt order, Disc *disc)
 {
+  PetscFunctionBeginUser;
+  PetscCall(DiscCreateComponents(mesh, type, order, 1, disc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreateComponents(Mesh *mesh, const char type[], PetscInt order, PetscInt ncomp, Disc *disc)
+{
   DiscCreateFunction create = NULL;
 
   PetscFunctionBeginUser;
@@ -23,6 +30,7 @@ PetscErrorCode DiscCreate(Mesh *mesh, const char type[], PetscInt order, Disc *d
   PetscCall(PetscStrncpy((*disc)->type, type, sizeof((*disc)->type)));
   (*disc)->mesh  = mesh;
   (*disc)->order = order;
+  (*disc)->ncomp = ncomp;
   PetscCall(create(*disc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,6 +34,7 @@ static PetscErrorCode DGEllipticBoundaryData(Disc disc, Mat A, PointFunction f, 
 PetscErrorCode DiscCreate_NodalDG(Disc disc)
 {
   PetscFunctionBeginUser;
+  PetscCheck(disc->ncomp == 1, PetscObjectComm((PetscObject)disc->mesh->dm), PETSC_ERR_SUP, "-disc ipdg discretizes one scalar field; the problem's physics has %" PetscInt_FMT " components (use -disc mdg)", disc->ncomp);
   PetscCall(DGDiscSetUp(disc));
   disc->ops.create_mass            = DGCreateMass;
   disc->ops.create_elliptic        = DGCreateElliptic;

@@ -2,11 +2,13 @@
  * its operators (src/op). Adding one is its files and one line here. */
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
+#include <hoflow/mdg.h>
 
 PetscErrorCode DiscRegisterAll(void)
 {
   PetscFunctionBeginUser;
   if (DiscList) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DiscRegister("ipdg", DiscCreate_NodalDG));
+  PetscCall(DiscRegister("mdg", DiscCreate_ModalDG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

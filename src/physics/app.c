@@ -16,6 +16,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "elliptic", PhysicsInfo_Elliptic));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "heat", PhysicsInfo_Heat));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "ins", PhysicsInfo_INS));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "euler", PhysicsInfo_Euler));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,7 +70,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(PCPMGGetDefaultChebyshevDegree(NULL, &pmg_degree));
   PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree_default", "Chebyshev smoothing degree of every -pc_type pmg of the run (elliptic, velocity, pressure); -[prefix]pc_pmg_chebyshev_degree overrides it per solve", NULL, pmg_degree, &pmg_degree, NULL));
   PetscOptionsEnd();
-  PetscCheck(app->order >= 1 && app->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT " is out of range: hoflow supports polynomial orders 1..%d", app->order, HOFLOW_NMAX);
+  PetscCheck(app->order >= (strcmp(app->disc_name, "mdg") ? 1 : 0) && app->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT " is out of range: hoflow supports polynomial orders 1..%d", app->order, HOFLOW_NMAX);
   PetscCall(HoflowRegistryFind(comm, ProblemList, "-problem", app->problem_name, (void (**)(void)) & create_problem));
   PetscCall(HoflowRegistryFind(comm, DiscList, "-disc", app->disc_name, (void (**)(void)) & create_disc));
   PetscCall(PetscStrncpy(app->problem.name, app->problem_name, sizeof(app->problem.name)));
@@ -81,7 +82,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(HoflowDeviceSelect(comm));
   PetscCall(MeshCreate(comm, app->problem.mesh_options, &app->mesh));
   PetscCall(MeshSetBoundaryTypes(app->mesh, app->physics.nbc, app->physics.bc));
-  PetscCall(DiscCreate(app->mesh, app->disc_name, app->order, &app->disc));
+  PetscCall(DiscCreateComponents(app->mesh, app->disc_name, app->order, app->physics.num_components ? app->physics.num_components(app->mesh->dim) : 1, &app->disc));
   *app_out = app;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

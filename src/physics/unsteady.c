@@ -53,7 +53,7 @@ static PetscErrorCode UnsteadyWriteFields(Unsteady *un, PetscInt step, PetscReal
   PetscInt    n = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < un->nfields; k++, n++) {
+  for (PetscInt k = 0; k < un->nfields && !un->output_disc; k++, n++) {
     names[n]  = un->field_names[k];
     fields[n] = un->fields[k];
   }
@@ -220,10 +220,13 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
   }
   if (un->physics_setup) PetscCall(un->physics_setup(un));
   if (un->output_interval > 0) {
-    PetscCall(OutputMeshCreate(app->disc, &un->output_mesh));
+    PetscCall(OutputMeshCreate(un->output_disc ? un->output_disc : app->disc, &un->output_mesh));
     PetscCall(FieldWriterCreate(un->output_mesh, un->output_dir, app->problem_name, &un->writer));
     if (un->restart_file[0]) PetscCall(FieldWriterRestart(un->writer, un->start_step));
-    for (PetscInt k = 0; k < un->nderived; k++) PetscCall(VecDuplicate(un->fields[0], &un->derived[k]));
+    for (PetscInt k = 0; k < un->nderived; k++) {
+      if (un->output_disc) PetscCall(DMCreateGlobalVector(un->output_disc->dm, &un->derived[k]));
+      else PetscCall(VecDuplicate(un->fields[0], &un->derived[k]));
+    }
   }
   if (strcmp(un->monitor_file, "none")) {
     const char *columns[HOFLOW_MAX_MONITORS + 1];

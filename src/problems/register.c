@@ -16,6 +16,11 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "isentropic_vortex", ProblemCreate_IsentropicVortex));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "supersonic_vortex", ProblemCreate_SupersonicVortex));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "sod", ProblemCreate_Sod));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "freestream", ProblemCreate_FreeStream));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "double_mach", ProblemCreate_DoubleMach));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -46,6 +46,7 @@ struct _n_Disc {
   char     type[64];
   Mesh    *mesh;
   PetscInt order;
+  PetscInt ncomp; /* components of the field (the physics'; 1 unless DiscCreateComponents says otherwise) */
   DM       dm; /* the mesh's DM with this discretization's section */
   DiscOps  ops;
   void    *data; /* the implementation's */
@@ -59,6 +60,8 @@ PETSC_EXTERN PetscErrorCode DiscRegisterAll(void);
 PETSC_EXTERN PetscErrorCode DiscRegister(const char name[], DiscCreateFunction create);
 /* A discretization of the registered type on the mesh, of polynomial order N. */
 PETSC_EXTERN PetscErrorCode DiscCreate(Mesh *mesh, const char type[], PetscInt order, Disc *disc);
+/* The same for a field of ncomp components (a system such as the Euler equations). */
+PETSC_EXTERN PetscErrorCode DiscCreateComponents(Mesh *mesh, const char type[], PetscInt order, PetscInt ncomp, Disc *disc);
 PETSC_EXTERN PetscErrorCode DiscDestroy(Disc *disc);
 PETSC_EXTERN PetscErrorCode DiscIntegrate(Disc disc, PointFunction f, void *ctx, Vec b);
 PETSC_EXTERN PetscErrorCode DiscL2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error);

@@ -12,11 +12,12 @@
 typedef struct App App;
 
 /* What the registry knows of a physics: its boundary types (the options -bc_<name>) and how it runs. */
-#define PHYSICS_MAX_BC 4
+#define PHYSICS_MAX_BC 8
 typedef struct {
   PetscInt         nbc;
   MeshBoundaryType bc[PHYSICS_MAX_BC]; /* groups: filled from the problem's defaults */
   PetscErrorCode (*run)(App *app);     /* solve and print the summary line */
+  PetscInt (*num_components)(PetscInt dim); /* components of the state in dim dimensions (NULL: 1) */
 } PhysicsInfo;
 typedef PetscErrorCode (*PhysicsInfoFunction)(PhysicsInfo *info);
 
@@ -35,6 +36,7 @@ PETSC_EXTERN PetscErrorCode    PhysicsRegisterAll(void);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Elliptic(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Heat(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_INS(PhysicsInfo *info);
+PETSC_EXTERN PetscErrorCode    PhysicsInfo_Euler(PhysicsInfo *info);
 
 /* The run from the options database: -problem, -disc, -order, the mesh options and -bc_<type>. */
 PETSC_EXTERN PetscErrorCode AppCreate(MPI_Comm comm, App **app);

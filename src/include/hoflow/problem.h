@@ -19,8 +19,9 @@ typedef struct {
   ProblemFunction exact;       /* the exact solution (NULL: none) */
   ProblemFunction initial;     /* the initial state (NULL: the exact solution at t = 0) */
   ProblemFunction forcing;     /* the right-hand side f (NULL: none) */
-  ProblemFunction boundary;    /* elliptic boundary data where they are not the exact solution's trace (NULL: the exact
-                                  solution), e.g. data given on a curved boundary that a straight-sided mesh misses */
+  ProblemFunction boundary;    /* boundary data where they are not the exact solution's trace (NULL: the exact
+                                  solution), e.g. data given on a curved boundary that a straight-sided mesh misses, or the
+                                  states of compressible inflow and far-field boundaries */
   void *ctx;                   /* passed to the functions */
   PetscErrorCode (*ctx_destroy)(void *ctx);
   /* parameters */
@@ -28,6 +29,8 @@ typedef struct {
   PetscReal nu;                           /* diffusivity or kinematic viscosity */
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
   PetscReal length_scale;                 /* a reference length (force coefficients) */
+  PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
+  PetscBool boundary_time_dependent;      /* compressible flow: the boundary data (boundary, else exact) change in time */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
   /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
    * (u_D, v_D, du/dn, dv/dn, p_D) (hoflow/insops.h), and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
@@ -64,3 +67,8 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Linear(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_IsentropicVortex(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_SupersonicVortex(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);

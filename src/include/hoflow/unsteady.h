@@ -32,6 +32,9 @@ struct Unsteady {
   const char *monitor_names, *derived_names;
   PetscErrorCode (*physics_monitor)(Unsteady *un, const char name[], PetscReal time, PetscReal *value);
   PetscErrorCode (*physics_derived)(Unsteady *un, const char name[], PetscReal time, Vec field);
+  /* optional: the discretization whose points the output is written at, when the state's own values are no
+   * point values (modal coefficients); then only the derived fields, vectors of its DM, are written */
+  Disc output_disc;
   /* optional: errors of the final state against the exact solution, as "key value" pairs for the
    * summary line, the first (velocity or u) also in un->l2_error */
   PetscErrorCode (*physics_errors)(Unsteady *un, char summary[], size_t len);

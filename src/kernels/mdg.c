@@ -1,0 +1,43 @@
+/* Host kernels of modal DG for the Euler equations (hoflow/kernels/mdg.h): the reference for the CUDA
+ * twins in cuda/mdg.cu, element routines shared with them. */
+#include <hoflow/kernels/mdg.h>
+
+void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) MDGVolumeElement(d, e, u + d->dof0 + e * s, rhs + d->dof0 + e * s);
+}
+
+void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) MDGFaceElement(d, e, u, rhs + d->dof0 + e * s);
+}
+
+void MDGLiftHost(const MDGKernelData *d, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) MDGLiftElement(d, e, rhs + d->dof0 + e * s);
+}
+
+void MDGMeansHost(const MDGKernelData *d, const double *u, double *means)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int k = 0; k < d->K + d->Kh; k++) {
+    const int     l = k < d->K ? d->e0 + k : d->halo_e0 + (k - d->K);
+    const double *c = u + (k < d->K ? d->dof0 + k * s : d->halo_dof0 + (k - d->K) * s);
+    MDGMeansElement(d, k, c, means + (size_t)l * d->nv);
+  }
+}
+
+void MDGWaveSpeedHost(const MDGKernelData *d, const double *u, const double *h, double *speed)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) speed[e] = MDGWaveSpeedElement(d, e, u + d->dof0 + e * s, h[e]);
+}
+
+void MDGLimitHost(const MDGKernelData *d, const double *means_local, const int *nb_elem, double *u, double *limited)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) limited[e] = MDGLimitElement(d, e, means_local, nb_elem, u + d->dof0 + e * s);
+}

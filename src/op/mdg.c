@@ -1,0 +1,205 @@
+/* Modal DG operators of the Euler equations (hoflow/mdg.h): the right-hand side M^{-1} R(u) as
+ * volume, face and lift kernels around the halo exchange (the volume work runs while the neighbours'
+ * data are in flight), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on
+ * the host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
+#include <hoflow/compat.h>
+#include <hoflow/log.h>
+#include <hoflow/mdg.h>
+#include <hoflow/kernels/device.h>
+
+PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    mdg->blocks[b].kd.gamma    = gamma;
+    mdg->blocks[b].kd.flux     = (int)flux;
+    mdg->blocks[b].kd.bc_point = mdg->bc_point;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    mdg->blocks[b].kd.barth             = barth ? 1 : 0;
+    mdg->blocks[b].kd.positivity        = positivity ? 1 : 0;
+    mdg->blocks[b].kd.eps               = eps;
+    mdg->blocks[b].kd_device.barth      = barth ? 1 : 0; /* the device copy is made once: keep it in step */
+    mdg->blocks[b].kd_device.positivity = positivity ? 1 : 0;
+    mdg->blocks[b].kd_device.eps        = eps;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg)
+{
+  PetscFunctionBeginUser;
+  if (!mdg->shell.device_ready) PetscFunctionReturn(PETSC_SUCCESS); /* uploaded with the rest at the first device call */
+  for (PetscInt b = 0; b < mdg->nblocks; b++)
+    PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(HoflowDeviceCopyToDevice((void *)mdg->blocks[b].kd_device.bc_point, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, mdg->shell.stream)), "copy of the boundary data"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flops of one application per element of a block (volume: evaluation, flux, d/dr accumulation; face:
+ * two evaluations, about 60 flops of numerical flux and the accumulation per point; lift) */
+static void MDGFlops(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDouble *fv, PetscLogDouble *ff, PetscLogDouble *fl)
+{
+  const PetscLogDouble Np = blk->Np, Nq = blk->Nq, nfq = blk->kd.nfq;
+  *fv = blk->K * Nq * (2.0 * nv * Np + 30 + dim * (2.0 * nv * dim + 2.0 * nv * Np));
+  *ff = blk->K * nfq * (4.0 * nv * Np + 60 + 2.0 * nv * Np);
+  *fl = blk->K * (blk->curved ? 2.0 * nv * Np * Np : nv * Np);
+}
+
+PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
+{
+  const PetscScalar *ua, *ul;
+  PetscScalar       *fa;
+  PetscBool          on_device;
+  PetscLogDouble     fv = 0, ff = 0, fl = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    PetscLogDouble a, c, d;
+    MDGFlops(&mdg->blocks[b], mdg->nv, mdg->dim, &a, &c, &d);
+    fv += a;
+    ff += c;
+    fl += d;
+  }
+  PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
+  PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&mdg->shell, f, &fa));
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGVolume));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGVolumeHost(&blk->kd, ua, fa);
+    else {
+      blk->kd_device.stream = mdg->shell.stream;
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGVolumeCUDA(&blk->kd_device, ua, fa)), "modal DG volume"));
+    }
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGVolume, fv));
+  PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGFace));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGFaceHost(&blk->kd, ul, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, ff));
+  PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLift));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGLiftHost(&blk->kd, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftCUDA(&blk->kd_device, fa)), "modal DG lift"));
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGLift, fl));
+  PetscCall(OpShellRestoreArrayWrite(&mdg->shell, f, &fa));
+  PetscCall(OpShellRestoreArrayRead(&mdg->shell, u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the work vectors of the CFL step and the limiter, on u's backend */
+static PetscErrorCode MDGWorkVectors(MDGDisc *mdg, Vec u)
+{
+  VecType type;
+
+  PetscFunctionBeginUser;
+  if (mdg->speed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetType(u, &type));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &mdg->speed));
+  PetscCall(VecSetSizes(mdg->speed, mdg->mesh->K, PETSC_DETERMINE));
+  PetscCall(VecSetType(mdg->speed, type));
+  PetscCall(VecDuplicate(mdg->speed, &mdg->limited));
+  PetscCall(VecCreate(PETSC_COMM_SELF, &mdg->means_local));
+  PetscCall(VecSetSizes(mdg->means_local, mdg->mesh->Klocal * mdg->nv, PETSC_DETERMINE));
+  PetscCall(VecSetType(mdg->means_local, strstr(type, "cuda") ? VECSEQCUDA : VECSEQ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *bad_cell)
+{
+  const PetscScalar *ua;
+  PetscScalar       *sa;
+  PetscBool          on_device;
+  PetscReal          smin;
+
+  PetscFunctionBeginUser;
+  PetscCall(MDGWorkVectors(mdg, u));
+  PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->speed, &sa));
+  for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGWaveSpeedHost(&blk->kd, ua, blk->h, sa + e0);
+    else {
+      blk->kd_device.stream = mdg->shell.stream;
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGWaveSpeedCUDA(&blk->kd_device, ua, blk->h_device, sa + e0)), "modal DG wave speed"));
+    }
+  }
+  PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->speed, &sa));
+  PetscCall(OpShellRestoreArrayRead(&mdg->shell, u, &ua));
+  PetscCall(VecMax(mdg->speed, NULL, speed));
+  PetscCall(VecMin(mdg->speed, NULL, &smin));
+  *bad_cell = -1;
+  if (smin < 0) { /* a non-physical state: find a cell (rare: the host copy is fine) */
+    const PetscScalar *s;
+    *speed = -1;
+    PetscCall(VecGetArrayRead(mdg->speed, &s));
+    for (PetscInt e = 0; e < mdg->mesh->K && *bad_cell < 0; e++)
+      if (s[e] < 0) *bad_cell = mdg->mesh->elem_cell[e];
+    PetscCall(VecRestoreArrayRead(mdg->speed, &s));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited)
+{
+  const PetscScalar *ul;
+  PetscScalar       *ua, *ma, *la;
+  PetscBool          on_device;
+  PetscReal          count;
+
+  PetscFunctionBeginUser;
+  PetscCall(MDGWorkVectors(mdg, u));
+  PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLimit));
+  PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
+  PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
+  PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->means_local, &ma));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGMeansHost(&blk->kd, ul, ma);
+    else {
+      blk->kd_device.stream = mdg->shell.stream;
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGMeansCUDA(&blk->kd_device, ul, ma)), "modal DG cell means"));
+    }
+  }
+  PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
+  PetscCall(OpShellGetArray(&mdg->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&mdg->shell, mdg->limited, &la));
+  for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device)
+      MDGLimitHost(&blk->kd, ma, blk->nb_elem, ua, la + e0);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLimitCUDA(&blk->kd_device, ma, blk->nb_device, ua, la + e0)), "modal DG limiter"));
+  }
+  PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->limited, &la));
+  PetscCall(OpShellRestoreArray(&mdg->shell, u, &ua));
+  PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->means_local, &ma));
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGLimit, 0));
+  PetscCall(VecSum(mdg->limited, &count));
+  *nlimited     = (PetscInt)count;
+  mdg->nlimited = *nlimited;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

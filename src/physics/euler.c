@@ -1,0 +1,430 @@
+/* The compressible Euler equations (seed 002) by modal DG in space (-disc mdg) and an explicit PETSc TS
+ * in time: TSSSP (-ts_ssp_type rks2, rks3, rk104; the default SSP-RK3) or TSRK, the right-hand side
+ * M^{-1} R(u) as the TS RHSFunction. With -cfl C > 0 the step is set before every step from the current
+ * state, dt = C min_e h_e / ((2N+1) max (|v| + c)), h_e = dim |E| / |dE|; otherwise -ts_dt.
+ *
+ * Limiting (-euler_limiter barth_jespersen): the Barth–Jespersen limiter of the linear part (seed 002
+ * §4.3.5), then (-euler_positivity, on by default with a limiter) Zhang & Shu's scaling that keeps density and
+ * pressure >= -euler_positivity_eps at every volume and face cubature point, applied to the argument of every right-hand-side evaluation (each stage state) and to the
+ * state after every step; it keeps the cell means, so the scheme stays conservative.
+ *
+ * Boundary types (-bc_<type> groups): slip_wall, supersonic_inflow (the state from -bc_supersonic_inflow_state
+ * rho,v..,p or the problem's exact solution at t = 0), supersonic_outflow, farfield (the free stream from
+ * -bc_farfield_mach, _angle (degrees), _pressure, _density, or the problem's exact solution), subsonic_inflow
+ * (-bc_subsonic_inflow_total_pressure, _total_temperature, _direction) and pressure_outflow
+ * (-bc_pressure_outflow_pressure).
+ *
+ * A step that leaves a non-physical state (density or pressure <= 0 or not finite at a volume point)
+ * is undone: the run stops with the cell and the time, the last good state kept and written (output,
+ * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells. */
+#include <hoflow/compat.h>
+#include <hoflow/dg.h>
+#include <hoflow/mdg.h>
+#include <hoflow/unsteady.h>
+
+typedef struct {
+  App       *app;
+  MDGDisc   *mdg;
+  PetscReal  gamma, cfl;
+  PetscInt   flux;
+  PetscBool  limit, positivity;
+  Vec        last_good, limited_stage;
+  Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
+  PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
+  PetscReal  bc_time;          /* the time of those rows */
+  PetscReal  last_good_time, total0[EULER_NV_MAX];
+  PetscInt   last_good_step, nlimited_total;
+  char       failure[512];
+} Euler;
+
+static const char *const EulerFluxTypes[] = {"rusanov", "roe", "hllc", "EulerFluxType", "EULER_FLUX_", NULL};
+static const char *const EulerLimiters[]  = {"none", "barth_jespersen", "EulerLimiter", "EULER_LIMITER_", NULL};
+
+static PetscErrorCode EulerDestroy(void **ptr)
+{
+  Euler *eu = (Euler *)*ptr;
+
+  PetscFunctionBeginUser;
+  if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDestroy(&eu->last_good));
+  PetscCall(VecDestroy(&eu->limited_stage));
+  PetscCall(PetscFree(eu->row_from_problem));
+  PetscCall(DiscDestroy(&eu->output));
+  PetscCall(PetscFree(*ptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the problem's exact (or initial) state at time t as a state function for projections and errors */
+typedef struct {
+  const Problem  *problem;
+  ProblemFunction f;
+  PetscReal       t;
+  PetscInt        nv;
+} EulerPoint;
+
+static PetscErrorCode EulerStateAt(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
+{
+  const EulerPoint *ep = (const EulerPoint *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(ep->f(dim, ep->t, x, ep->nv, u, NULL, ep->problem->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* time-dependent boundary data: the problem's rows at time t */
+static PetscErrorCode EulerBoundaryDataAt(Euler *eu, PetscReal t)
+{
+  const Problem *problem = &eu->app->problem;
+  MDGDisc       *mdg     = eu->mdg;
+
+  PetscFunctionBeginUser;
+  if (!problem->boundary_time_dependent || t == eu->bc_time) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < mdg->nbpoints; i++)
+    if (eu->row_from_problem[i]) PetscCall((problem->boundary ? problem->boundary : problem->exact)(mdg->dim, t, mdg->bx + i * mdg->dim, mdg->nv, mdg->bc_point + i * EULER_BC_DATA, NULL, problem->ctx));
+  PetscCall(MDGUpdateBoundaryData(mdg));
+  eu->bc_time = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *ctx)
+{
+  Euler   *eu = (Euler *)ctx;
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(EulerBoundaryDataAt(eu, t));
+  if (eu->limit) { /* limit the stage state's copy: the right-hand side of the limited state */
+    if (!eu->limited_stage) PetscCall(VecDuplicate(u, &eu->limited_stage));
+    PetscCall(VecCopy(u, eu->limited_stage));
+    PetscCall(MDGLimit(eu->mdg, eu->limited_stage, &n));
+    u = eu->limited_stage;
+  }
+  PetscCall(MDGEulerRHS(eu->mdg, u, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* before a step: keep the state, set the CFL step */
+static PetscErrorCode EulerPreStep(TS ts)
+{
+  Unsteady *un;
+  Euler    *eu;
+  Vec       u;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &un));
+  eu = (Euler *)un->physics;
+  PetscCall(TSGetSolution(ts, &u));
+  if (!eu->last_good) PetscCall(VecDuplicate(u, &eu->last_good));
+  PetscCall(VecCopy(u, eu->last_good));
+  PetscCall(TSGetTime(ts, &eu->last_good_time));
+  PetscCall(TSGetStepNumber(ts, &eu->last_good_step));
+  if (eu->cfl > 0) {
+    PetscReal speed;
+    PetscInt  cell;
+    PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
+    PetscCheck(speed > 0, un->comm, PETSC_ERR_NOT_CONVERGED, "Non-physical state (density or pressure <= 0) before step %" PetscInt_FMT " at t = %g (cell %" PetscInt_FMT ")", eu->last_good_step, (double)eu->last_good_time, cell);
+    {
+      PetscReal dt = eu->cfl / ((2 * eu->mdg->N + 1) * speed), tmax;
+      PetscCall(TSGetMaxTime(ts, &tmax));
+      if (eu->last_good_time + dt > tmax) dt = PetscMax(tmax - eu->last_good_time, 1e-14 * tmax); /* land on the final time */
+      PetscCall(TSSetTimeStep(ts, dt));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after a step: limit, then check the state; a non-physical one is undone and stops the run */
+static PetscErrorCode EulerPostStep(TS ts)
+{
+  Unsteady *un;
+  Euler    *eu;
+  Vec       u;
+  PetscReal speed, t;
+  PetscInt  cell, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &un));
+  eu = (Euler *)un->physics;
+  PetscCall(TSGetSolution(ts, &u));
+  if (eu->limit) {
+    PetscCall(MDGLimit(eu->mdg, u, &n));
+    eu->nlimited_total += n;
+  }
+  PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
+  if (!(speed > 0)) {
+    PetscInt cell_min = cell >= 0 ? cell : PETSC_MAX_INT;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cell_min, 1, MPIU_INT, MPI_MIN, un->comm));
+    PetscCall(TSGetTime(ts, &t));
+    PetscCall(PetscSNPrintf(eu->failure, sizeof(eu->failure), "the step from t = %g to t = %g gave a non-physical state (density or pressure <= 0, or not finite) in cell %" PetscInt_FMT "%s", (double)eu->last_good_time, (double)t, cell_min, eu->limit ? "" : " (no limiter: try -euler_limiter barth_jespersen or a smaller -cfl)"));
+    PetscCall(VecCopy(eu->last_good, u));
+    PetscCall(TSSetTime(ts, eu->last_good_time));
+    PetscCall(TSSetStepNumber(ts, eu->last_good_step));
+    PetscCall(TSSetConvergedReason(ts, TS_DIVERGED_STEP_REJECTED));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerFailure(Unsteady *un, const char **message)
+{
+  Euler *eu = (Euler *)un->physics;
+
+  PetscFunctionBeginUser;
+  *message = eu->failure;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal time, PetscReal *value)
+{
+  Euler    *eu = (Euler *)un->physics;
+  PetscReal v[EULER_NV_MAX];
+
+  PetscFunctionBeginUser;
+  if (!strcmp(name, "L2_error_density")) {
+    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->mdg->nv};
+    PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor L2_error_density", un->app->problem_name);
+    PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, v));
+    *value = v[0];
+  } else if (!strcmp(name, "limited_cells"))
+    *value = eu->mdg->nlimited;
+  else {
+    PetscCall(MDGIntegrate(eu->mdg, un->state, v));
+    *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1]
+                                                                        : v[eu->mdg->dim + 1];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* density, pressure or mach at the nodes of the output discretization: the modal state evaluated there */
+static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
+{
+  Euler             *eu  = (Euler *)un->physics;
+  MDGDisc           *mdg = eu->mdg;
+  DGDisc            *dg  = (DGDisc *)eu->output->data;
+  const PetscInt     nv = mdg->nv, dim = mdg->dim;
+  const PetscScalar *u;
+  PetscScalar       *out;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(un->state, &u));
+  PetscCall(VecGetArrayWrite(field, &out));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const MDGBlock   *blk = &mdg->blocks[b];
+    const RefElement *ref = dg->blocks[b].ref;
+    PetscReal        *P;
+    PetscCall(PetscMalloc1(ref->Np * blk->Np, &P));
+    PetscCall(RefElementModalBasis(blk->shape, mdg->N, ref->Np, ref->xi, P, NULL));
+    for (PetscInt k = 0; k < blk->K; k++) {
+      const PetscInt e = mdg->mesh->blocks[b].start + k;
+      for (PetscInt i = 0; i < ref->Np; i++) {
+        PetscReal w[EULER_NV_MAX];
+        MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
+        out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
+                                                                                                : EulerMach((int)dim, eu->gamma, w);
+      }
+    }
+    PetscCall(PetscFree(P));
+  }
+  PetscCall(VecRestoreArrayWrite(field, &out));
+  PetscCall(VecRestoreArrayRead(un->state, &u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
+{
+  Euler         *eu = (Euler *)un->physics;
+  const PetscInt nv = eu->mdg->nv;
+  PetscReal      time, total[EULER_NV_MAX], drift = 0, err[EULER_NV_MAX], l1[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetTime(un->ts, &time));
+  PetscCall(MDGIntegrate(eu->mdg, un->state, total));
+  for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
+  if (un->app->problem.exact) {
+    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, nv};
+    PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, err));
+    PetscCall(MDGL1Error(eu->mdg, un->state, EulerStateAt, &ep, l1));
+    un->l2_error = err[0];
+  }
+  {
+    PetscReal speed;
+    PetscInt  cell;
+    PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
+    PetscCall(PetscSNPrintf(summary, len, "L2_density %.6e L1_density %.6e conservation %.3e limited %" PetscInt_FMT " max_speed_over_h %.6e", (double)un->l2_error, (double)l1[0], (double)drift, eu->nlimited_total, (double)speed));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The data of every boundary face point from the options (or the problem's exact solution). */
+static PetscErrorCode EulerBoundaryData(Euler *eu)
+{
+  App            *app = eu->app;
+  MDGDisc        *mdg = eu->mdg;
+  const PetscInt  dim = mdg->dim, nv = mdg->nv;
+  const PetscReal g = eu->gamma;
+  PetscReal       inflow[EULER_NV_MAX], far_w[EULER_NV_MAX], far_u[EULER_NV_MAX], mach = 0.5, angle = 0, pfar = 1.0 / g, rhofar = 1.0, p0 = -1, T0 = -1, dir[3] = {0, 0, 0}, pout = -1;
+  PetscInt        n_in = EULER_NV_MAX, ndir = 3;
+  PetscBool       set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1), &eu->row_from_problem));
+  PetscOptionsBegin(app->comm, NULL, "Euler boundary data", NULL);
+  PetscCall(PetscOptionsRealArray("-bc_supersonic_inflow_state", "Supersonic inflow: rho,v_1..v_dim,p (default: the problem's exact solution)", NULL, inflow, &n_in, &set_in));
+  PetscCall(PetscOptionsReal("-bc_farfield_mach", "Far field: free-stream Mach number", NULL, mach, &mach, &flg));
+  set_far = (PetscBool)(set_far || flg);
+  PetscCall(PetscOptionsReal("-bc_farfield_angle", "Far field: flow angle in degrees from the x axis", NULL, angle, &angle, &flg));
+  set_far = (PetscBool)(set_far || flg);
+  PetscCall(PetscOptionsReal("-bc_farfield_pressure", "Far field: free-stream pressure (default 1/gamma)", NULL, pfar, &pfar, &flg));
+  set_far = (PetscBool)(set_far || flg);
+  PetscCall(PetscOptionsReal("-bc_farfield_density", "Far field: free-stream density", NULL, rhofar, &rhofar, &flg));
+  set_far = (PetscBool)(set_far || flg);
+  PetscCall(PetscOptionsReal("-bc_subsonic_inflow_total_pressure", "Subsonic inflow: total pressure p0", NULL, p0, &p0, NULL));
+  PetscCall(PetscOptionsReal("-bc_subsonic_inflow_total_temperature", "Subsonic inflow: total temperature T0 (T = p / rho)", NULL, T0, &T0, NULL));
+  PetscCall(PetscOptionsRealArray("-bc_subsonic_inflow_direction", "Subsonic inflow: flow direction (default: against the outward normal)", NULL, dir, &ndir, NULL));
+  PetscCall(PetscOptionsReal("-bc_pressure_outflow_pressure", "Pressure outflow: the static pressure", NULL, pout, &pout, NULL));
+  PetscOptionsEnd();
+  if (set_in) {
+    PetscCheck(n_in == nv, app->comm, PETSC_ERR_ARG_SIZ, "-bc_supersonic_inflow_state needs %" PetscInt_FMT " values rho,v_1..v_%" PetscInt_FMT ",p; got %" PetscInt_FMT, nv, dim, n_in);
+    PetscCheck(inflow[0] > 0 && inflow[nv - 1] > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_supersonic_inflow_state: density %g and pressure %g must be positive", (double)inflow[0], (double)inflow[nv - 1]);
+    {
+      PetscReal w[EULER_NV_MAX];
+      for (PetscInt k = 0; k < nv; k++) w[k] = inflow[k];
+      EulerPrimitiveToConservative((int)dim, g, w, inflow);
+    }
+  }
+  PetscCheck(rhofar > 0 && pfar > 0 && mach >= 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "Far field: -bc_farfield_density %g and -bc_farfield_pressure %g must be positive, -bc_farfield_mach %g non-negative", (double)rhofar, (double)pfar, (double)mach);
+  far_w[0] = rhofar;
+  for (PetscInt d = 0; d < dim; d++) far_w[1 + d] = 0;
+  far_w[1] = mach * PetscSqrtReal(g * pfar / rhofar) * PetscCosReal(angle * PETSC_PI / 180);
+  if (dim > 1) far_w[2] = mach * PetscSqrtReal(g * pfar / rhofar) * PetscSinReal(angle * PETSC_PI / 180);
+  far_w[dim + 1] = pfar;
+  EulerPrimitiveToConservative((int)dim, g, far_w, far_u);
+  for (PetscInt i = 0; i < mdg->nbpoints; i++) {
+    PetscReal     *row  = mdg->bc_point + i * EULER_BC_DATA;
+    const PetscInt type = mdg->btype[i];
+    if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD) {
+      const PetscBool       from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
+      const ProblemFunction fp           = app->problem.boundary ? app->problem.boundary : app->problem.exact;
+      if (from_options || !fp) {
+        PetscCheck(from_options || type == EULER_BC_FARFIELD, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
+        for (PetscInt k = 0; k < nv; k++) row[k] = type == EULER_BC_SUPERSONIC_INFLOW ? inflow[k] : far_u[k];
+      } else {
+        PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, row, NULL, app->problem.ctx));
+        eu->row_from_problem[i] = PETSC_TRUE;
+      }
+    } else if (type == EULER_BC_SUBSONIC_INFLOW) {
+      PetscCheck(p0 > 0 && T0 > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type subsonic_inflow needs positive -bc_subsonic_inflow_total_pressure and -bc_subsonic_inflow_total_temperature (got %g, %g)", (double)p0, (double)T0);
+      row[0] = p0;
+      row[1] = T0;
+      for (PetscInt d = 0; d < dim; d++) row[2 + d] = dir[d];
+    } else if (type == EULER_BC_PRESSURE_OUTFLOW) {
+      PetscCheck(pout > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type pressure_outflow needs a positive -bc_pressure_outflow_pressure (got %g)", (double)pout);
+      row[0] = pout;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerCreate(Unsteady *un)
+{
+  App      *app = un->app;
+  Euler    *eu;
+  PetscInt  limiter = 0;
+  PetscReal eps;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&eu));
+  eu->app   = app;
+  eu->gamma = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
+  eu->cfl   = 0.5;
+  PetscCall(DiscGetMDG(app->disc, "The Euler equations", &eu->mdg));
+  PetscOptionsBegin(un->comm, NULL, "Euler equations", NULL);
+  PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
+  PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
+  PetscCall(PetscOptionsEList("-euler_limiter", "Slope limiter", NULL, EulerLimiters, 2, EulerLimiters[limiter], &limiter, NULL));
+  eu->positivity = limiter ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-euler_positivity", "Positivity-preserving limiter (Zhang-Shu: density and pressure >= -euler_positivity_eps at every cubature point); default on with a limiter", NULL, eu->positivity, &eu->positivity, NULL));
+  eps = 1e-10;
+  PetscCall(PetscOptionsReal("-euler_positivity_eps", "Lower bound of density and pressure of the positivity limiter", NULL, eps, &eps, NULL));
+  PetscOptionsEnd();
+  PetscCheck(eps > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_positivity_eps %g must be positive", (double)eps);
+  PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
+  eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
+  PetscCall(EulerBoundaryData(eu));
+  PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
+
+  PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
+  PetscCall(PetscObjectSetName((PetscObject)un->state, "u"));
+  un->nfields         = 1;
+  un->field_names[0]  = "u";
+  un->fields[0]       = un->state;
+  un->physics         = eu;
+  un->physics_destroy = EulerDestroy;
+  un->monitor_names   = "L2_error_density,mass,momentum_x,energy,limited_cells";
+  un->derived_names   = "density,pressure,mach";
+  un->physics_derived = EulerDerived;
+  {
+    PetscInt  interval = 0;
+    PetscBool set;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-output_interval", &interval, &set));
+    if (set && interval > 0) { /* modal coefficients are no point values: write at the nodes of a nodal DG of the same mesh */
+      PetscCall(DGDiscCreate(app->mesh, PetscMax(eu->mdg->N, 1), &eu->output));
+      un->output_disc = eu->output;
+    }
+  }
+  un->physics_monitor = EulerMonitor;
+  un->physics_errors  = EulerErrors;
+  un->physics_failure = EulerFailure;
+  PetscCall(TSSetType(un->ts, TSSSP));
+  if (app->problem.default_max_time > 0) PetscCall(TSSetMaxTime(un->ts, app->problem.default_max_time));
+  PetscCall(TSSetMaxSteps(un->ts, 1000000));
+  PetscCall(TSSetProblemType(un->ts, TS_NONLINEAR));
+  PetscCall(TSSetRHSFunction(un->ts, NULL, EulerRHSFunction, eu));
+  PetscCall(TSSetApplicationContext(un->ts, un));
+  PetscCall(TSSetPreStep(un->ts, EulerPreStep));
+  PetscCall(TSSetPostStep(un->ts, EulerPostStep));
+  {
+    EulerPoint ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->mdg->nv};
+    PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no initial state", app->problem_name);
+    PetscCall(MDGProject(eu->mdg, EulerStateAt, &ep, un->state));
+  }
+  if (eu->limit) { /* a discontinuous initial state's projection overshoots: limit it (its means are physical) */
+    PetscInt n;
+    PetscCall(MDGLimit(eu->mdg, un->state, &n));
+  }
+  PetscCall(MDGIntegrate(eu->mdg, un->state, eu->total0));
+  {
+    PetscReal speed;
+    PetscInt  cell;
+    PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
+    PetscCheck(speed > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "Problem %s: the initial state is not physical (density or pressure <= 0) in cell %" PetscInt_FMT, app->problem_name, cell);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyRun(app, EulerCreate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt EulerComponents(PetscInt dim)
+{
+  return dim + 2;
+}
+
+PetscErrorCode PhysicsInfo_Euler(PhysicsInfo *info)
+{
+  PetscFunctionBeginUser;
+  info->nbc            = 6;
+  info->bc[0]          = (MeshBoundaryType){"slip_wall", EULER_BC_SLIP_WALL, NULL, "reflecting (slip) wall"};
+  info->bc[1]          = (MeshBoundaryType){"supersonic_inflow", EULER_BC_SUPERSONIC_INFLOW, NULL, "supersonic inflow: the state given"};
+  info->bc[2]          = (MeshBoundaryType){"supersonic_outflow", EULER_BC_SUPERSONIC_OUTFLOW, NULL, "supersonic outflow: the interior state"};
+  info->bc[3]          = (MeshBoundaryType){"farfield", EULER_BC_FARFIELD, NULL, "characteristic far field (Riemann invariants) of a free stream"};
+  info->bc[4]          = (MeshBoundaryType){"subsonic_inflow", EULER_BC_SUBSONIC_INFLOW, NULL, "subsonic inflow: total pressure and temperature"};
+  info->bc[5]          = (MeshBoundaryType){"pressure_outflow", EULER_BC_PRESSURE_OUTFLOW, NULL, "subsonic outflow: the static pressure"};
+  info->run            = EulerRun;
+  info->num_components = EulerComponents;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
