@@ -1,0 +1,291 @@
+/* Host sum-factorized SIPDG kernels on quadrilaterals and hexahedra (hoflow/kernels/ipdg_tensor.h):
+ * every routine is written once for dim = 2, 3 and instantiated for each (shape, N) of
+ * hoflow/kernels/shapes.h, so that N1, dim and each pass's direction are compile-time constants; a
+ * pass walks contiguous lines of the element's N1^dim array (the first direction fastest), its inner
+ * loop over a contiguous run, which the compiler unrolls and vectorizes. The CUDA twins are in
+ * cuda/ipdg_tensor.cu. */
+#include <hoflow/kernels/ipdg_curved_element.h>
+#include <hoflow/kernels/ipdg_tensor.h>
+#include <hoflow/kernels/shapes.h>
+#include <hoflow/pointwise/elliptic.h>
+
+#define TENSOR_INLINE static inline __attribute__((always_inline))
+
+/* out (+)= A along direction dir of an N1^dim array (index i0 + N1 i1 + N1^2 i2):
+ * out[.., i, ..] = sum_k A[i*N1 + k] in[.., k, ..]. */
+TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict in, double *restrict out, const int acc)
+{
+  const int s     = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1;
+  const int outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1 : N1 * N1;
+  if (s == 1) {
+    for (int o = 0; o < outer; o++)
+      for (int i = 0; i < N1; i++) {
+        double t = 0;
+        for (int k = 0; k < N1; k++) t += A[i * N1 + k] * in[o * N1 + k];
+        out[o * N1 + i] = acc ? out[o * N1 + i] + t : t;
+      }
+    return;
+  }
+  for (int o = 0; o < outer; o++)
+    for (int i = 0; i < N1; i++) {
+      double *restrict op = out + (o * N1 + i) * s;
+      double           t[s];
+      for (int c = 0; c < s; c++) t[c] = acc ? op[c] : 0.0;
+      for (int k = 0; k < N1; k++) {
+        const double  a  = A[i * N1 + k];
+        const double *ip = in + (o * N1 + k) * s;
+        for (int c = 0; c < s; c++) t[c] += a * ip[c];
+      }
+      for (int c = 0; c < s; c++) op[c] = t[c];
+    }
+}
+
+/* out = A along dir for a first operand and += B along dir for a second (two fields, one sweep). */
+TENSOR_INLINE void Pass2(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict inA, const double *restrict B, const double *restrict inB, double *restrict out)
+{
+  Pass(N1, dim, dir, A, inA, out, 0);
+  Pass(N1, dim, dir, B, inB, out, 1);
+}
+
+/* ------------------------------------------------------------------ affine blocks */
+
+TENSOR_INLINE void TensorGradientElement(const int N1, const int dim, const double *restrict D1, const double *restrict g, const double *restrict u, double *const grad[3])
+{
+  const int Np = dim == 2 ? N1 * N1 : N1 * N1 * N1;
+  double    ur[3][Np];
+  for (int a = 0; a < dim; a++) Pass(N1, dim, a, D1, u, ur[a], 0);
+  for (int x = 0; x < dim; x++) {
+    double *restrict gx = grad[x];
+    for (int i = 0; i < Np; i++) {
+      double s = 0;
+      for (int a = 0; a < dim; a++) s += g[x * dim + a] * ur[a][i];
+      gx[i] = s;
+    }
+  }
+}
+
+/* Au of owned element e (hoflow/kernels/ipdg_tensor.h, affine):
+ *   sum_a D_a^T (J M q_a + E h_a) + lambda J M u - E [sJ ({n.grad u} + tau [[u]])]. */
+TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, const int dim, const int Nfn, const int Nfaces, int e, const double *restrict u, const double *const grad[3], const double *restrict bc_data, double *restrict Au)
+{
+  const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, Nfp = Nfn / Nfaces, gsize = HOFLOW_GEO_SIZE(dim), ssize = HOFLOW_SGEO_SIZE(dim), base = d->node0 + e * Np;
+  const double *g = d->geo + e * gsize, J = g[HOFLOW_GEO_J(dim)], *M1 = d->M1, *A1 = d->A1;
+  const int    *vP = d->vmapP + e * Nfn;
+  double        q[3][Np], X[Np], Y[Np], Z[Np], F[3][Np], P[1 + 3][Nfp], Pm[Nfp], Pt[Nfp];
+
+  /* q_a = J sum_x (dr_a/dx) grad_x u, and lambda J u in X */
+  for (int a = 0; a < dim; a++) {
+    double c[3];
+    for (int x = 0; x < dim; x++) c[x] = J * g[x * dim + a];
+    for (int i = 0; i < Np; i++) {
+      double s = 0;
+      for (int x = 0; x < dim; x++) s += c[x] * grad[x][base + i];
+      q[a][i] = s;
+    }
+  }
+  /* volume: sum_a D_a^T M q_a + lambda J M u with D_0^T M = M1 (x) [M1 (x)] A1 etc., A1 = D1^T M1 */
+  if (d->lambda != 0) {
+    for (int i = 0; i < Np; i++) Y[i] = d->lambda * J * u[base + i];
+    Pass2(N1, dim, 0, A1, q[0], M1, Y, X);
+  } else Pass(N1, dim, 0, A1, q[0], X, 0);
+  Pass(N1, dim, 0, M1, q[1], Y, 0);
+  if (dim == 2) Pass2(N1, dim, 1, M1, X, A1, Y, Au);
+  else {
+    Pass(N1, dim, 0, M1, q[2], Z, 0);
+    Pass2(N1, dim, 1, M1, X, A1, Y, q[0]); /* P */
+    Pass(N1, dim, 1, M1, Z, q[1], 0);      /* Q */
+    Pass2(N1, dim, 2, M1, q[0], A1, q[1], Au);
+  }
+  /* faces: at each face node s = -sJ ({n.grad u} + tau [[u]]) and h_a, mass-weighted on the face grid */
+  for (int a = 0; a < dim; a++)
+    for (int i = 0; i < Np; i++) F[a][i] = 0;
+  for (int f = 0; f < Nfaces; f++) {
+    const double *sg = d->sgeo + (e * Nfaces + f) * ssize, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(dim)] * J, tau = sg[HOFLOW_SGEO_TAU(dim)];
+    const int     type = d->face_type[e * Nfaces + f], interior = type == HOFLOW_FACE_INTERIOR, off = f * Nfp;
+    double        gnr[3];
+    for (int a = 0; a < dim; a++) {
+      double s = 0;
+      for (int x = 0; x < dim; x++) s += g[x * dim + a] * sg[x];
+      gnr[a] = 0.5 * sJ * s;
+    }
+    for (int b = 0; b < Nfp; b++) {
+      const int n = off + b, idM = base + d->face_nodes[n], p = d->face_pos[n];
+      double    gnM = 0, gnP = 0, ju, jg;
+      for (int x = 0; x < dim; x++) gnM += sg[x] * grad[x][idM];
+      if (interior)
+        for (int x = 0; x < dim; x++) gnP += sg[x] * grad[x][vP[n]];
+      EllipticFaceJumps(type, u[idM], gnM, interior ? u[vP[n]] : 0.0, gnP, bc_data ? bc_data[e * Nfn + n] : 0.0, &ju, &jg);
+      P[0][p] = -sJ * (gnM + 0.5 * jg + tau * ju);
+      for (int a = 0; a < dim; a++) P[1 + a][p] = gnr[a] * ju;
+    }
+    for (int c = 0; c <= dim; c++) { /* face mass M1 (x) M1 on the face grid */
+      if (dim == 2) Pass(N1, 1, 0, M1, P[c], Pm, 0);
+      else {
+        Pass(N1, 2, 0, M1, P[c], Pt, 0);
+        Pass(N1, 2, 1, M1, Pt, Pm, 0);
+      }
+      for (int b = 0; b < Nfp; b++) {
+        const int n = off + b, m = d->face_nodes[n];
+        if (c == 0) Au[m] += Pm[d->face_pos[n]];
+        else F[c - 1][m] += Pm[d->face_pos[n]];
+      }
+    }
+  }
+  for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, F[a], Au, 1);
+}
+
+#define DEFINE_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                      \
+  static void TensorGradient_##SHAPE##_##NN(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)                                    \
+  {                                                                                                                                                                                     \
+    const double *geo = halo ? d->halo_geo : d->geo;                                                                                                                                    \
+    const int     n0  = halo ? d->halo_node0 : d->node0;                                                                                                                                \
+    for (int e = e0; e < e1; e++) {                                                                                                                                                     \
+      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                            \
+      TensorGradientElement((NN) + 1, DIM, d->D1, geo + e * HOFLOW_GEO_SIZE(DIM), u + n0 + e * (NP), g);                                                                                \
+    }                                                                                                                                                                                   \
+  }                                                                                                                                                                                     \
+  static void TensorApply_##SHAPE##_##NN(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)   \
+  {                                                                                                                                                                                     \
+    const double *const g[3] = {gx, gy, gz};                                                                                                                                            \
+    for (int e = e0; e < e1; e++) TensorApplyElement(d, (NN) + 1, DIM, NFN, NF, e, u, g, bc, Au + d->node0 + e * (NP));                                                                \
+  }
+
+/* ------------------------------------------------------------------ curved blocks */
+
+/* The volume terms of curved element e into Au (set): with the tensor Gauss rule,
+ *   Au = sum_a G_a^T t_a + B^T t_lambda,  t_a = sum_b (w J G G^T)_ab (G_b u),  t_lambda = lambda w J (B u),
+ * G_0 = B1 (x) [B1 (x)] G1 etc., B = B1 (x) B1 [(x) B1]. */
+TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N1, const int dim, int e, const double *restrict u, double *restrict Au)
+{
+  const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, npair = dim * (dim + 1) / 2;
+  const double *vq = d->vq + (size_t)e * Np * (npair + 1), *B1 = d->B1, *G1 = d->G1, *B1T = d->B1T, *G1T = d->G1T;
+  double        uq[Np], ua[3][Np], s1[Np], s2[Np], s3[Np];
+
+  if (dim == 2) {
+    Pass(N1, 2, 0, B1, u, s1, 0); /* B_r u */
+    Pass(N1, 2, 0, G1, u, s2, 0); /* G_r u */
+    Pass(N1, 2, 1, B1, s1, uq, 0);
+    Pass(N1, 2, 1, G1, s1, ua[1], 0);
+    Pass(N1, 2, 1, B1, s2, ua[0], 0);
+  } else {
+    Pass(N1, 3, 0, B1, u, s1, 0);
+    Pass(N1, 3, 0, G1, u, s2, 0);
+    Pass(N1, 3, 1, B1, s1, s3, 0); /* B B u */
+    Pass(N1, 3, 1, G1, s1, uq, 0); /* G_s B_r u (temporarily) */
+    Pass(N1, 3, 2, B1, uq, ua[1], 0);
+    Pass(N1, 3, 1, B1, s2, s1, 0); /* B_s G_r u */
+    Pass(N1, 3, 2, B1, s1, ua[0], 0);
+    Pass(N1, 3, 2, G1, s3, ua[2], 0);
+    Pass(N1, 3, 2, B1, s3, uq, 0);
+  }
+  for (int q = 0; q < Np; q++) { /* the fluxes at the points, in place */
+    const double *K = vq + q * (npair + 1);
+    double        r[3];
+    for (int a = 0; a < dim; a++) r[a] = ua[a][q];
+    for (int a = 0; a < dim; a++) {
+      double s = 0;
+      for (int b = 0; b < dim; b++) s += K[IPDGCurvedPair(a, b, dim)] * r[b];
+      ua[a][q] = s;
+    }
+    uq[q] = d->lambda * K[npair] * uq[q];
+  }
+  if (dim == 2) {
+    Pass2(N1, 2, 1, B1T, uq, G1T, ua[1], s1); /* B_s^T t_l + G_s^T t_1 */
+    Pass(N1, 2, 1, B1T, ua[0], s2, 0);        /* B_s^T t_0 */
+    Pass2(N1, 2, 0, B1T, s1, G1T, s2, Au);
+  } else {
+    Pass2(N1, 3, 2, B1T, uq, G1T, ua[2], s1); /* t-direction: B^T (t_l) + G^T (t_2) */
+    Pass(N1, 3, 2, B1T, ua[1], s2, 0);
+    Pass(N1, 3, 2, B1T, ua[0], s3, 0);
+    Pass2(N1, 3, 1, B1T, s1, G1T, s2, uq); /* s-direction: the t_l, t_2 and t_1 group */
+    Pass(N1, 3, 1, B1T, s3, s1, 0);        /* the t_0 group */
+    Pass2(N1, 3, 0, B1T, uq, G1T, s1, Au);
+  }
+}
+
+#define DEFINE_CURVED_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                      \
+  static void CurvedTensorGradient_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)                               \
+  {                                                                                                                                                                                            \
+    const double *Gn = halo ? d->halo_Gn : d->Gn;                                                                                                                                              \
+    const int     n0 = halo ? d->halo_node0 : d->node0;                                                                                                                                        \
+    for (int e = e0; e < e1; e++) {                                                                                                                                                            \
+      const double *Ge = Gn + (size_t)e * (NP) * (DIM) * (DIM);                                                                                                                                \
+      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                                   \
+      double        ur[DIM][NP];                                                                                                                                                               \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1, u + n0 + e * (NP), ur[a], 0);                                                                                             \
+      for (int i = 0; i < (NP); i++)                                                                                                                                                           \
+        for (int x = 0; x < (DIM); x++) {                                                                                                                                                      \
+          double s = 0;                                                                                                                                                                        \
+          for (int a = 0; a < (DIM); a++) s += Ge[i * (DIM) * (DIM) + x * (DIM) + a] * ur[a][i];                                                                                               \
+          g[x][i] = s;                                                                                                                                                                         \
+        }                                                                                                                                                                                      \
+    }                                                                                                                                                                                          \
+  }                                                                                                                                                                                            \
+  static void CurvedTensorApply_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *const g[3], const double *bc, double *Au)                        \
+  {                                                                                                                                                                                            \
+    double w[IPDGCurvedWorkSize(d)];                                                                                                                                                           \
+    for (int e = e0; e < e1; e++) {                                                                                                                                                            \
+      double *const R = w + (size_t)((DIM) + 1) * d->Nq;                                                                                                                                       \
+      CurvedTensorVolume(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Au + d->node0 + e * (NP));                                                                                              \
+      IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1, IPDG_CURVED_FACES);                                                                                                             \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1T, R + a * (NP), Au + d->node0 + e * (NP), 1);                                                                              \
+    }                                                                                                                                                                                          \
+  }
+
+HOFLOW_ORDERS_QUADRILATERAL(DEFINE_TENSOR)
+HOFLOW_ORDERS_HEXAHEDRON(DEFINE_TENSOR)
+HOFLOW_ORDERS_QUADRILATERAL(DEFINE_CURVED_TENSOR)
+HOFLOW_ORDERS_HEXAHEDRON(DEFINE_CURVED_TENSOR)
+
+typedef void (*GradientFn)(const IPDGKernelData *, int, int, int, const double *, double *, double *, double *);
+typedef void (*ApplyFn)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
+typedef void (*CurvedGradientFn)(const IPDGCurvedKernelData *, int, int, int, const double *, double *, double *, double *);
+typedef void (*CurvedApplyFn)(const IPDGCurvedKernelData *, int, int, const double *, const double *const[3], const double *, double *);
+
+#define TENSOR_ENTRIES(SHAPE, NN, ...) \
+  [SHAPE][NN] = {TensorGradient_##SHAPE##_##NN, TensorApply_##SHAPE##_##NN, CurvedTensorGradient_##SHAPE##_##NN, CurvedTensorApply_##SHAPE##_##NN},
+static const struct {
+  GradientFn       gradient;
+  ApplyFn          apply;
+  CurvedGradientFn curved_gradient;
+  CurvedApplyFn    curved_apply;
+} tensor_table[REF_NUM_SHAPES][HOFLOW_NMAX + 1] = {HOFLOW_ORDERS_QUADRILATERAL(TENSOR_ENTRIES) HOFLOW_ORDERS_HEXAHEDRON(TENSOR_ENTRIES)};
+
+int IPDGTensorHostSupported(RefShape shape, int N)
+{
+  return shape >= 0 && shape < REF_NUM_SHAPES && N >= 1 && N <= HOFLOW_NMAX && tensor_table[shape][N].apply != NULL;
+}
+
+void IPDGTensorGradientHost(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  tensor_table[d->shape][d->N].gradient(d, halo, e0, e1, u, gx, gy, gz);
+}
+
+void IPDGTensorApplyHost(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
+{
+  tensor_table[d->shape][d->N].apply(d, e0, e1, u, gx, gy, gz, bc_data, Au);
+}
+
+void IPDGCurvedTensorGradientHost(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  tensor_table[d->shape][d->N].curved_gradient(d, halo, e0, e1, u, gx, gy, gz);
+}
+
+void IPDGCurvedTensorApplyHost(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
+{
+  const double *const g[3] = {gx, gy, gz};
+  tensor_table[d->shape][d->N].curved_apply(d, e0, e1, u, g, bc_data, Au);
+}
+
+double IPDGTensorGradientFlopsPerElement(int dim, int N)
+{
+  const double N1 = N + 1, Np = dim == 2 ? N1 * N1 : N1 * N1 * N1;
+  return dim * 2.0 * N1 * Np + dim * (2.0 * dim - 1.0) * Np;
+}
+
+double IPDGTensorApplyFlopsPerElement(int dim, int N)
+{
+  const double N1 = N + 1, Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, passes = dim == 2 ? 5 : 9, Nfaces = 2 * dim, Nfp = Np / N1;
+  /* volume passes and the D^T of the face terms, q_a; per face: jumps, the face mass on 1 + dim fields */
+  return (passes + dim) * 2.0 * N1 * Np + 2.0 * dim * dim * Np + Nfaces * (Nfp * (12.0 + 6.0 * dim) + (1 + dim) * (dim - 1) * 2.0 * N1 * Nfp);
+}
