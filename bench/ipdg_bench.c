@@ -13,6 +13,7 @@ static const char help[] = "SIPDG and incompressible-flow kernel benchmark again
 #include <hoflow/kernels/device.h>
 #include <hoflow/kernels/ins.h>
 #include <hoflow/kernels/ipdg.h>
+#include <hoflow/kernels/ipdg_tensor.h>
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <petscksp.h>
@@ -300,11 +301,18 @@ int main(int argc, char **argv)
     DGDisc        *disc;
     PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? 24 : 1;
     PetscReal      best_dofs = 0;
+    PetscBool      tensor_shape;
 
     PetscCall(DGDiscCreate(mesh, N, &dgdisc));
     PetscCall(DiscGetDG(dgdisc, "the kernel benchmark", &disc));
     PetscCheck(disc->ref, PETSC_COMM_WORLD, PETSC_ERR_SUP, "The kernel benchmark needs a mesh of one element shape");
-    for (PetscInt s = 0; s < nepb; s++) {
+    tensor_shape = (PetscBool)(on_device ? IPDGTensorCUDASupported(disc->ref->shape, (int)N) : IPDGTensorHostSupported(disc->ref->shape, (int)N));
+    /* quadrilaterals and hexahedra: the dense kernels (rows gradient, apply), then the sum-factorized ones
+     * (rows tensor-gradient, tensor-apply; -ipdg_kernel tensor) */
+    for (PetscInt kind = 0; kind < (tensor_shape ? 2 : 1); kind++) {
+    best_dofs = 0;
+    PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
+    for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
       Mat          A;
       Vec          x;
       PetscRandom  rnd;
@@ -333,20 +341,29 @@ int main(int argc, char **argv)
         ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
       }
 #endif
-      g.flops  = mesh->K * IPDGGradientFlopsPerElement((int)dim, (int)Np);
+      g.flops  = mesh->K * (kind ? IPDGTensorGradientFlopsPerElement((int)dim, (int)N) : IPDGGradientFlopsPerElement((int)dim, (int)Np));
       g.bytes  = mesh->K * IPDGGradientBytesPerElement((int)dim, (int)Np);
       g.shared = mesh->K * 8.0 * (Np * Np + Np);
-      a.flops  = mesh->K * IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
+      a.flops  = mesh->K * (kind ? IPDGTensorApplyFlopsPerElement((int)dim, (int)N) : IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn));
       a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
       a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, "gradient", g, roofline));
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, "apply", a, roofline));
+      if (kind) { /* the tensor kernels: one element per thread block, no launch-shape table; shared memory
+                   * traffic of the passes: 2 N1 reads per point and pass */
+        const PetscReal N1 = N + 1, passes_g = dim, passes_a = dim == 2 ? 7 : 12;
+        epb_g = epb_a = ept_g = ept_a = -1;
+        g.shared = mesh->K * 8.0 * 2.0 * N1 * Np * passes_g;
+        a.shared = mesh->K * 8.0 * 2.0 * N1 * Np * passes_a;
+      }
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
+      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
       best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
       PetscCall(PetscRandomDestroy(&rnd));
       PetscCall(VecDestroy(&x));
       PetscCall(MatDestroy(&A));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT " %s: %.3f GDOF/s (gradient + apply, one operator application)\n", N, kind ? "tensor" : "dense", best_dofs * 1e-9));
+    }
+    PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
     if (ins && mesh->dim == 2) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
     if (sweep) {
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));

@@ -12,18 +12,24 @@
 #define TENSOR_INLINE static inline __attribute__((always_inline))
 
 /* out (+)= A along direction dir of an N1^dim array (index i0 + N1 i1 + N1^2 i2):
- * out[.., i, ..] = sum_k A[i*N1 + k] in[.., k, ..]. */
-TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict in, double *restrict out, const int acc)
+ * out[.., i, ..] = sum_k A[i*N1 + k] in[.., k, ..]; AT the transpose of A. Every inner loop runs over a
+ * contiguous run: along the first direction over i (with AT), along the others over the faster indices. */
+TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict in, double *restrict out, const int acc)
 {
   const int s     = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1;
   const int outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1 : N1 * N1;
   if (s == 1) {
-    for (int o = 0; o < outer; o++)
-      for (int i = 0; i < N1; i++) {
-        double t = 0;
-        for (int k = 0; k < N1; k++) t += A[i * N1 + k] * in[o * N1 + k];
-        out[o * N1 + i] = acc ? out[o * N1 + i] + t : t;
+    for (int o = 0; o < outer; o++) {
+      double *restrict       op = out + o * N1;
+      const double *restrict ip = in + o * N1;
+      double                 t[N1];
+      for (int i = 0; i < N1; i++) t[i] = acc ? op[i] : 0.0;
+      for (int k = 0; k < N1; k++) {
+        const double a = ip[k];
+        for (int i = 0; i < N1; i++) t[i] += AT[k * N1 + i] * a;
       }
+      for (int i = 0; i < N1; i++) op[i] = t[i];
+    }
     return;
   }
   for (int o = 0; o < outer; o++)
@@ -41,19 +47,19 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
 }
 
 /* out = A along dir for a first operand and += B along dir for a second (two fields, one sweep). */
-TENSOR_INLINE void Pass2(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict inA, const double *restrict B, const double *restrict inB, double *restrict out)
+TENSOR_INLINE void Pass2(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict inA, const double *restrict B, const double *restrict BT, const double *restrict inB, double *restrict out)
 {
-  Pass(N1, dim, dir, A, inA, out, 0);
-  Pass(N1, dim, dir, B, inB, out, 1);
+  Pass(N1, dim, dir, A, AT, inA, out, 0);
+  Pass(N1, dim, dir, B, BT, inB, out, 1);
 }
 
 /* ------------------------------------------------------------------ affine blocks */
 
-TENSOR_INLINE void TensorGradientElement(const int N1, const int dim, const double *restrict D1, const double *restrict g, const double *restrict u, double *const grad[3])
+TENSOR_INLINE void TensorGradientElement(const int N1, const int dim, const double *restrict D1, const double *restrict D1T, const double *restrict g, const double *restrict u, double *const grad[3])
 {
   const int Np = dim == 2 ? N1 * N1 : N1 * N1 * N1;
   double    ur[3][Np];
-  for (int a = 0; a < dim; a++) Pass(N1, dim, a, D1, u, ur[a], 0);
+  for (int a = 0; a < dim; a++) Pass(N1, dim, a, D1, D1T, u, ur[a], 0);
   for (int x = 0; x < dim; x++) {
     double *restrict gx = grad[x];
     for (int i = 0; i < Np; i++) {
@@ -69,7 +75,7 @@ TENSOR_INLINE void TensorGradientElement(const int N1, const int dim, const doub
 TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, const int dim, const int Nfn, const int Nfaces, int e, const double *restrict u, const double *const grad[3], const double *restrict bc_data, double *restrict Au)
 {
   const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, Nfp = Nfn / Nfaces, gsize = HOFLOW_GEO_SIZE(dim), ssize = HOFLOW_SGEO_SIZE(dim), base = d->node0 + e * Np;
-  const double *g = d->geo + e * gsize, J = g[HOFLOW_GEO_J(dim)], *M1 = d->M1, *A1 = d->A1;
+  const double *g = d->geo + e * gsize, J = g[HOFLOW_GEO_J(dim)], *M1 = d->M1, *A1 = d->A1, *A1T = d->A1T;
   const int    *vP = d->vmapP + e * Nfn;
   double        q[3][Np], X[Np], Y[Np], Z[Np], F[3][Np], P[1 + 3][Nfp], Pm[Nfp], Pt[Nfp];
 
@@ -86,15 +92,15 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
   /* volume: sum_a D_a^T M q_a + lambda J M u with D_0^T M = M1 (x) [M1 (x)] A1 etc., A1 = D1^T M1 */
   if (d->lambda != 0) {
     for (int i = 0; i < Np; i++) Y[i] = d->lambda * J * u[base + i];
-    Pass2(N1, dim, 0, A1, q[0], M1, Y, X);
-  } else Pass(N1, dim, 0, A1, q[0], X, 0);
-  Pass(N1, dim, 0, M1, q[1], Y, 0);
-  if (dim == 2) Pass2(N1, dim, 1, M1, X, A1, Y, Au);
+    Pass2(N1, dim, 0, A1, A1T, q[0], M1, M1, Y, X);
+  } else Pass(N1, dim, 0, A1, A1T, q[0], X, 0);
+  Pass(N1, dim, 0, M1, M1, q[1], Y, 0);
+  if (dim == 2) Pass2(N1, dim, 1, M1, M1, X, A1, A1T, Y, Au);
   else {
-    Pass(N1, dim, 0, M1, q[2], Z, 0);
-    Pass2(N1, dim, 1, M1, X, A1, Y, q[0]); /* P */
-    Pass(N1, dim, 1, M1, Z, q[1], 0);      /* Q */
-    Pass2(N1, dim, 2, M1, q[0], A1, q[1], Au);
+    Pass(N1, dim, 0, M1, M1, q[2], Z, 0);
+    Pass2(N1, dim, 1, M1, M1, X, A1, A1T, Y, q[0]); /* P */
+    Pass(N1, dim, 1, M1, M1, Z, q[1], 0);           /* Q */
+    Pass2(N1, dim, 2, M1, M1, q[0], A1, A1T, q[1], Au);
   }
   /* faces: at each face node s = -sJ ({n.grad u} + tau [[u]]) and h_a, mass-weighted on the face grid */
   for (int a = 0; a < dim; a++)
@@ -119,10 +125,10 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
       for (int a = 0; a < dim; a++) P[1 + a][p] = gnr[a] * ju;
     }
     for (int c = 0; c <= dim; c++) { /* face mass M1 (x) M1 on the face grid */
-      if (dim == 2) Pass(N1, 1, 0, M1, P[c], Pm, 0);
+      if (dim == 2) Pass(N1, 1, 0, M1, M1, P[c], Pm, 0);
       else {
-        Pass(N1, 2, 0, M1, P[c], Pt, 0);
-        Pass(N1, 2, 1, M1, Pt, Pm, 0);
+        Pass(N1, 2, 0, M1, M1, P[c], Pt, 0);
+        Pass(N1, 2, 1, M1, M1, Pt, Pm, 0);
       }
       for (int b = 0; b < Nfp; b++) {
         const int n = off + b, m = d->face_nodes[n];
@@ -131,7 +137,7 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
       }
     }
   }
-  for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, F[a], Au, 1);
+  for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, d->D1, F[a], Au, 1);
 }
 
 #define DEFINE_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                      \
@@ -141,7 +147,7 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
     const int     n0  = halo ? d->halo_node0 : d->node0;                                                                                                                                \
     for (int e = e0; e < e1; e++) {                                                                                                                                                     \
       double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                            \
-      TensorGradientElement((NN) + 1, DIM, d->D1, geo + e * HOFLOW_GEO_SIZE(DIM), u + n0 + e * (NP), g);                                                                                \
+      TensorGradientElement((NN) + 1, DIM, d->D1, d->D1T, geo + e * HOFLOW_GEO_SIZE(DIM), u + n0 + e * (NP), g);                                                                                \
     }                                                                                                                                                                                   \
   }                                                                                                                                                                                     \
   static void TensorApply_##SHAPE##_##NN(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)   \
@@ -162,21 +168,21 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
   double        uq[Np], ua[3][Np], s1[Np], s2[Np], s3[Np];
 
   if (dim == 2) {
-    Pass(N1, 2, 0, B1, u, s1, 0); /* B_r u */
-    Pass(N1, 2, 0, G1, u, s2, 0); /* G_r u */
-    Pass(N1, 2, 1, B1, s1, uq, 0);
-    Pass(N1, 2, 1, G1, s1, ua[1], 0);
-    Pass(N1, 2, 1, B1, s2, ua[0], 0);
+    Pass(N1, 2, 0, B1, B1T, u, s1, 0); /* B_r u */
+    Pass(N1, 2, 0, G1, G1T, u, s2, 0); /* G_r u */
+    Pass(N1, 2, 1, B1, B1T, s1, uq, 0);
+    Pass(N1, 2, 1, G1, G1T, s1, ua[1], 0);
+    Pass(N1, 2, 1, B1, B1T, s2, ua[0], 0);
   } else {
-    Pass(N1, 3, 0, B1, u, s1, 0);
-    Pass(N1, 3, 0, G1, u, s2, 0);
-    Pass(N1, 3, 1, B1, s1, s3, 0); /* B B u */
-    Pass(N1, 3, 1, G1, s1, uq, 0); /* G_s B_r u (temporarily) */
-    Pass(N1, 3, 2, B1, uq, ua[1], 0);
-    Pass(N1, 3, 1, B1, s2, s1, 0); /* B_s G_r u */
-    Pass(N1, 3, 2, B1, s1, ua[0], 0);
-    Pass(N1, 3, 2, G1, s3, ua[2], 0);
-    Pass(N1, 3, 2, B1, s3, uq, 0);
+    Pass(N1, 3, 0, B1, B1T, u, s1, 0);
+    Pass(N1, 3, 0, G1, G1T, u, s2, 0);
+    Pass(N1, 3, 1, B1, B1T, s1, s3, 0); /* B B u */
+    Pass(N1, 3, 1, G1, G1T, s1, uq, 0); /* G_s B_r u (temporarily) */
+    Pass(N1, 3, 2, B1, B1T, uq, ua[1], 0);
+    Pass(N1, 3, 1, B1, B1T, s2, s1, 0); /* B_s G_r u */
+    Pass(N1, 3, 2, B1, B1T, s1, ua[0], 0);
+    Pass(N1, 3, 2, G1, G1T, s3, ua[2], 0);
+    Pass(N1, 3, 2, B1, B1T, s3, uq, 0);
   }
   for (int q = 0; q < Np; q++) { /* the fluxes at the points, in place */
     const double *K = vq + q * (npair + 1);
@@ -190,16 +196,16 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
     uq[q] = d->lambda * K[npair] * uq[q];
   }
   if (dim == 2) {
-    Pass2(N1, 2, 1, B1T, uq, G1T, ua[1], s1); /* B_s^T t_l + G_s^T t_1 */
-    Pass(N1, 2, 1, B1T, ua[0], s2, 0);        /* B_s^T t_0 */
-    Pass2(N1, 2, 0, B1T, s1, G1T, s2, Au);
+    Pass2(N1, 2, 1, B1T, B1, uq, G1T, G1, ua[1], s1); /* B_s^T t_l + G_s^T t_1 */
+    Pass(N1, 2, 1, B1T, B1, ua[0], s2, 0);        /* B_s^T t_0 */
+    Pass2(N1, 2, 0, B1T, B1, s1, G1T, G1, s2, Au);
   } else {
-    Pass2(N1, 3, 2, B1T, uq, G1T, ua[2], s1); /* t-direction: B^T (t_l) + G^T (t_2) */
-    Pass(N1, 3, 2, B1T, ua[1], s2, 0);
-    Pass(N1, 3, 2, B1T, ua[0], s3, 0);
-    Pass2(N1, 3, 1, B1T, s1, G1T, s2, uq); /* s-direction: the t_l, t_2 and t_1 group */
-    Pass(N1, 3, 1, B1T, s3, s1, 0);        /* the t_0 group */
-    Pass2(N1, 3, 0, B1T, uq, G1T, s1, Au);
+    Pass2(N1, 3, 2, B1T, B1, uq, G1T, G1, ua[2], s1); /* t-direction: B^T (t_l) + G^T (t_2) */
+    Pass(N1, 3, 2, B1T, B1, ua[1], s2, 0);
+    Pass(N1, 3, 2, B1T, B1, ua[0], s3, 0);
+    Pass2(N1, 3, 1, B1T, B1, s1, G1T, G1, s2, uq); /* s-direction: the t_l, t_2 and t_1 group */
+    Pass(N1, 3, 1, B1T, B1, s3, s1, 0);        /* the t_0 group */
+    Pass2(N1, 3, 0, B1T, B1, uq, G1T, G1, s1, Au);
   }
 }
 
@@ -212,7 +218,7 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
       const double *Ge = Gn + (size_t)e * (NP) * (DIM) * (DIM);                                                                                                                                \
       double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                                   \
       double        ur[DIM][NP];                                                                                                                                                               \
-      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1, u + n0 + e * (NP), ur[a], 0);                                                                                             \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1, d->D1T, u + n0 + e * (NP), ur[a], 0);                                                                                             \
       for (int i = 0; i < (NP); i++)                                                                                                                                                           \
         for (int x = 0; x < (DIM); x++) {                                                                                                                                                      \
           double s = 0;                                                                                                                                                                        \
@@ -228,7 +234,7 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
       double *const R = w + (size_t)((DIM) + 1) * d->Nq;                                                                                                                                       \
       CurvedTensorVolume(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Au + d->node0 + e * (NP));                                                                                              \
       IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1, IPDG_CURVED_FACES);                                                                                                             \
-      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1T, R + a * (NP), Au + d->node0 + e * (NP), 1);                                                                              \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1T, d->D1, R + a * (NP), Au + d->node0 + e * (NP), 1);                                                                              \
     }                                                                                                                                                                                          \
   }
 
@@ -288,4 +294,11 @@ double IPDGTensorApplyFlopsPerElement(int dim, int N)
   const double N1 = N + 1, Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, passes = dim == 2 ? 5 : 9, Nfaces = 2 * dim, Nfp = Np / N1;
   /* volume passes and the D^T of the face terms, q_a; per face: jumps, the face mass on 1 + dim fields */
   return (passes + dim) * 2.0 * N1 * Np + 2.0 * dim * dim * Np + Nfaces * (Nfp * (12.0 + 6.0 * dim) + (1 + dim) * (dim - 1) * 2.0 * N1 * Nfp);
+}
+
+int IPDGTensorCUDASupported(RefShape shape, int N)
+{
+  /* cuda/ipdg_tensor.cu instantiates the orders of the dense CUDA kernels: a thread per node of a
+   * hexahedron up to N = 9 (1000 threads a block), quadrilaterals up to HOFLOW_NMAX */
+  return (shape == REF_QUADRILATERAL && N >= 1 && N <= HOFLOW_NMAX) || (shape == REF_HEXAHEDRON && N >= 1 && N <= 9);
 }

@@ -125,6 +125,7 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
       PetscCall(HoflowDeviceArraysUpload(a, h->D1T, sizeof(double) * n1, (const void **)&d->D1T));
       PetscCall(HoflowDeviceArraysUpload(a, h->M1, sizeof(double) * n1, (const void **)&d->M1));
       PetscCall(HoflowDeviceArraysUpload(a, h->A1, sizeof(double) * n1, (const void **)&d->A1));
+      PetscCall(HoflowDeviceArraysUpload(a, h->A1T, sizeof(double) * n1, (const void **)&d->A1T));
       PetscCall(HoflowDeviceArraysUpload(a, h->face_pos, sizeof(int) * h->Nfn, (const void **)&d->face_pos));
     }
   }
@@ -377,7 +378,7 @@ static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
 
   PetscFunctionBeginUser;
   PetscCheck(N1 == ref->N + 1 && ref->D1 && ref->M1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The %s reference element of order %" PetscInt_FMT " has no 1D factors", RefShapeTable[ref->shape].name, ref->N);
-  PetscCall(PetscMalloc1(8 * n1, &T));
+  PetscCall(PetscMalloc1(9 * n1, &T));
   PetscCall(PetscMalloc1(ref->Nfn, &pos));
   ctx->tensor1[b]  = T;
   ctx->face_pos[b] = pos;
@@ -390,6 +391,7 @@ static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
       T[n1 + i * N1 + k]     = ref->D1[k * N1 + i];
       T[2 * n1 + i * N1 + k] = ref->M1[i * N1 + k];
       T[3 * n1 + i * N1 + k] = a;
+      T[8 * n1 + k * N1 + i] = a;
     }
   /* the element's D_a and M against the Kronecker products of the factors */
   for (PetscInt i = 0; i < Np; i++)
@@ -429,6 +431,7 @@ static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
   kd->D1T    = T + n1;
   kd->M1     = T + 2 * n1;
   kd->A1     = T + 3 * n1;
+  kd->A1T    = T + 8 * n1;
   kd->face_pos = pos;
   if (blk->curved) { /* the cubature must be the tensor Gauss rule of N1 points */
     IPDGCurvedKernelData *kc = &ctx->kc[b];
