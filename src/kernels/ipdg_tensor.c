@@ -77,7 +77,7 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
   const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, Nfp = Nfn / Nfaces, gsize = HOFLOW_GEO_SIZE(dim), ssize = HOFLOW_SGEO_SIZE(dim), base = d->node0 + e * Np;
   const double *g = d->geo + e * gsize, J = g[HOFLOW_GEO_J(dim)], *M1 = d->M1, *A1 = d->A1, *A1T = d->A1T;
   const int    *vP = d->vmapP + e * Nfn;
-  double        q[3][Np], X[Np], Y[Np], Z[Np], F[3][Np], P[1 + 3][Nfp], Pm[Nfp], Pt[Nfp];
+  double        q[3][Np], X[Np], Y[Np], Z[Np], F[3][Np], P[2][Nfp], Pm[2][Nfp], Pt[Nfp];
 
   /* q_a = J sum_x (dr_a/dx) grad_x u, and lambda J u in X */
   for (int a = 0; a < dim; a++) {
@@ -102,7 +102,8 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
     Pass(N1, dim, 1, M1, M1, Z, q[1], 0);           /* Q */
     Pass2(N1, dim, 2, M1, M1, q[0], A1, A1T, q[1], Au);
   }
-  /* faces: at each face node s = -sJ ({n.grad u} + tau [[u]]) and h_a, mass-weighted on the face grid */
+  /* faces: at each face node s = -sJ ({n.grad u} + tau [[u]]) and [[u]], mass-weighted on the face grid;
+   * h_a = c_a [[u]] with c_a = sJ/2 sum_x (dr_a/dx) n_x constant on the (flat) face */
   for (int a = 0; a < dim; a++)
     for (int i = 0; i < Np; i++) F[a][i] = 0;
   for (int f = 0; f < Nfaces; f++) {
@@ -122,19 +123,19 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
         for (int x = 0; x < dim; x++) gnP += sg[x] * grad[x][vP[n]];
       EllipticFaceJumps(type, u[idM], gnM, interior ? u[vP[n]] : 0.0, gnP, bc_data ? bc_data[e * Nfn + n] : 0.0, &ju, &jg);
       P[0][p] = -sJ * (gnM + 0.5 * jg + tau * ju);
-      for (int a = 0; a < dim; a++) P[1 + a][p] = gnr[a] * ju;
+      P[1][p] = ju;
     }
-    for (int c = 0; c <= dim; c++) { /* face mass M1 (x) M1 on the face grid */
-      if (dim == 2) Pass(N1, 1, 0, M1, M1, P[c], Pm, 0);
+    for (int c = 0; c < 2; c++) { /* face mass M1 (x) M1 on the face grid */
+      if (dim == 2) Pass(N1, 1, 0, M1, M1, P[c], Pm[c], 0);
       else {
         Pass(N1, 2, 0, M1, M1, P[c], Pt, 0);
-        Pass(N1, 2, 1, M1, M1, Pt, Pm, 0);
+        Pass(N1, 2, 1, M1, M1, Pt, Pm[c], 0);
       }
-      for (int b = 0; b < Nfp; b++) {
-        const int n = off + b, m = d->face_nodes[n];
-        if (c == 0) Au[m] += Pm[d->face_pos[n]];
-        else F[c - 1][m] += Pm[d->face_pos[n]];
-      }
+    }
+    for (int b = 0; b < Nfp; b++) {
+      const int n = off + b, m = d->face_nodes[n], p = d->face_pos[n];
+      Au[m] += Pm[0][p];
+      for (int a = 0; a < dim; a++) F[a][m] += gnr[a] * Pm[1][p];
     }
   }
   for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, d->D1, F[a], Au, 1);
@@ -292,8 +293,8 @@ double IPDGTensorGradientFlopsPerElement(int dim, int N)
 double IPDGTensorApplyFlopsPerElement(int dim, int N)
 {
   const double N1 = N + 1, Np = dim == 2 ? N1 * N1 : N1 * N1 * N1, passes = dim == 2 ? 5 : 9, Nfaces = 2 * dim, Nfp = Np / N1;
-  /* volume passes and the D^T of the face terms, q_a; per face: jumps, the face mass on 1 + dim fields */
-  return (passes + dim) * 2.0 * N1 * Np + 2.0 * dim * dim * Np + Nfaces * (Nfp * (12.0 + 6.0 * dim) + (1 + dim) * (dim - 1) * 2.0 * N1 * Nfp);
+  /* volume passes and the D^T of the face terms, q_a; per face: jumps, the face mass on two fields */
+  return (passes + dim) * 2.0 * N1 * Np + 2.0 * dim * dim * Np + Nfaces * (Nfp * (12.0 + 6.0 * dim) + 2.0 * (dim - 1) * 2.0 * N1 * Nfp);
 }
 
 int IPDGTensorCUDASupported(RefShape shape, int N)
