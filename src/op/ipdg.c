@@ -22,7 +22,7 @@ typedef struct {
   PetscReal           *diag_tables[MESH_MAX_BLOCKS];
   PetscReal           *tensor1[MESH_MAX_BLOCKS];  /* sum-factorized kernels: the 1D factors of block b (IPDGTensorSetUp) */
   int                 *face_pos[MESH_MAX_BLOCKS]; /* and the face nodes' positions in their face grids */
-  PetscBool            tensor;                    /* -ipdg_kernel tensor on the quadrilateral and hexahedral blocks */
+  PetscBool            tensor[2];                 /* sum-factorized kernels on quadrilaterals and hexahedra, [host, CUDA] (-ipdg_kernel) */
   PetscReal           *g[3];   /* host local gradient components [nodes_local] */
   double              *d_g[3]; /* device local gradient components */
   Vec                  bwork;  /* boundary-data residual, kept between calls; the type of the last b */
@@ -67,6 +67,7 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
     const RefElement     *ref = ctx->dg->blocks[b].ref;
     IPDGKernelData       *d   = &ctx->kd_device[b];
     const size_t          nf = (size_t)h->K * h->Nfaces, gs = HOFLOW_GEO_SIZE(h->dim);
+    PetscCheck(!(ctx->tensor[1] && h->tensor) || IPDGTensorCUDASupported(h->shape, h->N), PETSC_COMM_SELF, PETSC_ERR_SUP, "-ipdg_kernel tensor: the CUDA kernels are compiled for hexahedra up to order 9, not %d; use -ipdg_kernel dense or auto", h->N);
     if (ctx->dg->blocks[b].curved) {
       const IPDGCurvedKernelData *hc = &ctx->kc[b];
       const DGCurved             *cv = ctx->dg->blocks[b].cv;
@@ -138,7 +139,7 @@ static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, 
 {
   if (e1 <= e0) return 0;
   if (ctx->dg->blocks[b].curved) {
-    const int tensor = ctx->kc[b].tensor;
+    const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
       if (tensor) IPDGCurvedTensorGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
       else IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
@@ -148,19 +149,19 @@ static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, 
     return tensor ? HOFLOW_CUDA(IPDGCurvedTensorGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGCurvedGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
   }
   if (!ctx->op.on_device) {
-    if (ctx->kd[b].tensor) IPDGTensorGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
+    if (ctx->kd[b].tensor && ctx->tensor[0]) IPDGTensorGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
     else IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
-  return ctx->kd[b].tensor ? HOFLOW_CUDA(IPDGTensorGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
+  return ctx->kd[b].tensor && ctx->tensor[1] ? HOFLOW_CUDA(IPDGTensorGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
 }
 
 static int IPDGApply(IPDGContext *ctx, PetscInt b, int e0, int e1, const double *u, double *const g[3], const double *bc, double *Au)
 {
   if (e1 <= e0) return 0;
   if (ctx->dg->blocks[b].curved) {
-    const int tensor = ctx->kc[b].tensor;
+    const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
       if (tensor) IPDGCurvedTensorApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
       else IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
@@ -170,12 +171,12 @@ static int IPDGApply(IPDGContext *ctx, PetscInt b, int e0, int e1, const double 
     return tensor ? HOFLOW_CUDA(IPDGCurvedTensorApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGCurvedApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
   }
   if (!ctx->op.on_device) {
-    if (ctx->kd[b].tensor) IPDGTensorApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+    if (ctx->kd[b].tensor && ctx->tensor[0]) IPDGTensorApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
     else IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
-  return ctx->kd[b].tensor ? HOFLOW_CUDA(IPDGTensorApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
+  return ctx->kd[b].tensor && ctx->tensor[1] ? HOFLOW_CUDA(IPDGTensorApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
 }
 
 /* Au = A(u) + A_bc(bc) on every block: gradients and the interior elements from the owned array u
@@ -202,7 +203,7 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             n  = second ? (int)(mb->halo_end - mb->halo_start) : kd->K;
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGGradient(ctx, b, second, 0, n, u, g), "SIPDG gradient"));
-    fg += n * (kd->tensor ? IPDGTensorGradientFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np) : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
+    fg += n * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorGradientFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np) : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGGradient, fg));
   PetscCall(OpShellEventBegin(&ctx->op, HOFLOW_IPDGApply));
@@ -211,7 +212,7 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             e0 = second ? (int)(mb->interior_end - mb->start) : 0, e1 = second ? kd->K : (int)(mb->interior_end - mb->start);
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGApply(ctx, b, e0, e1, u, g, bc ? bc + dg->blocks[b].fnode0 : NULL, Au), "SIPDG apply"));
-    fa += (e1 - e0) * (kd->tensor ? IPDGTensorApplyFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
+    fa += (e1 - e0) * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorApplyFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGApply, fa));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -472,8 +473,8 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
 {
   IPDGContext *ctx;
   const Mesh  *mesh    = dg->mesh;
-  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 1;
-  const char  *kernels[] = {"dense", "tensor"};
+  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2;
+  const char  *kernels[] = {"dense", "tensor", "auto"};
 
   PetscFunctionBeginUser;
   PetscCheck(lambda >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The screening constant lambda = %g must be >= 0", (double)lambda);
@@ -495,9 +496,10 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
   n = 2;
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4, 8) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
-  PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices or sum factorization (simplices and prisms: always dense)", NULL, kernels, 2, kernels[kernel], &kernel, NULL));
+  PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (sum factorization on the host, where it was measured faster, dense on CUDA); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
   PetscOptionsEnd();
-  ctx->tensor = (PetscBool)(kernel == 1);
+  ctx->tensor[0] = (PetscBool)(kernel != 0);
+  ctx->tensor[1] = (PetscBool)(kernel == 1);
   for (PetscInt k = 0; k < 2; k++) {
     PetscCheck(rows[k] >= 0 && rows[k] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_block %" PetscInt_FMT " must be in 0..1024", rows[k]);
     PetscCheck(per_thread[k] == 0 || per_thread[k] == 1 || per_thread[k] == 2 || per_thread[k] == 4 || per_thread[k] == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT " must be 1, 2, 4 or 8 (0: tuned)", per_thread[k]);
@@ -571,7 +573,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
       kc->lambda = lambda;
     }
     PetscCall(IPDGDiagonalTables(ref, &ctx->diag_tables[b]));
-    if (ctx->tensor && IPDGTensorHostSupported(ref->shape, (int)dg->N)) PetscCall(IPDGTensorSetUp(ctx, b));
+    if ((ctx->tensor[0] || ctx->tensor[1]) && IPDGTensorHostSupported(ref->shape, (int)dg->N)) PetscCall(IPDGTensorSetUp(ctx, b));
     kd->diag_tables = ctx->diag_tables[b];
     for (PetscInt k = 0; k < 2; k++) {
       kd->elements_per_block[k]  = (int)rows[k];

@@ -1,7 +1,8 @@
 static const char help[] = "Checks the SIPDG MatShell against an independent assembly of the bilinear form:\n"
                            "equality, symmetry, positive definiteness and MatGetDiagonal; the mass operators; how far\n"
                            "the constants are from its null space (zero on periodic and pure-Neumann Poisson). Takes hoflow's\n"
-                           "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns.\n";
+                           "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns;\n"
+                           "-test_operator_kernels only compares the dense and the sum-factorized (-ipdg_kernel) applications.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
@@ -86,6 +87,39 @@ static PetscErrorCode CheckMass(App *app, PetscReal *roundtrip, PetscReal *norm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ||A_tensor x - A_dense x|| / ||A_dense x|| for a random x: the two -ipdg_kernel choices of the same operator. */
+static PetscErrorCode CompareKernels(App *app, PetscReal *rel)
+{
+  Mat         A[2];
+  Vec         x, y[2];
+  PetscRandom rnd;
+  PetscReal   nd, ny;
+  const char *kinds[2] = {"dense", "tensor"};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kinds[k]));
+    PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A[k]));
+    PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
+  }
+  PetscCall(MatCreateVecs(A[0], &x, &y[0]));
+  PetscCall(VecDuplicate(y[0], &y[1]));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(MatMult(A[k], x, y[k]));
+  PetscCall(VecNorm(y[0], NORM_2, &ny));
+  PetscCall(VecAXPY(y[1], -1.0, y[0]));
+  PetscCall(VecNorm(y[1], NORM_2, &nd));
+  *rel = nd / ny;
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&y[k]));
+    PetscCall(MatDestroy(&A[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App        *app;
@@ -97,6 +131,18 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  {
+    PetscBool kernels = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_kernels", &kernels, NULL));
+    if (kernels) { /* only this check */
+      PetscReal rel = 0;
+      PetscCall(CompareKernels(app, &rel));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernels: tensor_vs_dense %.3e\n", (double)rel));
+      PetscCall(AppDestroy(&app));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
   PetscCall(MatComputeOperator(A, MATAIJ, &Ashell));
   PetscCall(IPDGOperatorAssemble(A, &Aassembled));
