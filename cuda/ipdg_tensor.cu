@@ -45,6 +45,14 @@ __device__ __forceinline__ double Line(int dir, const int c[3], const double *A,
   return acc;
 }
 
+// The element of a block's slot (mass kernels: the whole block of K elements).
+template <int DIM, int N1>
+__device__ __forceinline__ int ElementOf(unsigned block, int slot)
+{
+  return (int)block * Tensor<DIM, N1>::E + slot;
+}
+#define e0_(blk, slot) ElementOf<DIM, N1>(blk, slot)
+
 // Load n doubles into shared memory with the block's threads.
 __device__ __forceinline__ void Stage(double *dst, const double *src, int n, int t, int nt)
 {
@@ -376,6 +384,59 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Curv
   Au[d.node0 + e * NP + i] = out;
 }
 
+// ---------------------------------------------------------------- mass and inverse mass
+
+// Affine: J (M1 (x) ...) u or (M1^-1 (x) ...) u / J; curved: B^T diag(w J) B u (the host's passes).
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) TensorMassKernel(const DGKernelData d, int curved, int inverse, const double *__restrict__ u, double *__restrict__ Mu)
+{
+  using T           = Tensor<DIM, N1>;
+  constexpr int NP  = T::NP;
+  __shared__ double sA[N1 * N1], sAT[N1 * N1], s1[T::E][NP], s2[T::E][NP];
+  int               c[3];
+  const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0_(blockIdx.x, slot), t = i + slot * NP;
+  const bool        live = e < d.K;
+  const double     *A = curved ? d.B1 : inverse ? d.M1inv : d.M1, *AT = curved ? d.B1T : A;
+  double           *a = s1[slot], *b = s2[slot];
+
+  Stage(sA, A, N1 * N1, t, T::E * NP);
+  Stage(sAT, AT, N1 * N1, t, T::E * NP);
+  if (live) a[i] = u[d.node0 + e * NP + i];
+  __syncthreads();
+  // forward: along r, s[, t]; the result in b (2D) or a (3D)
+  if (live) b[i] = Line<DIM, N1>(0, c, sA, a, 0.0);
+  __syncthreads();
+  if (live) a[i] = Line<DIM, N1>(1, c, sA, b, 0.0);
+  __syncthreads();
+  if (DIM == 3) {
+    if (live) b[i] = Line<DIM, N1>(2, c, sA, a, 0.0);
+    __syncthreads();
+  }
+  double *r = DIM == 3 ? b : a; // the forward result
+  if (!curved) {
+    if (live) {
+      const double J = d.geo[e * HOFLOW_GEO_SIZE(DIM) + HOFLOW_GEO_J(DIM)];
+      Mu[d.node0 + e * NP + i] = (inverse ? 1.0 / J : J) * r[i];
+    }
+    return;
+  }
+  double *o = DIM == 3 ? a : b;
+  if (live) r[i] *= d.wJq[(size_t)e * NP + i];
+  __syncthreads();
+  // back: B^T along t[, s], r
+  if (DIM == 3) {
+    if (live) o[i] = Line<DIM, N1>(2, c, sAT, r, 0.0);
+    __syncthreads();
+    if (live) r[i] = Line<DIM, N1>(1, c, sAT, o, 0.0);
+    __syncthreads();
+    if (live) Mu[d.node0 + e * NP + i] = Line<DIM, N1>(0, c, sAT, r, 0.0);
+  } else {
+    if (live) o[i] = Line<DIM, N1>(1, c, sAT, r, 0.0);
+    __syncthreads();
+    if (live) Mu[d.node0 + e * NP + i] = Line<DIM, N1>(0, c, sAT, o, 0.0);
+  }
+}
+
 // ---------------------------------------------------------------- launchers and tables
 
 template <int DIM, int N1>
@@ -438,6 +499,15 @@ static int LaunchCurvedApply(const IPDGCurvedKernelData *d, int e0, int e1, cons
   return (int)cudaGetLastError();
 }
 
+template <int DIM, int N1>
+static int LaunchMass(const DGKernelData *d, int curved, int inverse, const double *u, double *Mu)
+{
+  constexpr int E = Tensor<DIM, N1>::E;
+  if (d->K > 0) TensorMassKernel<DIM, N1><<<(d->K + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, curved, inverse, u, Mu);
+  return (int)cudaGetLastError();
+}
+
+typedef int (*MassLaunch)(const DGKernelData *, int, int, const double *, double *);
 typedef int (*GradientLaunch)(const IPDGKernelData *, int, int, int, const double *, double *, double *, double *);
 typedef int (*ApplyLaunch)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
 typedef int (*CurvedGradientLaunch)(const IPDGCurvedKernelData *, int, int, int, const double *, double *, double *, double *);
@@ -447,14 +517,16 @@ typedef int (*CurvedApplyLaunch)(const IPDGCurvedKernelData *, int, int, const d
   gradient[SHAPE][NN]        = LaunchGradient<DIM, (NN) + 1>;       \
   apply[SHAPE][NN]           = LaunchApply<DIM, (NN) + 1>;          \
   curved_gradient[SHAPE][NN] = LaunchCurvedGradient<DIM, (NN) + 1>; \
-  curved_apply[SHAPE][NN]    = LaunchCurvedApply<DIM, (NN) + 1>;
+  curved_apply[SHAPE][NN]    = LaunchCurvedApply<DIM, (NN) + 1>;   \
+  mass[SHAPE][NN]            = LaunchMass<DIM, (NN) + 1>;
 struct TensorTables {
   GradientLaunch       gradient[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
   ApplyLaunch          apply[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
   CurvedGradientLaunch curved_gradient[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
   CurvedApplyLaunch    curved_apply[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  MassLaunch           mass[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
   TensorTables()
-      : gradient(), apply(), curved_gradient(), curved_apply()
+      : gradient(), apply(), curved_gradient(), curved_apply(), mass()
   {
     HOFLOW_ORDERS_QUADRILATERAL(TENSOR_ENTRY)
     HOFLOW_ORDERS_HEXAHEDRON_CUDA(TENSOR_ENTRY)
@@ -487,4 +559,14 @@ extern "C" int IPDGCurvedTensorGradientCUDA(const IPDGCurvedKernelData *d, int h
 extern "C" int IPDGCurvedTensorApplyCUDA(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
 {
   return Valid(d->shape, d->N) ? tables.curved_apply[d->shape][d->N](d, e0, e1, u, gx, gy, gz, bc_data, Au) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int DGTensorMassCUDA(const DGKernelData *d, RefShape shape, int inverse, const double *u, double *Mu)
+{
+  return Valid(shape, d->N1 - 1) ? tables.mass[shape][d->N1 - 1](d, 0, inverse, u, Mu) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int DGCurvedTensorMassCUDA(const DGKernelData *d, RefShape shape, const double *u, double *Mu)
+{
+  return Valid(shape, d->N1 - 1) ? tables.mass[shape][d->N1 - 1](d, 1, 0, u, Mu) : (int)cudaErrorInvalidValue;
 }

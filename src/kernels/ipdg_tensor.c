@@ -4,6 +4,7 @@
  * pass walks contiguous lines of the element's N1^dim array (the first direction fastest), its inner
  * loop over a contiguous run, which the compiler unrolls and vectorizes. The CUDA twins are in
  * cuda/ipdg_tensor.cu. */
+#include <hoflow/kernels/dg.h>
 #include <hoflow/kernels/ipdg_curved_element.h>
 #include <hoflow/kernels/ipdg_tensor.h>
 #include <hoflow/kernels/shapes.h>
@@ -239,6 +240,59 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
     }                                                                                                                                                                                          \
   }
 
+/* ------------------------------------------------------------------ mass and inverse mass */
+
+/* J (M1 (x) M1 [(x) M1]) u, or (M1^-1 (x) ...) u / J. */
+TENSOR_INLINE void TensorMassElement(const DGKernelData *d, const int N1, const int dim, int e, int inverse, const double *restrict u, double *restrict out)
+{
+  const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1;
+  const double  J = d->geo[e * HOFLOW_GEO_SIZE(dim) + HOFLOW_GEO_J(dim)], s = inverse ? 1.0 / J : J;
+  const double *A = inverse ? d->M1inv : d->M1; /* symmetric: its own transpose */
+  double        t1[Np], t2[Np];
+  Pass(N1, dim, 0, A, A, u, t1, 0);
+  if (dim == 2) Pass(N1, dim, 1, A, A, t1, t2, 0);
+  else {
+    Pass(N1, dim, 1, A, A, t1, t2, 0);
+    Pass(N1, dim, 2, A, A, t2, t1, 0);
+  }
+  for (int i = 0; i < Np; i++) out[i] = s * (dim == 2 ? t2[i] : t1[i]);
+}
+
+/* B^T diag(w J) B u with the tensor Gauss rule (curved blocks). */
+TENSOR_INLINE void CurvedTensorMassElement(const DGKernelData *d, const int N1, const int dim, int e, const double *restrict u, double *restrict out)
+{
+  const int     Np = dim == 2 ? N1 * N1 : N1 * N1 * N1;
+  const double *wJ = d->wJq + (size_t)e * Np, *B1 = d->B1, *B1T = d->B1T;
+  double        t1[Np], t2[Np];
+  Pass(N1, dim, 0, B1, B1T, u, t1, 0);
+  Pass(N1, dim, 1, B1, B1T, t1, t2, 0);
+  if (dim == 3) Pass(N1, dim, 2, B1, B1T, t2, t1, 0);
+  {
+    double *restrict uq = dim == 2 ? t2 : t1;
+    for (int q = 0; q < Np; q++) uq[q] *= wJ[q];
+  }
+  if (dim == 2) {
+    Pass(N1, dim, 1, B1T, B1, t2, t1, 0);
+    Pass(N1, dim, 0, B1T, B1, t1, out, 0);
+  } else {
+    Pass(N1, dim, 2, B1T, B1, t1, t2, 0);
+    Pass(N1, dim, 1, B1T, B1, t2, t1, 0);
+    Pass(N1, dim, 0, B1T, B1, t1, out, 0);
+  }
+}
+
+#define DEFINE_TENSOR_MASS(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                   \
+  static void TensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                                              \
+  {                                                                                                                                                       \
+    for (int e = 0; e < d->K; e++) TensorMassElement(d, (NN) + 1, DIM, e, inverse, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP));               \
+  }                                                                                                                                                       \
+  static void CurvedTensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                                        \
+  {                                                                                                                                                       \
+    for (int e = 0; e < d->K; e++) CurvedTensorMassElement(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP));                  \
+  }
+
+HOFLOW_ORDERS_QUADRILATERAL(DEFINE_TENSOR_MASS)
+HOFLOW_ORDERS_HEXAHEDRON(DEFINE_TENSOR_MASS)
 HOFLOW_ORDERS_QUADRILATERAL(DEFINE_TENSOR)
 HOFLOW_ORDERS_HEXAHEDRON(DEFINE_TENSOR)
 HOFLOW_ORDERS_QUADRILATERAL(DEFINE_CURVED_TENSOR)
@@ -248,14 +302,16 @@ typedef void (*GradientFn)(const IPDGKernelData *, int, int, int, const double *
 typedef void (*ApplyFn)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
 typedef void (*CurvedGradientFn)(const IPDGCurvedKernelData *, int, int, int, const double *, double *, double *, double *);
 typedef void (*CurvedApplyFn)(const IPDGCurvedKernelData *, int, int, const double *, const double *const[3], const double *, double *);
+typedef void (*MassFn)(const DGKernelData *, int, const double *, double *);
 
 #define TENSOR_ENTRIES(SHAPE, NN, ...) \
-  [SHAPE][NN] = {TensorGradient_##SHAPE##_##NN, TensorApply_##SHAPE##_##NN, CurvedTensorGradient_##SHAPE##_##NN, CurvedTensorApply_##SHAPE##_##NN},
+  [SHAPE][NN] = {TensorGradient_##SHAPE##_##NN, TensorApply_##SHAPE##_##NN, CurvedTensorGradient_##SHAPE##_##NN, CurvedTensorApply_##SHAPE##_##NN, TensorMass_##SHAPE##_##NN, CurvedTensorMass_##SHAPE##_##NN},
 static const struct {
   GradientFn       gradient;
   ApplyFn          apply;
   CurvedGradientFn curved_gradient;
   CurvedApplyFn    curved_apply;
+  MassFn           mass, curved_mass;
 } tensor_table[REF_NUM_SHAPES][HOFLOW_NMAX + 1] = {HOFLOW_ORDERS_QUADRILATERAL(TENSOR_ENTRIES) HOFLOW_ORDERS_HEXAHEDRON(TENSOR_ENTRIES)};
 
 int IPDGTensorHostSupported(RefShape shape, int N)
@@ -282,6 +338,16 @@ void IPDGCurvedTensorApplyHost(const IPDGCurvedKernelData *d, int e0, int e1, co
 {
   const double *const g[3] = {gx, gy, gz};
   tensor_table[d->shape][d->N].curved_apply(d, e0, e1, u, g, bc_data, Au);
+}
+
+void DGTensorMassHost(const DGKernelData *d, RefShape shape, int inverse, const double *u, double *Mu)
+{
+  tensor_table[shape][d->N1 - 1].mass(d, inverse, u, Mu);
+}
+
+void DGCurvedTensorMassHost(const DGKernelData *d, RefShape shape, const double *u, double *Mu)
+{
+  tensor_table[shape][d->N1 - 1].curved_mass(d, 0, u, Mu);
 }
 
 double IPDGTensorGradientFlopsPerElement(int dim, int N)

@@ -26,6 +26,7 @@
  * element's fields in shared memory). No PETSc here. */
 #pragma once
 
+#include <hoflow/kernels/dg.h>
 #include <hoflow/kernels/ipdg.h>
 #include <hoflow/kernels/ipdg_curved.h>
 
@@ -49,6 +50,14 @@ int IPDGTensorGradientCUDA(const IPDGKernelData *d, int halo, int e0, int e1, co
 int IPDGTensorApplyCUDA(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au);
 int IPDGCurvedTensorGradientCUDA(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz);
 int IPDGCurvedTensorApplyCUDA(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au);
+
+/* Mass and inverse mass of a DG block (hoflow/kernels/dg.h, kd->N1 > 0) by sum factorization: J M u or
+ * M^-1 u / J on affine blocks; B^T diag(w J) B u on curved blocks (their inverse stays dense, DGCurvedMassHost).
+ * Host (src/kernels/ipdg_tensor.c) and CUDA (cuda/ipdg_tensor.cu). */
+void DGTensorMassHost(const DGKernelData *d, RefShape shape, int inverse, const double *u, double *Mu);
+void DGCurvedTensorMassHost(const DGKernelData *d, RefShape shape, const double *u, double *Mu);
+int  DGTensorMassCUDA(const DGKernelData *d, RefShape shape, int inverse, const double *u, double *Mu);
+int  DGCurvedTensorMassCUDA(const DGKernelData *d, RefShape shape, const double *u, double *Mu);
 
 /* Floating-point operations per element (log events and the benchmark): a 1D pass costs 2 N1^(dim+1). */
 double IPDGTensorGradientFlopsPerElement(int dim, int N);
