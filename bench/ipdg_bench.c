@@ -310,58 +310,58 @@ int main(int argc, char **argv)
     /* quadrilaterals and hexahedra: the dense kernels (rows gradient, apply), then the sum-factorized ones
      * (rows tensor-gradient, tensor-apply; -ipdg_kernel tensor) */
     for (PetscInt kind = 0; kind < (tensor_shape ? 2 : 1); kind++) {
-    best_dofs = 0;
-    PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
-    for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
-      Mat          A;
-      Vec          x;
-      PetscRandom  rnd;
-      KernelTiming g, a;
-      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, nfn = disc->ref->Nfn, dim = mesh->dim, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
-      char         val[64];
+      best_dofs = 0;
+      PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
+      for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
+        Mat          A;
+        Vec          x;
+        PetscRandom  rnd;
+        KernelTiming g, a;
+        PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, nfn = disc->ref->Nfn, dim = mesh->dim, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
+        char         val[64];
 
-      if (sweep && on_device) {
-        /* one thread row of P elements must fit the 48 KB of static shared memory */
-        if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
-        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
-        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
-        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
-        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
-      }
-      PetscCall(IPDGOperatorCreate(disc, 0.0, NULL, &A));
-      PetscCall(DMCreateGlobalVector(disc->dm, &x));
-      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-      PetscCall(VecSetRandom(x, rnd));
-      PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
+        if (sweep && on_device) {
+          /* one thread row of P elements must fit the 48 KB of static shared memory */
+          if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
+          PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
+          PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
+        }
+        PetscCall(IPDGOperatorCreate(disc, 0.0, NULL, &A));
+        PetscCall(DMCreateGlobalVector(disc->dm, &x));
+        PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+        PetscCall(VecSetRandom(x, rnd));
+        PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
 #if defined(HOFLOW_HAVE_CUDA)
-      if (on_device) { /* host kernels have no launch shape */
-        epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, disc->ref->shape, (int)N);
-        epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, disc->ref->shape, (int)N);
-        ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, disc->ref->shape, (int)N);
-        ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
-      }
+        if (on_device) { /* host kernels have no launch shape */
+          epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, disc->ref->shape, (int)N);
+          epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, disc->ref->shape, (int)N);
+          ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, disc->ref->shape, (int)N);
+          ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
+        }
 #endif
-      g.flops  = mesh->K * (kind ? IPDGTensorGradientFlopsPerElement((int)dim, (int)N) : IPDGGradientFlopsPerElement((int)dim, (int)Np));
-      g.bytes  = mesh->K * IPDGGradientBytesPerElement((int)dim, (int)Np);
-      g.shared = mesh->K * 8.0 * (Np * Np + Np);
-      a.flops  = mesh->K * (kind ? IPDGTensorApplyFlopsPerElement((int)dim, (int)N) : IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn));
-      a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
-      a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
-      if (kind) { /* the tensor kernels: one element per thread block, no launch-shape table; shared memory
-                   * traffic of the passes: 2 N1 reads per point and pass */
-        const PetscReal N1 = N + 1, passes_g = dim, passes_a = dim == 2 ? 7 : 12;
-        epb_g = epb_a = ept_g = ept_a = -1;
-        g.shared = mesh->K * 8.0 * 2.0 * N1 * Np * passes_g;
-        a.shared = mesh->K * 8.0 * 2.0 * N1 * Np * passes_a;
+        g.flops  = mesh->K * (kind ? IPDGTensorGradientFlopsPerElement((int)dim, (int)N) : IPDGGradientFlopsPerElement((int)dim, (int)Np));
+        g.bytes  = mesh->K * IPDGGradientBytesPerElement((int)dim, (int)Np);
+        g.shared = mesh->K * 8.0 * (Np * Np + Np);
+        a.flops  = mesh->K * (kind ? IPDGTensorApplyFlopsPerElement((int)dim, (int)N) : IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn));
+        a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
+        a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
+        if (kind) { /* the tensor kernels: one element per thread block, no launch-shape table; shared memory
+                     * traffic of the passes: 2 N1 reads per point and pass */
+          const PetscReal N1 = N + 1, passes_g = dim, passes_a = dim == 2 ? 7 : 12;
+          epb_g = epb_a = ept_g = ept_a = -1;
+          g.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_g;
+          a.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_a;
+        }
+        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
+        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
+        best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
+        PetscCall(PetscRandomDestroy(&rnd));
+        PetscCall(VecDestroy(&x));
+        PetscCall(MatDestroy(&A));
       }
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
-      best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
-      PetscCall(PetscRandomDestroy(&rnd));
-      PetscCall(VecDestroy(&x));
-      PetscCall(MatDestroy(&A));
-    }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT " %s: %.3f GDOF/s (gradient + apply, one operator application)\n", N, kind ? "tensor" : "dense", best_dofs * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT " %s: %.3f GDOF/s (gradient + apply, one operator application)\n", N, kind ? "tensor" : "dense", best_dofs * 1e-9));
     }
     PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
     if (ins && mesh->dim == 2) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));

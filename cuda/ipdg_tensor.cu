@@ -13,8 +13,7 @@
 #include <hoflow/kernels/shapes.h>
 #include <hoflow/pointwise/elliptic.h>
 
-namespace
-{
+namespace {
 
 template <int DIM, int N1>
 struct Tensor {
@@ -39,7 +38,9 @@ __device__ __forceinline__ int PointIndex(int c[3])
 template <int DIM, int N1>
 __device__ __forceinline__ double Line(int dir, const int c[3], const double *A, const double *in, double acc)
 {
-  const int st = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1, i0 = c[0] + N1 * c[1] + N1 * N1 * c[2] - c[dir] * st;
+  const int st = dir == 0 ? 1 : dir == 1 ? N1
+                                         : N1 * N1,
+            i0 = c[0] + N1 * c[1] + N1 * N1 * c[2] - c[dir] * st;
 #pragma unroll
   for (int k = 0; k < N1; k++) acc += A[c[dir] * N1 + k] * in[i0 + k * st];
   return acc;
@@ -60,14 +61,14 @@ __device__ __forceinline__ void Stage(double *dst, const double *src, int n, int
 }
 
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) TensorGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
   using T = Tensor<DIM, N1>;
   __shared__ double sD[N1 * N1], su[T::E][T::NP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
-  const double     *geo = halo ? d.halo_geo : d.geo;
-  const int         n0  = halo ? d.halo_node0 : d.node0;
+  const double     *geo  = halo ? d.halo_geo : d.geo;
+  const int         n0   = halo ? d.halo_node0 : d.node0;
   double *const     g[3] = {gx, gy, gz};
 
   Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
@@ -96,10 +97,10 @@ __host__ __device__ constexpr int ApplyShared()
 }
 
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) TensorApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
-  using T                  = Tensor<DIM, N1>;
-  constexpr int NP         = T::NP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
   __shared__ double        sM[N1 * N1], sA[N1 * N1], sAT[N1 * N1], sD[N1 * N1], sDT[N1 * N1], sgn[T::E][NF][3];
   extern __shared__ double smem[];
   int                      c[3];
@@ -108,7 +109,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Tens
   double                  *q = sh, *X = sh + DIM * NP, *lu = sh + 2 * DIM * NP, *FS = lu + NP, *FJ = FS + NFN, *FT = FJ + NFN, *FU = FT + NFN;
   const double *const      g[3] = {gx, gy, gz};
   const bool               live = e < e1;
-  const double            *ge   = d.geo + (live ? e : e0) * HOFLOW_GEO_SIZE(DIM), J = ge[HOFLOW_GEO_J(DIM)];
+  const double            *ge = d.geo + (live ? e : e0) * HOFLOW_GEO_SIZE(DIM), J = ge[HOFLOW_GEO_J(DIM)];
   const int                base = d.node0 + (live ? e : e0) * NP;
 
   Stage(sM, d.M1, N1 * N1, t, T::E * NP);
@@ -139,10 +140,11 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Tens
   }
   __syncthreads();
   if (live) {
-    if (DIM == 2) out = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0));
+    if (DIM == 2)
+      out = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0));
     else {
       q[i]      = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0)); // P
-      q[NP + i] = Line<DIM, N1>(1, c, sM, X + 2 * NP, 0.0);                          // Q
+      q[NP + i] = Line<DIM, N1>(1, c, sM, X + 2 * NP, 0.0);                         // Q
     }
   }
   __syncthreads();
@@ -208,7 +210,8 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Tens
   if (live)
 #pragma unroll
     for (int f = 0; f < NF; f++) {
-      const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1 : N1 * N1;
+      const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1
+                                                                                           : N1 * N1;
       if (c[fd] != (m0 / st) % N1) continue;
       int p = 0;
 #pragma unroll
@@ -233,14 +236,14 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Tens
 // ---------------------------------------------------------------- curved blocks
 
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) CurvedTensorGradientKernel(const IPDGCurvedKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorGradientKernel(const IPDGCurvedKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
   using T = Tensor<DIM, N1>;
   __shared__ double sD[N1 * N1], su[T::E][T::NP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
-  const double     *Gn = halo ? d.halo_Gn : d.Gn;
-  const int         n0 = halo ? d.halo_node0 : d.node0;
+  const double     *Gn   = halo ? d.halo_Gn : d.Gn;
+  const int         n0   = halo ? d.halo_node0 : d.node0;
   double *const     g[3] = {gx, gy, gz};
 
   Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
@@ -262,10 +265,10 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Curv
 
 // The volume terms (CurvedTensorVolume of the host): set Au.
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) CurvedTensorVolumeKernel(const IPDGCurvedKernelData d, int e0, int e1, const double *__restrict__ u, double *__restrict__ Au)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorVolumeKernel(const IPDGCurvedKernelData d, int e0, int e1, const double *__restrict__ u, double *__restrict__ Au)
 {
-  using T                  = Tensor<DIM, N1>;
-  constexpr int NP         = T::NP, NPAIR = DIM * (DIM + 1) / 2;
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP, NPAIR = DIM * (DIM + 1) / 2;
   __shared__ double        sB[N1 * N1], sG[N1 * N1], sBT[N1 * N1], sGT[N1 * N1];
   extern __shared__ double smem[];
   int                      c[3];
@@ -308,7 +311,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Curv
     __syncthreads();
   }
   double *up = DIM == 2 ? uq : s1; // u at the points, then lambda w J u
-  if (live) { // the fluxes at the point
+  if (live) {                      // the fluxes at the point
     const double *K = d.vq + ((size_t)e * NP + i) * (NPAIR + 1);
     double        r[DIM], v[DIM];
 #pragma unroll
@@ -359,10 +362,10 @@ __global__ void CurvedTensorFacesKernel(const IPDGCurvedKernelData d, int e0, in
 
 // Au += sum_d D_d^T R_d, R from the scratch (element k of the launch at stride ws).
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) CurvedTensorLiftKernel(const IPDGCurvedKernelData d, int e0, int e1, double *__restrict__ Au)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorLiftKernel(const IPDGCurvedKernelData d, int e0, int e1, double *__restrict__ Au)
 {
-  using T                  = Tensor<DIM, N1>;
-  constexpr int NP         = T::NP;
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP;
   __shared__ double        sDT[N1 * N1];
   extern __shared__ double smem[];
   int                      c[3];
@@ -388,16 +391,18 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Curv
 
 // Affine: J (M1 (x) ...) u or (M1^-1 (x) ...) u / J; curved: B^T diag(w J) B u (the host's passes).
 template <int DIM, int N1>
-__global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) TensorMassKernel(const DGKernelData d, int curved, int inverse, const double *__restrict__ u, double *__restrict__ Mu)
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorMassKernel(const DGKernelData d, int curved, int inverse, const double *__restrict__ u, double *__restrict__ Mu)
 {
-  using T           = Tensor<DIM, N1>;
-  constexpr int NP  = T::NP;
+  using T              = Tensor<DIM, N1>;
+  constexpr int     NP = T::NP;
   __shared__ double sA[N1 * N1], sAT[N1 * N1], s1[T::E][NP], s2[T::E][NP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0_(blockIdx.x, slot), t = i + slot * NP;
   const bool        live = e < d.K;
-  const double     *A = curved ? d.B1 : inverse ? d.M1inv : d.M1, *AT = curved ? d.B1T : A;
-  double           *a = s1[slot], *b = s2[slot];
+  const double     *A    = curved ? d.B1 : inverse ? d.M1inv
+                                                   : d.M1,
+               *AT       = curved ? d.B1T : A;
+  double *a = s1[slot], *b = s2[slot];
 
   Stage(sA, A, N1 * N1, t, T::E * NP);
   Stage(sAT, AT, N1 * N1, t, T::E * NP);
@@ -415,7 +420,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E * Tensor<DIM, N1>::NP) Tens
   double *r = DIM == 3 ? b : a; // the forward result
   if (!curved) {
     if (live) {
-      const double J = d.geo[e * HOFLOW_GEO_SIZE(DIM) + HOFLOW_GEO_J(DIM)];
+      const double J           = d.geo[e * HOFLOW_GEO_SIZE(DIM) + HOFLOW_GEO_J(DIM)];
       Mu[d.node0 + e * NP + i] = (inverse ? 1.0 / J : J) * r[i];
     }
     return;
@@ -485,7 +490,7 @@ static int LaunchCurvedGradient(const IPDGCurvedKernelData *d, int halo, int e0,
 template <int DIM, int N1>
 static int LaunchCurvedApply(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  constexpr int    E  = Tensor<DIM, N1>::E, NP = Tensor<DIM, N1>::NP;
+  constexpr int    E = Tensor<DIM, N1>::E, NP = Tensor<DIM, N1>::NP;
   constexpr size_t sv = sizeof(double) * E * 7 * NP, sl = sizeof(double) * E * DIM * NP;
   cudaStream_t     stream = (cudaStream_t)d->stream;
   bool             ok     = false;
@@ -513,11 +518,11 @@ typedef int (*ApplyLaunch)(const IPDGKernelData *, int, int, const double *, con
 typedef int (*CurvedGradientLaunch)(const IPDGCurvedKernelData *, int, int, int, const double *, double *, double *, double *);
 typedef int (*CurvedApplyLaunch)(const IPDGCurvedKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
 
-#define TENSOR_ENTRY(SHAPE, NN, DIM, NP, NF, NFN)                  \
+#define TENSOR_ENTRY(SHAPE, NN, DIM, NP, NF, NFN)                   \
   gradient[SHAPE][NN]        = LaunchGradient<DIM, (NN) + 1>;       \
   apply[SHAPE][NN]           = LaunchApply<DIM, (NN) + 1>;          \
   curved_gradient[SHAPE][NN] = LaunchCurvedGradient<DIM, (NN) + 1>; \
-  curved_apply[SHAPE][NN]    = LaunchCurvedApply<DIM, (NN) + 1>;   \
+  curved_apply[SHAPE][NN]    = LaunchCurvedApply<DIM, (NN) + 1>;    \
   mass[SHAPE][NN]            = LaunchMass<DIM, (NN) + 1>;
 struct TensorTables {
   GradientLaunch       gradient[REF_NUM_SHAPES][HOFLOW_NMAX + 1];

@@ -17,13 +17,15 @@
  * contiguous run: along the first direction over i (with AT), along the others over the faster indices. */
 TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict in, double *restrict out, const int acc)
 {
-  const int s     = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1;
-  const int outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1 : N1 * N1;
+  const int s     = dir == 0 ? 1 : dir == 1 ? N1
+                                            : N1 * N1;
+  const int outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1
+                                                                : N1 * N1;
   if (s == 1) {
     for (int o = 0; o < outer; o++) {
-      double *restrict       op = out + o * N1;
+      double *restrict op       = out + o * N1;
       const double *restrict ip = in + o * N1;
-      double                 t[N1];
+      double t[N1];
       for (int i = 0; i < N1; i++) t[i] = acc ? op[i] : 0.0;
       for (int k = 0; k < N1; k++) {
         const double a = ip[k];
@@ -36,7 +38,7 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
   for (int o = 0; o < outer; o++)
     for (int i = 0; i < N1; i++) {
       double *restrict op = out + (o * N1 + i) * s;
-      double           t[s];
+      double t[s];
       for (int c = 0; c < s; c++) t[c] = acc ? op[c] : 0.0;
       for (int k = 0; k < N1; k++) {
         const double  a  = A[i * N1 + k];
@@ -94,9 +96,11 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
   if (d->lambda != 0) {
     for (int i = 0; i < Np; i++) Y[i] = d->lambda * J * u[base + i];
     Pass2(N1, dim, 0, A1, A1T, q[0], M1, M1, Y, X);
-  } else Pass(N1, dim, 0, A1, A1T, q[0], X, 0);
+  } else
+    Pass(N1, dim, 0, A1, A1T, q[0], X, 0);
   Pass(N1, dim, 0, M1, M1, q[1], Y, 0);
-  if (dim == 2) Pass2(N1, dim, 1, M1, M1, X, A1, A1T, Y, Au);
+  if (dim == 2)
+    Pass2(N1, dim, 1, M1, M1, X, A1, A1T, Y, Au);
   else {
     Pass(N1, dim, 0, M1, M1, q[2], Z, 0);
     Pass2(N1, dim, 1, M1, M1, X, A1, A1T, Y, q[0]); /* P */
@@ -127,7 +131,8 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
       P[1][p] = ju;
     }
     for (int c = 0; c < 2; c++) { /* face mass M1 (x) M1 on the face grid */
-      if (dim == 2) Pass(N1, 1, 0, M1, M1, P[c], Pm[c], 0);
+      if (dim == 2)
+        Pass(N1, 1, 0, M1, M1, P[c], Pm[c], 0);
       else {
         Pass(N1, 2, 0, M1, M1, P[c], Pt, 0);
         Pass(N1, 2, 1, M1, M1, Pt, Pm[c], 0);
@@ -142,19 +147,19 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
   for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, d->D1, F[a], Au, 1);
 }
 
-#define DEFINE_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                      \
+#define DEFINE_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                     \
   static void TensorGradient_##SHAPE##_##NN(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)                                    \
-  {                                                                                                                                                                                     \
-    const double *geo = halo ? d->halo_geo : d->geo;                                                                                                                                    \
-    const int     n0  = halo ? d->halo_node0 : d->node0;                                                                                                                                \
-    for (int e = e0; e < e1; e++) {                                                                                                                                                     \
-      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                            \
-      TensorGradientElement((NN) + 1, DIM, d->D1, d->D1T, geo + e * HOFLOW_GEO_SIZE(DIM), u + n0 + e * (NP), g);                                                                                \
-    }                                                                                                                                                                                   \
-  }                                                                                                                                                                                     \
-  static void TensorApply_##SHAPE##_##NN(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)   \
-  {                                                                                                                                                                                     \
-    const double *const g[3] = {gx, gy, gz};                                                                                                                                            \
+  {                                                                                                                                                                                    \
+    const double *geo = halo ? d->halo_geo : d->geo;                                                                                                                                   \
+    const int     n0  = halo ? d->halo_node0 : d->node0;                                                                                                                               \
+    for (int e = e0; e < e1; e++) {                                                                                                                                                    \
+      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                           \
+      TensorGradientElement((NN) + 1, DIM, d->D1, d->D1T, geo + e * HOFLOW_GEO_SIZE(DIM), u + n0 + e * (NP), g);                                                                       \
+    }                                                                                                                                                                                  \
+  }                                                                                                                                                                                    \
+  static void TensorApply_##SHAPE##_##NN(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au) \
+  {                                                                                                                                                                                    \
+    const double *const g[3] = {gx, gy, gz};                                                                                                                                           \
     for (int e = e0; e < e1; e++) TensorApplyElement(d, (NN) + 1, DIM, NFN, NF, e, u, g, bc, Au + d->node0 + e * (NP));                                                                \
   }
 
@@ -199,45 +204,45 @@ TENSOR_INLINE void CurvedTensorVolume(const IPDGCurvedKernelData *d, const int N
   }
   if (dim == 2) {
     Pass2(N1, 2, 1, B1T, B1, uq, G1T, G1, ua[1], s1); /* B_s^T t_l + G_s^T t_1 */
-    Pass(N1, 2, 1, B1T, B1, ua[0], s2, 0);        /* B_s^T t_0 */
+    Pass(N1, 2, 1, B1T, B1, ua[0], s2, 0);            /* B_s^T t_0 */
     Pass2(N1, 2, 0, B1T, B1, s1, G1T, G1, s2, Au);
   } else {
     Pass2(N1, 3, 2, B1T, B1, uq, G1T, G1, ua[2], s1); /* t-direction: B^T (t_l) + G^T (t_2) */
     Pass(N1, 3, 2, B1T, B1, ua[1], s2, 0);
     Pass(N1, 3, 2, B1T, B1, ua[0], s3, 0);
     Pass2(N1, 3, 1, B1T, B1, s1, G1T, G1, s2, uq); /* s-direction: the t_l, t_2 and t_1 group */
-    Pass(N1, 3, 1, B1T, B1, s3, s1, 0);        /* the t_0 group */
+    Pass(N1, 3, 1, B1T, B1, s3, s1, 0);            /* the t_0 group */
     Pass2(N1, 3, 0, B1T, B1, uq, G1T, G1, s1, Au);
   }
 }
 
-#define DEFINE_CURVED_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                      \
-  static void CurvedTensorGradient_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)                               \
-  {                                                                                                                                                                                            \
-    const double *Gn = halo ? d->halo_Gn : d->Gn;                                                                                                                                              \
-    const int     n0 = halo ? d->halo_node0 : d->node0;                                                                                                                                        \
-    for (int e = e0; e < e1; e++) {                                                                                                                                                            \
-      const double *Ge = Gn + (size_t)e * (NP) * (DIM) * (DIM);                                                                                                                                \
-      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                                                   \
-      double        ur[DIM][NP];                                                                                                                                                               \
-      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1, d->D1T, u + n0 + e * (NP), ur[a], 0);                                                                                             \
-      for (int i = 0; i < (NP); i++)                                                                                                                                                           \
-        for (int x = 0; x < (DIM); x++) {                                                                                                                                                      \
-          double s = 0;                                                                                                                                                                        \
-          for (int a = 0; a < (DIM); a++) s += Ge[i * (DIM) * (DIM) + x * (DIM) + a] * ur[a][i];                                                                                               \
-          g[x][i] = s;                                                                                                                                                                         \
-        }                                                                                                                                                                                      \
-    }                                                                                                                                                                                          \
-  }                                                                                                                                                                                            \
-  static void CurvedTensorApply_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *const g[3], const double *bc, double *Au)                        \
-  {                                                                                                                                                                                            \
-    double w[IPDGCurvedWorkSize(d)];                                                                                                                                                           \
-    for (int e = e0; e < e1; e++) {                                                                                                                                                            \
-      double *const R = w + (size_t)((DIM) + 1) * d->Nq;                                                                                                                                       \
-      CurvedTensorVolume(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Au + d->node0 + e * (NP));                                                                                              \
-      IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1, IPDG_CURVED_FACES);                                                                                                             \
-      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1T, d->D1, R + a * (NP), Au + d->node0 + e * (NP), 1);                                                                              \
-    }                                                                                                                                                                                          \
+#define DEFINE_CURVED_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                              \
+  static void CurvedTensorGradient_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)        \
+  {                                                                                                                                                                    \
+    const double *Gn = halo ? d->halo_Gn : d->Gn;                                                                                                                      \
+    const int     n0 = halo ? d->halo_node0 : d->node0;                                                                                                                \
+    for (int e = e0; e < e1; e++) {                                                                                                                                    \
+      const double *Ge   = Gn + (size_t)e * (NP) * (DIM) * (DIM);                                                                                                      \
+      double *const g[3] = {gx + n0 + e * (NP), gy + n0 + e * (NP), (DIM) == 3 ? gz + n0 + e * (NP) : NULL};                                                           \
+      double        ur[DIM][NP];                                                                                                                                       \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1, d->D1T, u + n0 + e * (NP), ur[a], 0);                                                              \
+      for (int i = 0; i < (NP); i++)                                                                                                                                   \
+        for (int x = 0; x < (DIM); x++) {                                                                                                                              \
+          double s = 0;                                                                                                                                                \
+          for (int a = 0; a < (DIM); a++) s += Ge[i * (DIM) * (DIM) + x * (DIM) + a] * ur[a][i];                                                                       \
+          g[x][i] = s;                                                                                                                                                 \
+        }                                                                                                                                                              \
+    }                                                                                                                                                                  \
+  }                                                                                                                                                                    \
+  static void CurvedTensorApply_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *const g[3], const double *bc, double *Au) \
+  {                                                                                                                                                                    \
+    double w[IPDGCurvedWorkSize(d)];                                                                                                                                   \
+    for (int e = e0; e < e1; e++) {                                                                                                                                    \
+      double *const R = w + (size_t)((DIM) + 1) * d->Nq;                                                                                                               \
+      CurvedTensorVolume(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Au + d->node0 + e * (NP));                                                                      \
+      IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1, IPDG_CURVED_FACES);                                                                                    \
+      for (int a = 0; a < (DIM); a++) Pass((NN) + 1, DIM, a, d->D1T, d->D1, R + a * (NP), Au + d->node0 + e * (NP), 1);                                                \
+    }                                                                                                                                                                  \
   }
 
 /* ------------------------------------------------------------------ mass and inverse mass */
@@ -250,7 +255,8 @@ TENSOR_INLINE void TensorMassElement(const DGKernelData *d, const int N1, const 
   const double *A = inverse ? d->M1inv : d->M1; /* symmetric: its own transpose */
   double        t1[Np], t2[Np];
   Pass(N1, dim, 0, A, A, u, t1, 0);
-  if (dim == 2) Pass(N1, dim, 1, A, A, t1, t2, 0);
+  if (dim == 2)
+    Pass(N1, dim, 1, A, A, t1, t2, 0);
   else {
     Pass(N1, dim, 1, A, A, t1, t2, 0);
     Pass(N1, dim, 2, A, A, t2, t1, 0);
@@ -281,14 +287,14 @@ TENSOR_INLINE void CurvedTensorMassElement(const DGKernelData *d, const int N1, 
   }
 }
 
-#define DEFINE_TENSOR_MASS(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                   \
-  static void TensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                                              \
-  {                                                                                                                                                       \
-    for (int e = 0; e < d->K; e++) TensorMassElement(d, (NN) + 1, DIM, e, inverse, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP));               \
-  }                                                                                                                                                       \
-  static void CurvedTensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                                        \
-  {                                                                                                                                                       \
-    for (int e = 0; e < d->K; e++) CurvedTensorMassElement(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP));                  \
+#define DEFINE_TENSOR_MASS(SHAPE, NN, DIM, NP, NF, NFN)                                                                                \
+  static void TensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                               \
+  {                                                                                                                                    \
+    for (int e = 0; e < d->K; e++) TensorMassElement(d, (NN) + 1, DIM, e, inverse, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP)); \
+  }                                                                                                                                    \
+  static void CurvedTensorMass_##SHAPE##_##NN(const DGKernelData *d, int inverse, const double *u, double *Mu)                         \
+  {                                                                                                                                    \
+    for (int e = 0; e < d->K; e++) CurvedTensorMassElement(d, (NN) + 1, DIM, e, u + d->node0 + e * (NP), Mu + d->node0 + e * (NP));    \
   }
 
 HOFLOW_ORDERS_QUADRILATERAL(DEFINE_TENSOR_MASS)

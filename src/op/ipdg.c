@@ -23,9 +23,9 @@ typedef struct {
   PetscReal           *tensor1[MESH_MAX_BLOCKS];  /* sum-factorized kernels: the 1D factors of block b (IPDGTensorSetUp) */
   int                 *face_pos[MESH_MAX_BLOCKS]; /* and the face nodes' positions in their face grids */
   PetscBool            tensor[2];                 /* sum-factorized kernels on quadrilaterals and hexahedra, [host, CUDA] (-ipdg_kernel) */
-  PetscReal           *g[3];   /* host local gradient components [nodes_local] */
-  double              *d_g[3]; /* device local gradient components */
-  Vec                  bwork;  /* boundary-data residual, kept between calls; the type of the last b */
+  PetscReal           *g[3];                      /* host local gradient components [nodes_local] */
+  double              *d_g[3];                    /* device local gradient components */
+  Vec                  bwork;                     /* boundary-data residual, kept between calls; the type of the last b */
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(IPDGContext *ctx)
@@ -141,16 +141,20 @@ static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, 
   if (ctx->dg->blocks[b].curved) {
     const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
-      if (tensor) IPDGCurvedTensorGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
-      else IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
+      if (tensor)
+        IPDGCurvedTensorGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
+      else
+        IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
       return 0;
     }
     ctx->kc_device[b].stream = ctx->op.stream;
     return tensor ? HOFLOW_CUDA(IPDGCurvedTensorGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGCurvedGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
   }
   if (!ctx->op.on_device) {
-    if (ctx->kd[b].tensor && ctx->tensor[0]) IPDGTensorGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
-    else IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
+    if (ctx->kd[b].tensor && ctx->tensor[0])
+      IPDGTensorGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
+    else
+      IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
@@ -163,16 +167,20 @@ static int IPDGApply(IPDGContext *ctx, PetscInt b, int e0, int e1, const double 
   if (ctx->dg->blocks[b].curved) {
     const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
-      if (tensor) IPDGCurvedTensorApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
-      else IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+      if (tensor)
+        IPDGCurvedTensorApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+      else
+        IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
       return 0;
     }
     ctx->kc_device[b].stream = ctx->op.stream;
     return tensor ? HOFLOW_CUDA(IPDGCurvedTensorApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGCurvedApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
   }
   if (!ctx->op.on_device) {
-    if (ctx->kd[b].tensor && ctx->tensor[0]) IPDGTensorApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
-    else IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+    if (ctx->kd[b].tensor && ctx->tensor[0])
+      IPDGTensorApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+    else
+      IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
@@ -203,7 +211,8 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             n  = second ? (int)(mb->halo_end - mb->halo_start) : kd->K;
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGGradient(ctx, b, second, 0, n, u, g), "SIPDG gradient"));
-    fg += n * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorGradientFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np) : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
+    fg += n * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorGradientFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np)
+                                                                                                                                               : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGGradient, fg));
   PetscCall(OpShellEventBegin(&ctx->op, HOFLOW_IPDGApply));
@@ -212,7 +221,8 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             e0 = second ? (int)(mb->interior_end - mb->start) : 0, e1 = second ? kd->K : (int)(mb->interior_end - mb->start);
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGApply(ctx, b, e0, e1, u, g, bc ? bc + dg->blocks[b].fnode0 : NULL, Au), "SIPDG apply"));
-    fa += (e1 - e0) * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorApplyFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
+    fa += (e1 - e0) * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorApplyFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b])
+                                                                                                                                                    : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGApply, fa));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -427,12 +437,12 @@ static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
       pos[off + a] = (int)p;
     }
   }
-  kd->tensor = 1;
-  kd->D1     = T;
-  kd->D1T    = T + n1;
-  kd->M1     = T + 2 * n1;
-  kd->A1     = T + 3 * n1;
-  kd->A1T    = T + 8 * n1;
+  kd->tensor   = 1;
+  kd->D1       = T;
+  kd->D1T      = T + n1;
+  kd->M1       = T + 2 * n1;
+  kd->A1       = T + 3 * n1;
+  kd->A1T      = T + 8 * n1;
   kd->face_pos = pos;
   if (blk->curved) { /* the cubature must be the tensor Gauss rule of N1 points */
     IPDGCurvedKernelData *kc = &ctx->kc[b];

@@ -33,11 +33,13 @@ static PetscErrorCode MatMult_DGMass(Mat A, Vec x, Vec y)
   for (PetscInt b = 0; b < ctx->dg->nblocks; b++) {
     DGBlock  *blk    = &ctx->dg->blocks[b];
     const int tensor = blk->kd.N1 > 0 && ctx->tensor[on_device ? 1 : 0] && !(blk->curved && ctx->inverse); /* curved inverse: dense */
-    const int N1     = blk->kd.N1, nd = blk->kd.dim;
+    const int N1 = blk->kd.N1, nd = blk->kd.dim;
     if (tensor) {
       if (!on_device) {
-        if (blk->curved) DGCurvedTensorMassHost(&blk->kd, blk->ref->shape, xa, ya);
-        else DGTensorMassHost(&blk->kd, blk->ref->shape, ctx->inverse, xa, ya);
+        if (blk->curved)
+          DGCurvedTensorMassHost(&blk->kd, blk->ref->shape, xa, ya);
+        else
+          DGTensorMassHost(&blk->kd, blk->ref->shape, ctx->inverse, xa, ya);
       } else {
         blk->kd_device.stream = op->stream;
         PetscCall(OpShellCheckKernel(op, HOFLOW_CUDA(blk->curved ? DGCurvedTensorMassCUDA(&blk->kd_device, blk->ref->shape, xa, ya) : DGTensorMassCUDA(&blk->kd_device, blk->ref->shape, ctx->inverse, xa, ya)), "mass"));

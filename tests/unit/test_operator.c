@@ -101,8 +101,10 @@ static PetscErrorCode CompareKernels(App *app, PetscInt which, PetscReal *rel)
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < 2; k++) {
     PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kinds[k]));
-    if (which == 0) PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A[k]));
-    else PetscCall(DiscCreateMass(app->disc, (PetscBool)(which == 2), &A[k]));
+    if (which == 0)
+      PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A[k]));
+    else
+      PetscCall(DiscCreateMass(app->disc, (PetscBool)(which == 2), &A[k]));
     PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
   }
   PetscCall(MatCreateVecs(A[0], &x, &y[0]));
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
     PetscBool kernels = PETSC_FALSE;
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_kernels", &kernels, NULL));
     if (kernels) { /* only this check */
-      PetscReal rel[3] = {0, 0, 0};
+      PetscReal rel[3]  = {0, 0, 0};
       PetscBool inverse = PETSC_TRUE; /* curved blocks: the inverse mass is dense on both (and slow to build at high order) */
       PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_kernels_inverse", &inverse, NULL));
       for (PetscInt w = 0; w < (inverse ? 3 : 2); w++) PetscCall(CompareKernels(app, w, &rel[w]));

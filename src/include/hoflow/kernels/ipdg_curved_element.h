@@ -48,32 +48,32 @@ HOFLOW_HD void IPDGCurvedApplyElement(const IPDGCurvedKernelData *d, const int N
 
   /* volume: t_a = sum_b (w J G G^T)_ab (D_b u)(x_q), and lambda w J u(x_q); then the transposes */
   if (parts & IPDG_CURVED_VOLUME) {
-  for (int q = 0; q < Nq; q++) {
-    const double *K     = vq + q * (npair + 1);
-    double        ur[3] = {0, 0, 0}, uq = 0;
-    for (int j = 0; j < Np; j++) {
-      const double uj = u[base + j];
-      for (int a = 0; a < dim; a++) ur[a] += d->Dq[a][q * Np + j] * uj;
-      uq += d->Iq[q * Np + j] * uj;
+    for (int q = 0; q < Nq; q++) {
+      const double *K     = vq + q * (npair + 1);
+      double        ur[3] = {0, 0, 0}, uq = 0;
+      for (int j = 0; j < Np; j++) {
+        const double uj = u[base + j];
+        for (int a = 0; a < dim; a++) ur[a] += d->Dq[a][q * Np + j] * uj;
+        uq += d->Iq[q * Np + j] * uj;
+      }
+      for (int a = 0; a < dim; a++) {
+        double s = 0;
+        for (int b = 0; b < dim; b++) s += K[IPDGCurvedPair(a, b, dim)] * ur[b];
+        T[(size_t)(a * Nq + q) * ws] = s;
+      }
+      T[(size_t)(dim * Nq + q) * ws] = d->lambda * K[npair] * uq;
     }
-    for (int a = 0; a < dim; a++) {
-      double s = 0;
-      for (int b = 0; b < dim; b++) s += K[IPDGCurvedPair(a, b, dim)] * ur[b];
-      T[(size_t)(a * Nq + q) * ws] = s;
+    for (int i = 0; i < Np; i++) Au[base + i] = 0;
+    for (int q = 0; q < Nq; q++) { /* row by row of the tables: contiguous in i */
+      const double tl = T[(size_t)(dim * Nq + q) * ws];
+      double       ta[3];
+      for (int a = 0; a < dim; a++) ta[a] = T[(size_t)(a * Nq + q) * ws];
+      for (int i = 0; i < Np; i++) {
+        double t = d->Iq[q * Np + i] * tl;
+        for (int a = 0; a < dim; a++) t += d->Dq[a][q * Np + i] * ta[a];
+        Au[base + i] += t;
+      }
     }
-    T[(size_t)(dim * Nq + q) * ws] = d->lambda * K[npair] * uq;
-  }
-  for (int i = 0; i < Np; i++) Au[base + i] = 0;
-  for (int q = 0; q < Nq; q++) { /* row by row of the tables: contiguous in i */
-    const double tl = T[(size_t)(dim * Nq + q) * ws];
-    double       ta[3];
-    for (int a = 0; a < dim; a++) ta[a] = T[(size_t)(a * Nq + q) * ws];
-    for (int i = 0; i < Np; i++) {
-      double t = d->Iq[q * Np + i] * tl;
-      for (int a = 0; a < dim; a++) t += d->Dq[a][q * Np + i] * ta[a];
-      Au[base + i] += t;
-    }
-  }
   }
   /* faces: l_i (-{n.grad u} + tau [u]) directly; -1/2 (n.grad l_i)[u] gathered in R (reference
    * directions at the nodes), applied with D^T at the end */
