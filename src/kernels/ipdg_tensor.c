@@ -49,6 +49,56 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
     }
 }
 
+/* out += A along dir for an array that vanishes off the element's boundary nodes (the lifted face
+ * terms): the same sums as Pass(..., acc = 1) in the same order, with the terms of interior entries
+ * (exact zeros) left out. */
+TENSOR_INLINE void PassBoundary(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict in, double *restrict out)
+{
+  const int s = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1, outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1 : N1 * N1, N = N1 - 1;
+  if (s == 1) { /* lines along the first direction: interior lines have only their two ends */
+    for (int o = 0; o < outer; o++) {
+      double *restrict       op = out + o * N1;
+      const double *restrict ip = in + o * N1;
+      const int              j = o % N1, k = o / N1, inner = j > 0 && j < N && (dim == 2 || (k > 0 && k < N));
+      double                 t[N1];
+      for (int i = 0; i < N1; i++) t[i] = op[i];
+      for (int m = 0; m < N1; m++) {
+        if (inner && m > 0 && m < N) continue;
+        const double a = ip[m];
+        for (int i = 0; i < N1; i++) t[i] += AT[m * N1 + i] * a;
+      }
+      for (int i = 0; i < N1; i++) op[i] = t[i];
+    }
+    return;
+  }
+  for (int o = 0; o < outer; o++) {
+    const int oin = dim == 3 && dir == 1 && o > 0 && o < N; /* 3D, along s: the t index o is interior */
+    for (int i = 0; i < N1; i++) {
+      double *restrict op = out + (o * N1 + i) * s;
+      double           t[s];
+      for (int c = 0; c < s; c++) t[c] = op[c];
+      for (int m = 0; m < N1; m++) {
+        const double  a  = A[i * N1 + m];
+        const double *ip = in + (o * N1 + m) * s;
+        if (m == 0 || m == N || (dim == 2 ? 0 : dir == 1 ? !oin : 0))
+          for (int c = 0; c < s; c++) t[c] += a * ip[c];
+        else if (dir == 1 || dim == 2) { /* c = i0 (and t interior): only c = 0, N */
+          t[0] += a * ip[0];
+          t[N] += a * ip[N];
+        } else { /* 3D along t: c = i0 + N1 i1 on the ring of the (i0, i1) square */
+          for (int c = 0; c < N1; c++) t[c] += a * ip[c];
+          for (int r = 1; r < N; r++) {
+            t[r * N1] += a * ip[r * N1];
+            t[r * N1 + N] += a * ip[r * N1 + N];
+          }
+          for (int c = N * N1; c < s; c++) t[c] += a * ip[c];
+        }
+      }
+      for (int c = 0; c < s; c++) op[c] = t[c];
+    }
+  }
+}
+
 /* out = A along dir for a first operand and += B along dir for a second (two fields, one sweep). */
 TENSOR_INLINE void Pass2(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict inA, const double *restrict B, const double *restrict BT, const double *restrict inB, double *restrict out)
 {
@@ -144,7 +194,7 @@ TENSOR_INLINE void TensorApplyElement(const IPDGKernelData *d, const int N1, con
       for (int a = 0; a < dim; a++) F[a][m] += gnr[a] * Pm[1][p];
     }
   }
-  for (int a = 0; a < dim; a++) Pass(N1, dim, a, d->D1T, d->D1, F[a], Au, 1);
+  for (int a = 0; a < dim; a++) PassBoundary(N1, dim, a, d->D1T, d->D1, F[a], Au);
 }
 
 #define DEFINE_TENSOR(SHAPE, NN, DIM, NP, NF, NFN)                                                                                                                                     \
