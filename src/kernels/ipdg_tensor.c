@@ -25,7 +25,7 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
     for (int o = 0; o < outer; o++) {
       double *restrict op       = out + o * N1;
       const double *restrict ip = in + o * N1;
-      double t[N1];
+      double t[HOFLOW_NMAX + 1]; /* fixed size: a variable-length array costs stack work per line */
       for (int i = 0; i < N1; i++) t[i] = acc ? op[i] : 0.0;
       for (int k = 0; k < N1; k++) {
         const double a = ip[k];
@@ -36,16 +36,19 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
     return;
   }
   for (int o = 0; o < outer; o++)
-    for (int i = 0; i < N1; i++) {
-      double *restrict op = out + (o * N1 + i) * s;
-      double t[s];
-      for (int c = 0; c < s; c++) t[c] = acc ? op[c] : 0.0;
-      for (int k = 0; k < N1; k++) {
-        const double  a  = A[i * N1 + k];
-        const double *ip = in + (o * N1 + k) * s;
-        for (int c = 0; c < s; c++) t[c] += a * ip[c];
+    for (int i = 0; i < N1; i++) { /* accumulate in place (no copies of a line): the same sums as from 0 */
+      double *restrict op        = out + (o * N1 + i) * s;
+      const double *restrict ip0 = in + o * N1 * s;
+      const double a0            = A[i * N1];
+      if (acc)
+        for (int c = 0; c < s; c++) op[c] += a0 * ip0[c];
+      else
+        for (int c = 0; c < s; c++) op[c] = a0 * ip0[c];
+      for (int k = 1; k < N1; k++) {
+        const double a            = A[i * N1 + k];
+        const double *restrict ip = in + (o * N1 + k) * s;
+        for (int c = 0; c < s; c++) op[c] += a * ip[c];
       }
-      for (int c = 0; c < s; c++) op[c] = t[c];
     }
 }
 
@@ -54,13 +57,17 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
  * (exact zeros) left out. */
 TENSOR_INLINE void PassBoundary(const int N1, const int dim, const int dir, const double *restrict A, const double *restrict AT, const double *restrict in, double *restrict out)
 {
-  const int s = dir == 0 ? 1 : dir == 1 ? N1 : N1 * N1, outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1 : N1 * N1, N = N1 - 1;
+  const int s     = dir == 0 ? 1 : dir == 1 ? N1
+                                            : N1 * N1,
+            outer = dim - 1 - dir == 0 ? 1 : dim - 1 - dir == 1 ? N1
+                                                                : N1 * N1,
+            N     = N1 - 1;
   if (s == 1) { /* lines along the first direction: interior lines have only their two ends */
     for (int o = 0; o < outer; o++) {
-      double *restrict       op = out + o * N1;
+      double *restrict op       = out + o * N1;
       const double *restrict ip = in + o * N1;
-      const int              j = o % N1, k = o / N1, inner = j > 0 && j < N && (dim == 2 || (k > 0 && k < N));
-      double                 t[N1];
+      const int j = o % N1, k = o / N1, inner = j > 0 && j < N && (dim == 2 || (k > 0 && k < N));
+      double    t[HOFLOW_NMAX + 1]; /* fixed size: a variable-length array costs stack work per line */
       for (int i = 0; i < N1; i++) t[i] = op[i];
       for (int m = 0; m < N1; m++) {
         if (inner && m > 0 && m < N) continue;
@@ -74,13 +81,12 @@ TENSOR_INLINE void PassBoundary(const int N1, const int dim, const int dir, cons
   for (int o = 0; o < outer; o++) {
     const int oin = dim == 3 && dir == 1 && o > 0 && o < N; /* 3D, along s: the t index o is interior */
     for (int i = 0; i < N1; i++) {
-      double *restrict op = out + (o * N1 + i) * s;
-      double           t[s];
-      for (int c = 0; c < s; c++) t[c] = op[c];
+      double *restrict t = out + (o * N1 + i) * s; /* in place */
       for (int m = 0; m < N1; m++) {
         const double  a  = A[i * N1 + m];
         const double *ip = in + (o * N1 + m) * s;
-        if (m == 0 || m == N || (dim == 2 ? 0 : dir == 1 ? !oin : 0))
+        if (m == 0 || m == N || (dim == 2 ? 0 : dir == 1 ? !oin
+                                                         : 0))
           for (int c = 0; c < s; c++) t[c] += a * ip[c];
         else if (dir == 1 || dim == 2) { /* c = i0 (and t interior): only c = 0, N */
           t[0] += a * ip[0];
@@ -94,7 +100,6 @@ TENSOR_INLINE void PassBoundary(const int N1, const int dim, const int dir, cons
           for (int c = N * N1; c < s; c++) t[c] += a * ip[c];
         }
       }
-      for (int c = 0; c < s; c++) op[c] = t[c];
     }
   }
 }
