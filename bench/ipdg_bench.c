@@ -6,7 +6,7 @@ static const char help[] = "SIPDG and incompressible-flow kernel benchmark again
                            "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core), whose\n"
                            "roofline is min(triad bandwidth x W / D, FP64 peak): a STREAM-like triad and mul+add chains timed here.\n"
                            "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n"
-                           "         -bench_ins false (SIPDG kernels only)\n"
+                           "         -bench_ins false (SIPDG kernels only) -bench_kernels dense|tensor|both (quadrilaterals, hexahedra)\n"
                            "         -bench_stream_mib M (CPU: MiB per triad array, 256) -bench_cpu_peak_gflops G (CPU: state the peak)\n\n";
 
 #include <hoflow/insops.h>
@@ -236,14 +236,16 @@ static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc
 
 int main(int argc, char **argv)
 {
-  Mesh     *mesh;
-  PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100, stream_mib = 256;
-  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
-  char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
-  FILE     *csv         = NULL;
-  PetscReal peak_gflops = 0;
-  Roofline  roofline    = {0, 0, 0};
-  VecType   vtype;
+  Mesh       *mesh;
+  PetscInt    orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100, stream_mib = 256;
+  PetscBool   sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
+  PetscInt    kinds_sel                   = 2;
+  const char *kinds[]                     = {"dense", "tensor", "both"};
+  char        csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
+  FILE       *csv         = NULL;
+  PetscReal   peak_gflops = 0;
+  Roofline    roofline    = {0, 0, 0};
+  VecType     vtype;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(HoflowLogRegister());
@@ -257,6 +259,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_cg_its", "CG iterations timed", NULL, cg_its, &cg_its, NULL));
   PetscCall(PetscOptionsBool("-bench_ins", "Also time the incompressible-flow kernels (advection, gradient, divergence)", NULL, ins, &ins, NULL));
   PetscCall(PetscOptionsInt("-bench_stream_mib", "Host kernels: MiB per array of the triad that measures the memory bandwidth (several times the last-level cache)", NULL, stream_mib, &stream_mib, NULL));
+  PetscCall(PetscOptionsEList("-bench_kernels", "Quadrilaterals and hexahedra: time the dense kernels, the sum-factorized ones, or both", NULL, kinds, 3, kinds[kinds_sel], &kinds_sel, NULL));
   PetscCall(PetscOptionsReal("-bench_cpu_peak_gflops", "Host kernels: the core's FP64 peak in GFLOP/s (0: measure it)", NULL, peak_gflops, &peak_gflops, NULL));
   PetscOptionsEnd();
   PetscCheck(peak_gflops >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_cpu_peak_gflops %g must be > 0 (GFLOP/s), or 0 to measure the peak", (double)peak_gflops);
@@ -310,6 +313,7 @@ int main(int argc, char **argv)
     /* quadrilaterals and hexahedra: the dense kernels (rows gradient, apply), then the sum-factorized ones
      * (rows tensor-gradient, tensor-apply; -ipdg_kernel tensor) */
     for (PetscInt kind = 0; kind < (tensor_shape ? 2 : 1); kind++) {
+      if (tensor_shape && kinds_sel != 2 && kind != kinds_sel) continue;
       best_dofs = 0;
       PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
       for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
