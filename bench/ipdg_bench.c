@@ -6,13 +6,14 @@ static const char help[] = "SIPDG and incompressible-flow kernel benchmark again
                            "With -dm_vec_type cuda it runs the CUDA kernels, otherwise the host kernels (one core), whose\n"
                            "roofline is min(triad bandwidth x W / D, FP64 peak): a STREAM-like triad and mul+add chains timed here.\n"
                            "Options: -bench_orders 1,...,10 -bench_reps R -bench_csv FILE -bench_epb_sweep -bench_cg_order N\n"
-                           "         -bench_ins false (SIPDG kernels only)\n"
+                           "         -bench_ins false (SIPDG kernels only) -bench_kernels dense|tensor|both (quadrilaterals, hexahedra)\n"
                            "         -bench_stream_mib M (CPU: MiB per triad array, 256) -bench_cpu_peak_gflops G (CPU: state the peak)\n\n";
 
 #include <hoflow/insops.h>
 #include <hoflow/kernels/device.h>
 #include <hoflow/kernels/ins.h>
 #include <hoflow/kernels/ipdg.h>
+#include <hoflow/kernels/ipdg_tensor.h>
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <petscksp.h>
@@ -235,14 +236,16 @@ static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc
 
 int main(int argc, char **argv)
 {
-  Mesh     *mesh;
-  PetscInt  orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100, stream_mib = 256;
-  PetscBool sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
-  char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
-  FILE     *csv         = NULL;
-  PetscReal peak_gflops = 0;
-  Roofline  roofline    = {0, 0, 0};
-  VecType   vtype;
+  Mesh       *mesh;
+  PetscInt    orders[HOFLOW_NMAX] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, norders = HOFLOW_NMAX, reps = 20, cg_order = 0, cg_its = 100, stream_mib = 256;
+  PetscBool   sweep = PETSC_FALSE, on_device = PETSC_FALSE, ins = PETSC_TRUE, set;
+  PetscInt    kinds_sel                   = 2;
+  const char *kinds[]                     = {"dense", "tensor", "both"};
+  char        csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
+  FILE       *csv         = NULL;
+  PetscReal   peak_gflops = 0;
+  Roofline    roofline    = {0, 0, 0};
+  VecType     vtype;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(HoflowLogRegister());
@@ -256,6 +259,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_cg_its", "CG iterations timed", NULL, cg_its, &cg_its, NULL));
   PetscCall(PetscOptionsBool("-bench_ins", "Also time the incompressible-flow kernels (advection, gradient, divergence)", NULL, ins, &ins, NULL));
   PetscCall(PetscOptionsInt("-bench_stream_mib", "Host kernels: MiB per array of the triad that measures the memory bandwidth (several times the last-level cache)", NULL, stream_mib, &stream_mib, NULL));
+  PetscCall(PetscOptionsEList("-bench_kernels", "Quadrilaterals and hexahedra: time the dense kernels, the sum-factorized ones, or both", NULL, kinds, 3, kinds[kinds_sel], &kinds_sel, NULL));
   PetscCall(PetscOptionsReal("-bench_cpu_peak_gflops", "Host kernels: the core's FP64 peak in GFLOP/s (0: measure it)", NULL, peak_gflops, &peak_gflops, NULL));
   PetscOptionsEnd();
   PetscCheck(peak_gflops >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_cpu_peak_gflops %g must be > 0 (GFLOP/s), or 0 to measure the peak", (double)peak_gflops);
@@ -300,53 +304,70 @@ int main(int argc, char **argv)
     DGDisc        *disc;
     PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? (mesh->dim == 3 ? 12 : 24) : 1; /* 3D kernels: 1 or 2 elements per thread */
     PetscReal      best_dofs = 0;
+    PetscBool      tensor_shape;
 
     PetscCall(DGDiscCreate(mesh, N, &dgdisc));
     PetscCall(DiscGetDG(dgdisc, "the kernel benchmark", &disc));
     PetscCheck(disc->ref, PETSC_COMM_WORLD, PETSC_ERR_SUP, "The kernel benchmark needs a mesh of one element shape");
-    for (PetscInt s = 0; s < nepb; s++) {
-      Mat          A;
-      Vec          x;
-      PetscRandom  rnd;
-      KernelTiming g, a;
-      PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, nfn = disc->ref->Nfn, dim = mesh->dim, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
-      char         val[64];
+    tensor_shape = (PetscBool)(on_device ? IPDGTensorCUDASupported(disc->ref->shape, (int)N) : IPDGTensorHostSupported(disc->ref->shape, (int)N));
+    /* quadrilaterals and hexahedra: the dense kernels (rows gradient, apply), then the sum-factorized ones
+     * (rows tensor-gradient, tensor-apply; -ipdg_kernel tensor) */
+    for (PetscInt kind = 0; kind < (tensor_shape ? 2 : 1); kind++) {
+      if (tensor_shape && kinds_sel != 2 && kind != kinds_sel) continue;
+      best_dofs = 0;
+      PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
+      for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
+        Mat          A;
+        Vec          x;
+        PetscRandom  rnd;
+        KernelTiming g, a;
+        PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, nfn = disc->ref->Nfn, dim = mesh->dim, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
+        char         val[64];
 
-      if (sweep && on_device) {
-        /* one thread row of P elements must fit the 48 KB of static shared memory */
-        if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
-        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
-        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
-        PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
-        PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
-      }
-      PetscCall(IPDGOperatorCreate(disc, 0.0, NULL, &A));
-      PetscCall(DMCreateGlobalVector(disc->dm, &x));
-      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-      PetscCall(VecSetRandom(x, rnd));
-      PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
+        if (sweep && on_device) {
+          /* one thread row of P elements must fit the 48 KB of static shared memory */
+          if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
+          PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
+          PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
+        }
+        PetscCall(IPDGOperatorCreate(disc, 0.0, NULL, &A));
+        PetscCall(DMCreateGlobalVector(disc->dm, &x));
+        PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+        PetscCall(VecSetRandom(x, rnd));
+        PetscCall(IPDGOperatorTimeKernels(A, x, reps, &g.t, &a.t));
 #if defined(HOFLOW_HAVE_CUDA)
-      if (on_device) { /* host kernels have no launch shape */
-        epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, disc->ref->shape, (int)N);
-        epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, disc->ref->shape, (int)N);
-        ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, disc->ref->shape, (int)N);
-        ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
-      }
+        if (on_device) { /* host kernels have no launch shape */
+          epb_g = sweep ? epbs[s % 6] : IPDGElementsPerBlock(0, disc->ref->shape, (int)N);
+          epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, disc->ref->shape, (int)N);
+          ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, disc->ref->shape, (int)N);
+          ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
+        }
 #endif
-      g.flops  = mesh->K * IPDGGradientFlopsPerElement((int)dim, (int)Np);
-      g.bytes  = mesh->K * IPDGGradientBytesPerElement((int)dim, (int)Np);
-      g.shared = mesh->K * 8.0 * (Np * Np + Np);
-      a.flops  = mesh->K * IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
-      a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
-      a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, "gradient", g, roofline));
-      PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, "apply", a, roofline));
-      best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
-      PetscCall(PetscRandomDestroy(&rnd));
-      PetscCall(VecDestroy(&x));
-      PetscCall(MatDestroy(&A));
+        g.flops  = mesh->K * (kind ? IPDGTensorGradientFlopsPerElement((int)dim, (int)N) : IPDGGradientFlopsPerElement((int)dim, (int)Np));
+        g.bytes  = mesh->K * IPDGGradientBytesPerElement((int)dim, (int)Np);
+        g.shared = mesh->K * 8.0 * (Np * Np + Np);
+        a.flops  = mesh->K * (kind ? IPDGTensorApplyFlopsPerElement((int)dim, (int)N) : IPDGApplyFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)nfn));
+        a.bytes  = mesh->K * IPDGApplyBytesPerElement((int)dim, (int)Np, (int)Nf, (int)nfn);
+        a.shared = mesh->K * 8.0 * (3.0 * Np * Np + 3.0 * Np * nfn + 6.0 * nfn + 6.0 * Np);
+        if (kind) { /* the tensor kernels: one element per thread block, no launch-shape table; shared memory
+                     * traffic of the passes: 2 N1 reads per point and pass */
+          const PetscReal N1 = N + 1, passes_g = dim, passes_a = dim == 2 ? 7 : 12;
+          epb_g = epb_a = ept_g = ept_a = -1;
+          g.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_g;
+          a.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_a;
+        }
+        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
+        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
+        best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
+        PetscCall(PetscRandomDestroy(&rnd));
+        PetscCall(VecDestroy(&x));
+        PetscCall(MatDestroy(&A));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT " %s: %.3f GDOF/s (gradient + apply, one operator application)\n", N, kind ? "tensor" : "dense", best_dofs * 1e-9));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT ": %.3f GDOF/s (gradient + apply, one operator application)\n", N, best_dofs * 1e-9));
+    PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
     if (ins && mesh->dim == 2) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
     if (sweep) {
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));

@@ -33,7 +33,7 @@ __global__ void CurvedApplyKernel(const IPDGCurvedKernelData d, int e0, int e1, 
   const double *const grad[3] = {gx, gy, gz};
 
   if (e0 + k >= e1) return;
-  IPDGCurvedApplyElement(&d, NP, DIM, e0 + k, u, grad, bc, Au, d.work + k, e1 - e0);
+  IPDGCurvedApplyElement(&d, NP, DIM, e0 + k, u, grad, bc, Au, d.work + k, e1 - e0, IPDG_CURVED_ALL);
 }
 
 template <int NP, int DIM>

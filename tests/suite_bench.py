@@ -38,7 +38,7 @@ def _():
         m = re.search(r"^FP64 peak: (\S+) GFLOP/s \(measured", out, re.M)
         check(m, "no measured FP64 peak line:\n" + out[-1500:])
         peak = finite(m.group(1), "FP64 peak (GFLOP/s)", 0.1, 20000)
-        kernels = {"gradient", "apply", "ins-advection", "ins-gradient", "ins-divergence"}
+        kernels = {"gradient", "apply", "tensor-gradient", "tensor-apply", "ins-advection", "ins-gradient", "ins-divergence"}  # quadrilaterals: dense and sum-factorized rows
         check({r["kernel"] for r in rows} == kernels and len(rows) == len(kernels), "CSV rows: %s" % [r["kernel"] for r in rows])
         for r in rows:
             name = "%s N=%s" % (r["kernel"], r["N"])

@@ -194,6 +194,13 @@ static PetscErrorCode DGDiscDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Minv, sizeof(double) * np2, (const void **)&d->Minv));
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->Iq, sizeof(double) * h->Nq * h->Np, (const void **)&d->Iq));
     PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->wq, sizeof(double) * h->Nq, (const void **)&d->wq));
+    if (h->N1) {
+      const size_t n1 = (size_t)h->N1 * h->N1;
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->M1, sizeof(double) * n1, (const void **)&d->M1));
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->M1inv, sizeof(double) * n1, (const void **)&d->M1inv));
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->B1, sizeof(double) * n1, (const void **)&d->B1));
+      PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->B1T, sizeof(double) * n1, (const void **)&d->B1T));
+    }
     if (dg->blocks[b].curved) { /* the inverse element masses follow when an inverse-mass operator needs them */
       PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, h->wJq, sizeof(double) * h->K * h->Nq, (const void **)&d->wJq));
       PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, NULL, sizeof(double) * PetscMax(1, h->K * h->Nq), (const void **)&d->work));
@@ -487,6 +494,7 @@ static PetscErrorCode DGDestroy(Disc disc)
     DGCurved *cv = dg->blocks[b].cv;
     PetscCall(RefElementDestroy(&dg->blocks[b].ref));
     PetscCall(PetscFree(dg->blocks[b].node_face));
+    PetscCall(PetscFree(dg->blocks[b].tensor1));
     if (!cv) continue;
     for (PetscInt d = 0; d < HOFLOW_DIM_MAX; d++) PetscCall(PetscFree(cv->Dq[d]));
     PetscCall(PetscFree(cv->If));
@@ -785,6 +793,29 @@ PetscErrorCode DGDiscSetUp(Disc disc)
     kd->Iq               = blk->ref->Iq;
     kd->wq               = blk->ref->wq;
     if (blk->curved) kd->wJq = blk->cv->wJq;
+    if (RefShapeTable[blk->ref->shape].tensor && blk->ref->N1 && kd->Nq == kd->Np) { /* the 1D factors of the sum-factorized mass */
+      const RefElement *ref = blk->ref;
+      const PetscInt    N1 = ref->N1, n1 = N1 * N1;
+      PetscReal        *T, l[HOFLOW_NMAX + 1];
+      PetscCall(PetscMalloc1(4 * n1, &T));
+      PetscCall(PetscArraycpy(T, ref->M1, n1));
+      PetscCall(DenseInvert(N1, ref->M1, T + n1));
+      for (PetscInt q = 0; q < N1; q++) { /* the Lagrange basis on the GLL nodes at the Gauss points */
+        const PetscReal t = ref->xiq[q * dim];
+        for (PetscInt k = 0; k < N1; k++) {
+          l[k] = 1;
+          for (PetscInt m = 0; m < N1; m++)
+            if (m != k) l[k] *= (t - ref->x1[m]) / (ref->x1[k] - ref->x1[m]);
+          T[2 * n1 + q * N1 + k] = T[3 * n1 + k * N1 + q] = l[k];
+        }
+      }
+      blk->tensor1 = T;
+      kd->N1       = (int)N1;
+      kd->M1       = T;
+      kd->M1inv    = T + n1;
+      kd->B1       = T + 2 * n1;
+      kd->B1T      = T + 3 * n1;
+    }
   }
   PetscCall(OpShellInit(&dg->shell, "DG element-wise kernels", dg->dm, DGDiscDeviceSetUp, dg));
 

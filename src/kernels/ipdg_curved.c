@@ -30,7 +30,7 @@ int IPDGCurvedWorkSize(const IPDGCurvedKernelData *d)
   static void CurvedApply_##SHAPE##_##NN(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *const g[3], const double *bc, double *Au) \
   {                                                                                                                                                              \
     double w[IPDGCurvedWorkSize(d)];                                                                                                                             \
-    for (int e = e0; e < e1; e++) IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1);                                                                     \
+    for (int e = e0; e < e1; e++) IPDGCurvedApplyElement(d, NP, DIM, e, u, g, bc, Au, w, 1, IPDG_CURVED_ALL);                                                                     \
   }                                                                                                                                                              \
   static void CurvedDiagonal_##SHAPE##_##NN(const IPDGCurvedKernelData *d, double *diag)                                                                         \
   {                                                                                                                                                              \

@@ -9,6 +9,7 @@
 #include <hoflow/kernels/device.h>
 #include <hoflow/kernels/ipdg.h>
 #include <hoflow/kernels/ipdg_curved.h>
+#include <hoflow/kernels/ipdg_tensor.h>
 #include <hoflow/log.h>
 
 typedef struct {
@@ -19,9 +20,12 @@ typedef struct {
   IPDGKernelData       kd[MESH_MAX_BLOCKS], kd_device[MESH_MAX_BLOCKS]; /* affine blocks */
   IPDGCurvedKernelData kc[MESH_MAX_BLOCKS], kc_device[MESH_MAX_BLOCKS]; /* curved blocks */
   PetscReal           *diag_tables[MESH_MAX_BLOCKS];
-  PetscReal           *g[3];   /* host local gradient components [nodes_local] */
-  double              *d_g[3]; /* device local gradient components */
-  Vec                  bwork;  /* boundary-data residual, kept between calls; the type of the last b */
+  PetscReal           *tensor1[MESH_MAX_BLOCKS];  /* sum-factorized kernels: the 1D factors of block b (IPDGTensorSetUp) */
+  int                 *face_pos[MESH_MAX_BLOCKS]; /* and the face nodes' positions in their face grids */
+  PetscBool            tensor[2];                 /* sum-factorized kernels on quadrilaterals and hexahedra, [host, CUDA] (-ipdg_kernel) */
+  PetscReal           *g[3];                      /* host local gradient components [nodes_local] */
+  double              *d_g[3];                    /* device local gradient components */
+  Vec                  bwork;                     /* boundary-data residual, kept between calls; the type of the last b */
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(IPDGContext *ctx)
@@ -31,7 +35,11 @@ static PetscErrorCode IPDGContextDestroy(IPDGContext *ctx)
   PetscCall(VecDestroy(&ctx->bwork));
   PetscCall(PetscFree(ctx->face_type));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(ctx->g[d]));
-  for (PetscInt b = 0; b < ctx->dg->nblocks; b++) PetscCall(PetscFree(ctx->diag_tables[b]));
+  for (PetscInt b = 0; b < ctx->dg->nblocks; b++) {
+    PetscCall(PetscFree(ctx->diag_tables[b]));
+    PetscCall(PetscFree(ctx->tensor1[b]));
+    PetscCall(PetscFree(ctx->face_pos[b]));
+  }
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -59,6 +67,7 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
     const RefElement     *ref = ctx->dg->blocks[b].ref;
     IPDGKernelData       *d   = &ctx->kd_device[b];
     const size_t          nf = (size_t)h->K * h->Nfaces, gs = HOFLOW_GEO_SIZE(h->dim);
+    PetscCheck(!(ctx->tensor[1] && h->tensor) || IPDGTensorCUDASupported(h->shape, h->N), PETSC_COMM_SELF, PETSC_ERR_SUP, "-ipdg_kernel tensor: the CUDA kernels are compiled for hexahedra up to order 9, not %d; use -ipdg_kernel dense or auto", h->N);
     if (ctx->dg->blocks[b].curved) {
       const IPDGCurvedKernelData *hc = &ctx->kc[b];
       const DGCurved             *cv = ctx->dg->blocks[b].cv;
@@ -84,6 +93,15 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
       PetscCall(HoflowDeviceArraysUpload(a, hc->Iq, sizeof(double) * hc->Nq * hc->Np, (const void **)&dc->Iq));
       PetscCall(HoflowDeviceArraysUpload(a, hc->If, sizeof(double) * PetscMax(nIf, 1), (const void **)&dc->If));
       PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(1, hc->K) * IPDGCurvedWorkSize(hc), (const void **)&dc->work));
+      if (hc->tensor) {
+        const size_t n1 = (size_t)(hc->N + 1) * (hc->N + 1);
+        PetscCall(HoflowDeviceArraysUpload(a, hc->D1, sizeof(double) * n1, (const void **)&dc->D1));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->D1T, sizeof(double) * n1, (const void **)&dc->D1T));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->B1, sizeof(double) * n1, (const void **)&dc->B1));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->B1T, sizeof(double) * n1, (const void **)&dc->B1T));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->G1, sizeof(double) * n1, (const void **)&dc->G1));
+        PetscCall(HoflowDeviceArraysUpload(a, hc->G1T, sizeof(double) * n1, (const void **)&dc->G1T));
+      }
       continue;
     }
     *d = *h;
@@ -102,6 +120,15 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
     PetscCall(HoflowDeviceArraysUploadTranspose(a, h->Np, h->Np, ref->M, &d->MT));
     PetscCall(HoflowDeviceArraysUpload(a, h->diag_tables, sizeof(double) * IPDGDiagonalTablesSize(h->dim, h->Np, h->Nfn), (const void **)&d->diag_tables));
     d->LIFT = d->M = NULL;
+    if (h->tensor) {
+      const size_t n1 = (size_t)(h->N + 1) * (h->N + 1);
+      PetscCall(HoflowDeviceArraysUpload(a, h->D1, sizeof(double) * n1, (const void **)&d->D1));
+      PetscCall(HoflowDeviceArraysUpload(a, h->D1T, sizeof(double) * n1, (const void **)&d->D1T));
+      PetscCall(HoflowDeviceArraysUpload(a, h->M1, sizeof(double) * n1, (const void **)&d->M1));
+      PetscCall(HoflowDeviceArraysUpload(a, h->A1, sizeof(double) * n1, (const void **)&d->A1));
+      PetscCall(HoflowDeviceArraysUpload(a, h->A1T, sizeof(double) * n1, (const void **)&d->A1T));
+      PetscCall(HoflowDeviceArraysUpload(a, h->face_pos, sizeof(int) * h->Nfn, (const void **)&d->face_pos));
+    }
   }
   for (PetscInt k = 0; k < ctx->dg->dim; k++) PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * ctx->dg->nodes_local, (const void **)&ctx->d_g[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,38 +139,52 @@ static int IPDGGradient(IPDGContext *ctx, PetscInt b, int halo, int e0, int e1, 
 {
   if (e1 <= e0) return 0;
   if (ctx->dg->blocks[b].curved) {
+    const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
-      IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
+      if (tensor)
+        IPDGCurvedTensorGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
+      else
+        IPDGCurvedGradientHost(&ctx->kc[b], halo, e0, e1, u, g[0], g[1], g[2]);
       return 0;
     }
     ctx->kc_device[b].stream = ctx->op.stream;
-    return HOFLOW_CUDA(IPDGCurvedGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
+    return tensor ? HOFLOW_CUDA(IPDGCurvedTensorGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGCurvedGradientCUDA(&ctx->kc_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
   }
   if (!ctx->op.on_device) {
-    IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
+    if (ctx->kd[b].tensor && ctx->tensor[0])
+      IPDGTensorGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
+    else
+      IPDGGradientHost(&ctx->kd[b], halo, e0, e1, u, g[0], g[1], g[2]);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
-  return HOFLOW_CUDA(IPDGGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
+  return ctx->kd[b].tensor && ctx->tensor[1] ? HOFLOW_CUDA(IPDGTensorGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2])) : HOFLOW_CUDA(IPDGGradientCUDA(&ctx->kd_device[b], halo, e0, e1, u, g[0], g[1], g[2]));
 }
 
 static int IPDGApply(IPDGContext *ctx, PetscInt b, int e0, int e1, const double *u, double *const g[3], const double *bc, double *Au)
 {
   if (e1 <= e0) return 0;
   if (ctx->dg->blocks[b].curved) {
+    const int tensor = ctx->kc[b].tensor && ctx->tensor[ctx->op.on_device ? 1 : 0];
     if (!ctx->op.on_device) {
-      IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+      if (tensor)
+        IPDGCurvedTensorApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+      else
+        IPDGCurvedApplyHost(&ctx->kc[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
       return 0;
     }
     ctx->kc_device[b].stream = ctx->op.stream;
-    return HOFLOW_CUDA(IPDGCurvedApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
+    return tensor ? HOFLOW_CUDA(IPDGCurvedTensorApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGCurvedApplyCUDA(&ctx->kc_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
   }
   if (!ctx->op.on_device) {
-    IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+    if (ctx->kd[b].tensor && ctx->tensor[0])
+      IPDGTensorApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
+    else
+      IPDGApplyHost(&ctx->kd[b], e0, e1, u, g[0], g[1], g[2], bc, Au);
     return 0;
   }
   ctx->kd_device[b].stream = ctx->op.stream;
-  return HOFLOW_CUDA(IPDGApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
+  return ctx->kd[b].tensor && ctx->tensor[1] ? HOFLOW_CUDA(IPDGTensorApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au)) : HOFLOW_CUDA(IPDGApplyCUDA(&ctx->kd_device[b], e0, e1, u, g[0], g[1], g[2], bc, Au));
 }
 
 /* Au = A(u) + A_bc(bc) on every block: gradients and the interior elements from the owned array u
@@ -170,7 +211,8 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             n  = second ? (int)(mb->halo_end - mb->halo_start) : kd->K;
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGGradient(ctx, b, second, 0, n, u, g), "SIPDG gradient"));
-    fg += n * (dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np) : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
+    fg += n * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorGradientFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedGradientFlopsPerElement(kd->dim, kd->Np)
+                                                                                                                                               : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGGradient, fg));
   PetscCall(OpShellEventBegin(&ctx->op, HOFLOW_IPDGApply));
@@ -179,7 +221,8 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
     const IPDGKernelData *kd = &ctx->kd[b];
     const int             e0 = second ? (int)(mb->interior_end - mb->start) : 0, e1 = second ? kd->K : (int)(mb->interior_end - mb->start);
     PetscCall(OpShellCheckKernel(&ctx->op, IPDGApply(ctx, b, e0, e1, u, g, bc ? bc + dg->blocks[b].fnode0 : NULL, Au), "SIPDG apply"));
-    fa += (e1 - e0) * (dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b]) : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
+    fa += (e1 - e0) * (kd->tensor && ctx->tensor[ctx->op.on_device ? 1 : 0] ? IPDGTensorApplyFlopsPerElement(kd->dim, kd->N) : dg->blocks[b].curved ? IPDGCurvedApplyFlopsPerElement(&ctx->kc[b])
+                                                                                                                                                    : IPDGApplyFlopsPerElement(kd->dim, kd->Np, kd->Nfaces, kd->Nfn));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGApply, fa));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,11 +360,131 @@ static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tabl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* l_k and l_k' of the Lagrange basis on the n nodes x at the point t. */
+static void LagrangeBasis1D(PetscInt n, const PetscReal x[], PetscReal t, PetscReal l[], PetscReal dl[])
+{
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal v = 1, dv = 0;
+    for (PetscInt m = 0; m < n; m++) {
+      if (m == k) continue;
+      dv = dv * (t - x[m]) / (x[k] - x[m]) + v / (x[k] - x[m]);
+      v *= (t - x[m]) / (x[k] - x[m]);
+    }
+    l[k]  = v;
+    dl[k] = dv;
+  }
+}
+
+/* The 1D factors of the sum-factorized kernels on block b (hoflow/kernels/ipdg_tensor.h), checked
+ * against the element's own matrices (the kernels rely on the nodes, the cubature and the face nodes
+ * being tensor products in the order ref.h states). */
+static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
+{
+  const DGBlock    *blk = &ctx->dg->blocks[b];
+  const RefElement *ref = blk->ref;
+  const PetscInt    N1 = ref->N1, n1 = N1 * N1, dim = ref->dim, Np = ref->Np, Nfp = ref->Nfn / ref->Nfaces;
+  IPDGKernelData   *kd = &ctx->kd[b];
+  PetscReal        *T, err = 0;
+  int              *pos;
+
+  PetscFunctionBeginUser;
+  PetscCheck(N1 == ref->N + 1 && ref->D1 && ref->M1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The %s reference element of order %" PetscInt_FMT " has no 1D factors", RefShapeTable[ref->shape].name, ref->N);
+  PetscCall(PetscMalloc1(9 * n1, &T));
+  PetscCall(PetscMalloc1(ref->Nfn, &pos));
+  ctx->tensor1[b]  = T;
+  ctx->face_pos[b] = pos;
+  /* D1, D1T, M1, A1 = D1^T M1 */
+  for (PetscInt i = 0; i < N1; i++)
+    for (PetscInt k = 0; k < N1; k++) {
+      PetscReal a = 0;
+      for (PetscInt m = 0; m < N1; m++) a += ref->D1[m * N1 + i] * ref->M1[m * N1 + k];
+      T[i * N1 + k]          = ref->D1[i * N1 + k];
+      T[n1 + i * N1 + k]     = ref->D1[k * N1 + i];
+      T[2 * n1 + i * N1 + k] = ref->M1[i * N1 + k];
+      T[3 * n1 + i * N1 + k] = a;
+      T[8 * n1 + k * N1 + i] = a;
+    }
+  /* the element's D_a and M against the Kronecker products of the factors */
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++) {
+      PetscReal m = 1, dd[3] = {1, 1, 1};
+      for (PetscInt c = 0, ii = i, jj = j; c < dim; c++, ii /= N1, jj /= N1) {
+        const PetscInt a = ii % N1, k = jj % N1;
+        m *= ref->M1[a * N1 + k];
+        for (PetscInt x = 0; x < dim; x++) dd[x] *= x == c ? ref->D1[a * N1 + k] : (PetscReal)(a == k);
+      }
+      err = PetscMax(err, PetscAbsReal(m - ref->M[i * Np + j]));
+      for (PetscInt x = 0; x < dim; x++) err = PetscMax(err, PetscAbsReal(dd[x] - ref->D[x][i * Np + j]) / N1 / N1);
+    }
+  PetscCheck(err < 1e-11, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: the %s element of order %" PetscInt_FMT " is not the tensor product of its 1D factors (difference %g)", RefShapeTable[ref->shape].name, ref->N, (double)err);
+  /* faces: the normal direction and the face nodes' positions in the face grid */
+  for (PetscInt f = 0; f < ref->Nfaces; f++) {
+    const PetscInt off = ref->face_offset[f];
+    PetscInt       fd  = -1;
+    PetscCheck(ref->Nfp[f] == Nfp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: face %" PetscInt_FMT " of the %s element has %" PetscInt_FMT " nodes, expected %" PetscInt_FMT, f, RefShapeTable[ref->shape].name, ref->Nfp[f], Nfp);
+    for (PetscInt c = 0, st = 1; c < dim && fd < 0; c++, st *= N1) {
+      PetscBool same = PETSC_TRUE;
+      for (PetscInt a = 1; a < Nfp; a++) same = (PetscBool)(same && (ref->face_nodes[off + a] / st) % N1 == (ref->face_nodes[off] / st) % N1);
+      if (same) fd = c;
+    }
+    PetscCheck(fd >= 0 && off == f * Nfp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: face %" PetscInt_FMT " of the %s element does not lie on a grid plane", f, RefShapeTable[ref->shape].name);
+    kd->face_dir[f] = (int)fd;
+    for (PetscInt a = 0; a < Nfp; a++) {
+      const PetscInt m = ref->face_nodes[off + a];
+      PetscInt       p = 0;
+      for (PetscInt c = dim - 1, st = Np / N1; c >= 0; c--, st /= N1)
+        if (c != fd) p = p * N1 + (m / st) % N1;
+      pos[off + a] = (int)p;
+    }
+  }
+  kd->tensor   = 1;
+  kd->D1       = T;
+  kd->D1T      = T + n1;
+  kd->M1       = T + 2 * n1;
+  kd->A1       = T + 3 * n1;
+  kd->A1T      = T + 8 * n1;
+  kd->face_pos = pos;
+  if (blk->curved) { /* the cubature must be the tensor Gauss rule of N1 points */
+    IPDGCurvedKernelData *kc = &ctx->kc[b];
+    PetscReal            *B1 = T + 4 * n1, *B1T = T + 5 * n1, *G1 = T + 6 * n1, *G1T = T + 7 * n1, l[HOFLOW_NMAX + 1], dl[HOFLOW_NMAX + 1];
+    PetscCheck(ref->Nq == Np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: the %s cubature has %" PetscInt_FMT " points, expected %" PetscInt_FMT, RefShapeTable[ref->shape].name, ref->Nq, Np);
+    for (PetscInt q = 0; q < N1; q++) {
+      LagrangeBasis1D(N1, ref->x1, ref->xiq[q * dim], l, dl);
+      for (PetscInt k = 0; k < N1; k++) {
+        B1[q * N1 + k] = B1T[k * N1 + q] = l[k];
+        G1[q * N1 + k] = G1T[k * N1 + q] = dl[k];
+      }
+    }
+    err = 0;
+    for (PetscInt q = 0; q < Np; q++)
+      for (PetscInt j = 0; j < Np; j++) {
+        PetscReal m = 1, dd[3] = {1, 1, 1};
+        for (PetscInt c = 0, qq = q, jj = j; c < dim; c++, qq /= N1, jj /= N1) {
+          const PetscInt a = qq % N1, k = jj % N1;
+          m *= B1[a * N1 + k];
+          for (PetscInt x = 0; x < dim; x++) dd[x] *= x == c ? G1[a * N1 + k] : B1[a * N1 + k];
+        }
+        err = PetscMax(err, PetscAbsReal(m - ref->Iq[q * Np + j]));
+        for (PetscInt x = 0; x < dim; x++) err = PetscMax(err, PetscAbsReal(dd[x] - blk->cv->Dq[x][q * Np + j]) / N1 / N1);
+      }
+    PetscCheck(err < 1e-11, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: the %s cubature of order %" PetscInt_FMT " is not the tensor Gauss rule (difference %g)", RefShapeTable[ref->shape].name, ref->N, (double)err);
+    kc->tensor = 1;
+    kc->D1     = kd->D1;
+    kc->D1T    = kd->D1T;
+    kc->B1     = B1;
+    kc->B1T    = B1T;
+    kc->G1     = G1;
+    kc->G1T    = G1T;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt face_type[], Mat *A)
 {
   IPDGContext *ctx;
   const Mesh  *mesh    = dg->mesh;
-  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2;
+  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2;
+  const char  *kernels[] = {"dense", "tensor", "auto"};
 
   PetscFunctionBeginUser;
   PetscCheck(lambda >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The screening constant lambda = %g must be >= 0", (double)lambda);
@@ -343,7 +506,10 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
   n = 2;
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4, 8) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
+  PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (sum factorization on the host, where it was measured faster, dense on CUDA); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
   PetscOptionsEnd();
+  ctx->tensor[0] = (PetscBool)(kernel != 0);
+  ctx->tensor[1] = (PetscBool)(kernel == 1);
   for (PetscInt k = 0; k < 2; k++) {
     PetscCheck(rows[k] >= 0 && rows[k] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_block %" PetscInt_FMT " must be in 0..1024", rows[k]);
     PetscCheck(per_thread[k] == 0 || per_thread[k] == 1 || per_thread[k] == 2 || per_thread[k] == 4 || per_thread[k] == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT " must be 1, 2, 4 or 8 (0: tuned)", per_thread[k]);
@@ -418,6 +584,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
       kc->lambda = lambda;
     }
     PetscCall(IPDGDiagonalTables(ref, &ctx->diag_tables[b]));
+    if ((ctx->tensor[0] || ctx->tensor[1]) && IPDGTensorHostSupported(ref->shape, (int)dg->N)) PetscCall(IPDGTensorSetUp(ctx, b));
     kd->diag_tables = ctx->diag_tables[b];
     for (PetscInt k = 0; k < 2; k++) {
       kd->elements_per_block[k]  = (int)rows[k];

@@ -5,11 +5,13 @@
  * twins in cuda/dg.cu, on the discretization's element-wise kernel data (DGDisc.shell). */
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
+#include <hoflow/kernels/ipdg_tensor.h>
 #include <hoflow/log.h>
 
 typedef struct {
   DGDisc   *dg;
   PetscBool inverse;
+  PetscBool tensor[2]; /* sum factorization on quadrilaterals and hexahedra, [host, CUDA] (-ipdg_kernel) */
 } MassContext;
 
 static PetscErrorCode MatMult_DGMass(Mat A, Vec x, Vec y)
@@ -29,7 +31,22 @@ static PetscErrorCode MatMult_DGMass(Mat A, Vec x, Vec y)
   PetscCall(OpShellGetArrayRead(op, x, &xa));
   PetscCall(OpShellGetArrayWrite(op, y, &ya));
   for (PetscInt b = 0; b < ctx->dg->nblocks; b++) {
-    DGBlock *blk = &ctx->dg->blocks[b];
+    DGBlock  *blk    = &ctx->dg->blocks[b];
+    const int tensor = blk->kd.N1 > 0 && ctx->tensor[on_device ? 1 : 0] && !(blk->curved && ctx->inverse); /* curved inverse: dense */
+    const int N1 = blk->kd.N1, nd = blk->kd.dim;
+    if (tensor) {
+      if (!on_device) {
+        if (blk->curved)
+          DGCurvedTensorMassHost(&blk->kd, blk->ref->shape, xa, ya);
+        else
+          DGTensorMassHost(&blk->kd, blk->ref->shape, ctx->inverse, xa, ya);
+      } else {
+        blk->kd_device.stream = op->stream;
+        PetscCall(OpShellCheckKernel(op, HOFLOW_CUDA(blk->curved ? DGCurvedTensorMassCUDA(&blk->kd_device, blk->ref->shape, xa, ya) : DGTensorMassCUDA(&blk->kd_device, blk->ref->shape, ctx->inverse, xa, ya)), "mass"));
+      }
+      flops += 2.0 * blk->kd.K * blk->kd.Np * N1 * nd * (blk->curved ? 2 : 1);
+      continue;
+    }
     if (!on_device) {
       if (blk->curved)
         DGCurvedMassHost(&blk->kd, ctx->inverse, xa, ya);
@@ -68,6 +85,15 @@ PetscErrorCode DGMassOperatorCreate(DGDisc *dg, PetscBool inverse, Mat *M)
   PetscCall(PetscNew(&ctx));
   ctx->dg      = dg;
   ctx->inverse = inverse;
+  {
+    PetscInt    kernel    = 2;
+    const char *kernels[] = {"dense", "tensor", "auto"};
+    PetscOptionsBegin(PetscObjectComm((PetscObject)dg->dm), NULL, "DG mass", NULL);
+    PetscCall(PetscOptionsEList("-ipdg_kernel", "Mass and inverse mass on quadrilaterals and hexahedra (as the SIPDG operator's): dense, tensor, or auto (tensor on the host, dense on CUDA)", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
+    PetscOptionsEnd();
+    ctx->tensor[0] = (PetscBool)(kernel != 0);
+    ctx->tensor[1] = (PetscBool)(kernel == 1);
+  }
   PetscCall(OpShellCreateMat(&dg->shell, dg->nodes, ctx, (void (*)(void))MatMult_DGMass, (void (*)(void))MatDestroy_DGMass, M));
   PetscCall(MatSetOption(*M, MAT_SPD, PETSC_TRUE));
   PetscCall(PetscObjectSetName((PetscObject)*M, inverse ? "DG inverse mass" : "DG mass"));

@@ -314,6 +314,12 @@ int main(int argc, char **argv)
   Mat  A;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  { /* host and device must run the same algorithm: -ipdg_kernel auto would pair the host's sum-factorized
+     * kernels with the dense CUDA ones on quadrilaterals and hexahedra, so the default here is dense */
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-ipdg_kernel", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", "dense"));
+  }
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
 #if !defined(HOFLOW_HAVE_CUDA)

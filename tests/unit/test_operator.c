@@ -1,7 +1,9 @@
 static const char help[] = "Checks the SIPDG MatShell against an independent assembly of the bilinear form:\n"
                            "equality, symmetry, positive definiteness and MatGetDiagonal; the mass operators; how far\n"
                            "the constants are from its null space (zero on periodic and pure-Neumann Poisson). Takes hoflow's\n"
-                           "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns.\n";
+                           "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns;\n"
+                           "-test_operator_kernels only compares the dense and the sum-factorized (-ipdg_kernel) SIPDG, mass and\n"
+                           "inverse mass operators (-test_operator_kernels_inverse 0: not the inverse mass).\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
@@ -86,6 +88,43 @@ static PetscErrorCode CheckMass(App *app, PetscReal *roundtrip, PetscReal *norm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ||A_tensor x - A_dense x|| / ||A_dense x|| for a random x: the two -ipdg_kernel choices of the same
+ * operator, for the SIPDG operator (which 0), the mass (1) and the inverse mass (2). */
+static PetscErrorCode CompareKernels(App *app, PetscInt which, PetscReal *rel)
+{
+  Mat         A[2];
+  Vec         x, y[2];
+  PetscRandom rnd;
+  PetscReal   nd, ny;
+  const char *kinds[2] = {"dense", "tensor"};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kinds[k]));
+    if (which == 0)
+      PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A[k]));
+    else
+      PetscCall(DiscCreateMass(app->disc, (PetscBool)(which == 2), &A[k]));
+    PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
+  }
+  PetscCall(MatCreateVecs(A[0], &x, &y[0]));
+  PetscCall(VecDuplicate(y[0], &y[1]));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(MatMult(A[k], x, y[k]));
+  PetscCall(VecNorm(y[0], NORM_2, &ny));
+  PetscCall(VecAXPY(y[1], -1.0, y[0]));
+  PetscCall(VecNorm(y[1], NORM_2, &nd));
+  *rel = nd / ny;
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&y[k]));
+    PetscCall(MatDestroy(&A[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App        *app;
@@ -97,6 +136,20 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  {
+    PetscBool kernels = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_kernels", &kernels, NULL));
+    if (kernels) { /* only this check */
+      PetscReal rel[3]  = {0, 0, 0};
+      PetscBool inverse = PETSC_TRUE; /* curved blocks: the inverse mass is dense on both (and slow to build at high order) */
+      PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_kernels_inverse", &inverse, NULL));
+      for (PetscInt w = 0; w < (inverse ? 3 : 2); w++) PetscCall(CompareKernels(app, w, &rel[w]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernels: tensor_vs_dense %.3e mass %.3e inverse_mass %.3e\n", (double)rel[0], (double)rel[1], (double)rel[2]));
+      PetscCall(AppDestroy(&app));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
   PetscCall(MatComputeOperator(A, MATAIJ, &Ashell));
   PetscCall(IPDGOperatorAssemble(A, &Aassembled));

@@ -39,6 +39,7 @@ typedef struct {
   PetscInt     slot0;             /* face slot of the block's first owned element */
   PetscInt    *node_face;         /* [Nfn] face of each face node */
   DGKernelData kd, kd_device;     /* element-wise kernels (mass, integrals, errors) on host and device */
+  PetscReal   *tensor1;           /* quadrilaterals and hexahedra: the 1D factors of kd (M1, M1inv, B1, B1T) */
 } DGBlock;
 
 typedef struct {

@@ -17,9 +17,14 @@ typedef struct {
   const double *M, *Minv;       /* [Np*Np] reference mass matrix and inverse */
   const double *Iq, *wq;        /* [Nq*Np] interpolation to cubature points, [Nq] weights */
   /* curved blocks (hoflow/mesh.h), whose Jacobian varies inside the element: */
-  const double *wJq;    /* [K*Nq] cubature weight times J at every cubature point */
-  const double *Minve;  /* [K*Np*Np] inverse element mass matrices (built at the first inverse-mass operator) */
-  double       *work;   /* CUDA: [K*Nq] scratch */
+  const double *wJq;   /* [K*Nq] cubature weight times J at every cubature point */
+  const double *Minve; /* [K*Np*Np] inverse element mass matrices (built at the first inverse-mass operator) */
+  double       *work;  /* CUDA: [K*Nq] scratch */
+  /* sum-factorized mass (quadrilaterals and hexahedra, hoflow/kernels/ipdg_tensor.h): N1 = N + 1 points a
+   * direction, 0 on other shapes; [N1*N1] row-major 1D factors: the exact mass M1 and its inverse M1inv,
+   * and (curved blocks, whose cubature is then the tensor Gauss rule) B1[q*N1+k] = l_k(g_q) and B1T */
+  int           N1;
+  const double *M1, *M1inv, *B1, *B1T;
   void         *stream; /* CUDA stream; NULL: default */
 } DGKernelData;
 

@@ -30,6 +30,15 @@ typedef struct {
    * dim(dim+1)/2 pairs a <= b, M_ii [(dim(dim+1)/2 + 1) Np]; per face node a of face f (reference
    * node m) sum_b Mface_ab D_d[m_b][m] for each d [dim*Nfn]; Mface_aa [Nfn]. */
   const double *diag_tables;
+  /* Sum-factorized kernels (quadrilaterals and hexahedra, -ipdg_kernel tensor; hoflow/kernels/ipdg_tensor.h):
+   * tensor != 0 selects them. 1D factors of the reference element (ref.h), N1 = N + 1, row-major
+   * [N1*N1]: D1[i*N1+k] = l_k'(x_i) and its transpose D1T, the exact 1D mass M1, A1 = D1^T M1 and A1T;
+   * face_dir[f] the reference direction normal to face f, face_pos[n] the position of face node n in
+   * its face's tensor grid (the other directions, the lower one fastest). */
+  int           tensor;
+  const double *D1, *D1T, *M1, *A1, *A1T;
+  const int    *face_pos;
+  int           face_dir[HOFLOW_FACES_MAX];
   double        lambda;                 /* screening constant of -Laplace + lambda */
   int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
   int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2, 4, 8); 0: the tuned table */

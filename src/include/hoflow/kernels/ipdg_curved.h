@@ -48,6 +48,12 @@ typedef struct {
   const double *D[3];              /* [Np*Np] nodal derivative matrices */
   const double *Iq, *Dq[3];        /* [Nq*Np] interpolation and derivatives of the nodal basis at the cubature points */
   const double *If;                /* face interpolation matrices [Nfq[f]*Nfp(f)], from face nodes to face points */
+  /* Sum-factorized volume terms (quadrilaterals and hexahedra, -ipdg_kernel tensor): tensor != 0 selects
+   * them; the cubature is then the tensor Gauss rule of N1 = N + 1 points a direction (q = i + N1 j
+   * [+ N1^2 k]), and with x the GLL nodes and g the Gauss points, row-major [N1*N1]:
+   * D1[i*N1+k] = l_k'(x_i), B1[q*N1+k] = l_k(g_q), G1[q*N1+k] = l_k'(g_q) and the transposes D1T, B1T, G1T. */
+  int           tensor;
+  const double *D1, *D1T, *B1, *B1T, *G1, *G1T;
   double        lambda;
   double       *work; /* CUDA: scratch of IPDGCurvedWorkSize doubles per element, element-interleaved */
   void         *stream;

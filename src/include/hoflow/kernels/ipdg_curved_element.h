@@ -27,43 +27,57 @@ HOFLOW_HD void IPDGCurvedGradientNode(const IPDGCurvedKernelData *d, const int N
   }
 }
 
+/* The parts of IPDGCurvedApplyElement: the volume terms (which set Au), the face terms (added to Au;
+ * the terms with the test functions' gradients gathered in the scratch R), and D^T R added to Au. The
+ * sum-factorized kernels (hoflow/kernels/ipdg_tensor.h) run the face terms alone, leaving R in the
+ * scratch (at w + (dim+1) Nq ws, R_d at stride ws from d Np ws), and do the volume and D^T R themselves. */
+enum {
+  IPDG_CURVED_VOLUME = 1,
+  IPDG_CURVED_FACES  = 2,
+  IPDG_CURVED_LIFT   = 4,
+  IPDG_CURVED_ALL    = 7
+};
+
 /* Au on owned element e of the block (the weak form of hoflow/kernels/ipdg_curved.h); w: scratch of
- * IPDGCurvedWorkSize doubles at stride ws. */
-HOFLOW_HD void IPDGCurvedApplyElement(const IPDGCurvedKernelData *d, const int Np, const int dim, int e, const double *HOFLOW_RESTRICT u, const double *const grad[3], const double *HOFLOW_RESTRICT bc, double *HOFLOW_RESTRICT Au, double *HOFLOW_RESTRICT w, const int ws)
+ * IPDGCurvedWorkSize doubles at stride ws; parts: IPDG_CURVED_* bits. */
+HOFLOW_HD void IPDGCurvedApplyElement(const IPDGCurvedKernelData *d, const int Np, const int dim, int e, const double *HOFLOW_RESTRICT u, const double *const grad[3], const double *HOFLOW_RESTRICT bc, double *HOFLOW_RESTRICT Au, double *HOFLOW_RESTRICT w, const int ws, const int parts)
 {
   const int     Nq = d->Nq, npair = dim * (dim + 1) / 2, base = d->node0 + e * Np, Nfaces = d->Nfaces, NfpMax = d->NfpMax, NfqMax = d->NfqMax;
   const double *vq = d->vq + (size_t)e * Nq * (npair + 1), *Gn = d->Gn + (size_t)e * Np * dim * dim;
   double       *T = w, *R = w + (size_t)(dim + 1) * Nq * ws, *Fa = R + (size_t)dim * Np * ws, *Fg = Fa + (size_t)(1 + dim) * NfpMax * ws;
 
   /* volume: t_a = sum_b (w J G G^T)_ab (D_b u)(x_q), and lambda w J u(x_q); then the transposes */
-  for (int q = 0; q < Nq; q++) {
-    const double *K     = vq + q * (npair + 1);
-    double        ur[3] = {0, 0, 0}, uq = 0;
-    for (int j = 0; j < Np; j++) {
-      const double uj = u[base + j];
-      for (int a = 0; a < dim; a++) ur[a] += d->Dq[a][q * Np + j] * uj;
-      uq += d->Iq[q * Np + j] * uj;
+  if (parts & IPDG_CURVED_VOLUME) {
+    for (int q = 0; q < Nq; q++) {
+      const double *K     = vq + q * (npair + 1);
+      double        ur[3] = {0, 0, 0}, uq = 0;
+      for (int j = 0; j < Np; j++) {
+        const double uj = u[base + j];
+        for (int a = 0; a < dim; a++) ur[a] += d->Dq[a][q * Np + j] * uj;
+        uq += d->Iq[q * Np + j] * uj;
+      }
+      for (int a = 0; a < dim; a++) {
+        double s = 0;
+        for (int b = 0; b < dim; b++) s += K[IPDGCurvedPair(a, b, dim)] * ur[b];
+        T[(size_t)(a * Nq + q) * ws] = s;
+      }
+      T[(size_t)(dim * Nq + q) * ws] = d->lambda * K[npair] * uq;
     }
-    for (int a = 0; a < dim; a++) {
-      double s = 0;
-      for (int b = 0; b < dim; b++) s += K[IPDGCurvedPair(a, b, dim)] * ur[b];
-      T[(size_t)(a * Nq + q) * ws] = s;
-    }
-    T[(size_t)(dim * Nq + q) * ws] = d->lambda * K[npair] * uq;
-  }
-  for (int i = 0; i < Np; i++) Au[base + i] = 0;
-  for (int q = 0; q < Nq; q++) { /* row by row of the tables: contiguous in i */
-    const double tl = T[(size_t)(dim * Nq + q) * ws];
-    double       ta[3];
-    for (int a = 0; a < dim; a++) ta[a] = T[(size_t)(a * Nq + q) * ws];
-    for (int i = 0; i < Np; i++) {
-      double t = d->Iq[q * Np + i] * tl;
-      for (int a = 0; a < dim; a++) t += d->Dq[a][q * Np + i] * ta[a];
-      Au[base + i] += t;
+    for (int i = 0; i < Np; i++) Au[base + i] = 0;
+    for (int q = 0; q < Nq; q++) { /* row by row of the tables: contiguous in i */
+      const double tl = T[(size_t)(dim * Nq + q) * ws];
+      double       ta[3];
+      for (int a = 0; a < dim; a++) ta[a] = T[(size_t)(a * Nq + q) * ws];
+      for (int i = 0; i < Np; i++) {
+        double t = d->Iq[q * Np + i] * tl;
+        for (int a = 0; a < dim; a++) t += d->Dq[a][q * Np + i] * ta[a];
+        Au[base + i] += t;
+      }
     }
   }
   /* faces: l_i (-{n.grad u} + tau [u]) directly; -1/2 (n.grad l_i)[u] gathered in R (reference
    * directions at the nodes), applied with D^T at the end */
+  if (!(parts & IPDG_CURVED_FACES)) return;
   for (int k = 0; k < dim * Np; k++) R[(size_t)k * ws] = 0;
   for (int f = 0; f < Nfaces; f++) {
     const int     type = d->face_type[e * Nfaces + f], off = d->face_offset[f], Nfp = d->face_offset[f + 1] - off, Nfq = d->Nfq[f];
@@ -121,6 +135,7 @@ HOFLOW_HD void IPDGCurvedApplyElement(const IPDGCurvedKernelData *d, const int N
       }
     }
   }
+  if (!(parts & IPDG_CURVED_LIFT)) return;
   for (int m = 0; m < Np; m++) { /* D^T R, row by row; R vanishes off the face nodes */
     double r[3], any = 0;
     for (int dd = 0; dd < dim; dd++) {

@@ -1,0 +1,577 @@
+// CUDA twins of the sum-factorized SIPDG kernels on quadrilaterals and hexahedra
+// (src/kernels/ipdg_tensor.c, hoflow/kernels/ipdg_tensor.h): the same 1D passes in the same order,
+// the same face terms. One thread per GLL point: a hexahedron is one thread block of N1^3 threads
+// (threadIdx.x, .y, .z the point's indices); quadrilaterals take E elements per block (threadIdx.z
+// the element), E N1^2 about 256 threads. The 1D factors and the element's fields live in shared
+// memory; each pass reads N1 entries of a line of the element's array. Curved blocks: the volume terms
+// by passes (block per element), the face terms by the dense curved element routine (thread per
+// element, IPDGCurvedApplyElement with IPDG_CURVED_FACES), D^T R by passes. Instances per (shape, N) of
+// hoflow/kernels/shapes.h (hexahedra to N = 9, 1000 threads), chosen from a table. No PETSc here.
+#include <cuda_runtime.h>
+#include <hoflow/kernels/ipdg_curved_element.h>
+#include <hoflow/kernels/ipdg_tensor.h>
+#include <hoflow/kernels/shapes.h>
+#include <hoflow/pointwise/elliptic.h>
+
+namespace {
+
+template <int DIM, int N1>
+struct Tensor {
+  static constexpr int NP  = DIM == 2 ? N1 * N1 : N1 * N1 * N1;
+  static constexpr int NFP = DIM == 2 ? N1 : N1 * N1;
+  static constexpr int NF  = 2 * DIM;
+  static constexpr int NFN = NF * NFP;
+  static constexpr int E   = DIM == 2 ? (256 / NP > 0 ? 256 / NP : 1) : 1; // elements per block
+};
+
+// The point's indices c[0..DIM-1] and its index in the element.
+template <int DIM, int N1>
+__device__ __forceinline__ int PointIndex(int c[3])
+{
+  c[0] = threadIdx.x;
+  c[1] = threadIdx.y;
+  c[2] = DIM == 3 ? threadIdx.z : 0;
+  return c[0] + N1 * c[1] + N1 * N1 * c[2];
+}
+
+// sum_k A[c_dir*N1 + k] in[point with c_dir = k] (A in shared memory, row-major), added to acc.
+template <int DIM, int N1>
+__device__ __forceinline__ double Line(int dir, const int c[3], const double *A, const double *in, double acc)
+{
+  const int st = dir == 0 ? 1 : dir == 1 ? N1
+                                         : N1 * N1,
+            i0 = c[0] + N1 * c[1] + N1 * N1 * c[2] - c[dir] * st;
+#pragma unroll
+  for (int k = 0; k < N1; k++) acc += A[c[dir] * N1 + k] * in[i0 + k * st];
+  return acc;
+}
+
+// The element of a block's slot (mass kernels: the whole block of K elements).
+template <int DIM, int N1>
+__device__ __forceinline__ int ElementOf(unsigned block, int slot)
+{
+  return (int)block * Tensor<DIM, N1>::E + slot;
+}
+#define e0_(blk, slot) ElementOf<DIM, N1>(blk, slot)
+
+// Load n doubles into shared memory with the block's threads.
+__device__ __forceinline__ void Stage(double *dst, const double *src, int n, int t, int nt)
+{
+  for (int k = t; k < n; k += nt) dst[k] = src[k];
+}
+
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
+{
+  using T = Tensor<DIM, N1>;
+  __shared__ double sD[N1 * N1], su[T::E][T::NP];
+  int               c[3];
+  const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
+  const double     *geo  = halo ? d.halo_geo : d.geo;
+  const int         n0   = halo ? d.halo_node0 : d.node0;
+  double *const     g[3] = {gx, gy, gz};
+
+  Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
+  if (e < e1) su[slot][i] = u[n0 + e * T::NP + i];
+  __syncthreads();
+  if (e >= e1) return;
+  double ur[DIM];
+#pragma unroll
+  for (int a = 0; a < DIM; a++) ur[a] = Line<DIM, N1>(a, c, sD, su[slot], 0.0);
+  const double *ge = geo + e * HOFLOW_GEO_SIZE(DIM);
+#pragma unroll
+  for (int x = 0; x < DIM; x++) {
+    double s = 0;
+#pragma unroll
+    for (int a = 0; a < DIM; a++) s += ge[x * DIM + a] * ur[a];
+    g[x][n0 + e * T::NP + i] = s;
+  }
+}
+
+// Shared doubles per element of the apply: q_a (DIM NP), the first and second passes' fields (DIM NP),
+// lambda J u (NP), the face fields (4 NFN).
+template <int DIM, int N1>
+__host__ __device__ constexpr int ApplyShared()
+{
+  return (2 * DIM + 1) * Tensor<DIM, N1>::NP + 4 * Tensor<DIM, N1>::NFN;
+}
+
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+{
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
+  __shared__ double        sM[N1 * N1], sA[N1 * N1], sAT[N1 * N1], sD[N1 * N1], sDT[N1 * N1], sgn[T::E][NF][3];
+  extern __shared__ double smem[];
+  int                      c[3];
+  const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
+  double                  *sh = smem + slot * ApplyShared<DIM, N1>();
+  double                  *q = sh, *X = sh + DIM * NP, *lu = sh + 2 * DIM * NP, *FS = lu + NP, *FJ = FS + NFN, *FT = FJ + NFN, *FU = FT + NFN;
+  const double *const      g[3] = {gx, gy, gz};
+  const bool               live = e < e1;
+  const double            *ge = d.geo + (live ? e : e0) * HOFLOW_GEO_SIZE(DIM), J = ge[HOFLOW_GEO_J(DIM)];
+  const int                base = d.node0 + (live ? e : e0) * NP;
+
+  Stage(sM, d.M1, N1 * N1, t, T::E * NP);
+  Stage(sA, d.A1, N1 * N1, t, T::E * NP);
+  Stage(sAT, d.A1T, N1 * N1, t, T::E * NP);
+  Stage(sD, d.D1, N1 * N1, t, T::E * NP);
+  Stage(sDT, d.D1T, N1 * N1, t, T::E * NP);
+  if (live) {
+#pragma unroll
+    for (int a = 0; a < DIM; a++) {
+      double s = 0;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) s += J * ge[x * DIM + a] * g[x][base + i];
+      q[a * NP + i] = s;
+    }
+    lu[i] = d.lambda * J * u[base + i];
+  }
+  __syncthreads();
+  // volume: the passes of the host kernel, direction by direction (A along the first direction is
+  // applied as the host does it, through its transpose: the same products in the same order)
+  double out = 0;
+  if (live) {
+    double x0 = Line<DIM, N1>(0, c, sA, q, 0.0);
+    if (d.lambda != 0) x0 = Line<DIM, N1>(0, c, sM, lu, x0);
+    X[i]      = x0;
+    X[NP + i] = Line<DIM, N1>(0, c, sM, q + NP, 0.0);
+    if (DIM == 3) X[2 * NP + i] = Line<DIM, N1>(0, c, sM, q + 2 * NP, 0.0);
+  }
+  __syncthreads();
+  if (live) {
+    if (DIM == 2)
+      out = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0));
+    else {
+      q[i]      = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0)); // P
+      q[NP + i] = Line<DIM, N1>(1, c, sM, X + 2 * NP, 0.0);                         // Q
+    }
+  }
+  __syncthreads();
+  if (live && DIM == 3) out = Line<DIM, N1>(2, c, sA, q + NP, Line<DIM, N1>(2, c, sM, q, 0.0));
+  // faces: the flux s and [[u]] at each face node, by face grid position
+  if (live)
+    for (int n = i; n < NFN; n += NP) {
+      const int     f = n / NFP, p = d.face_pos[n], idM = base + d.face_nodes[n];
+      const double *sg = d.sgeo + (e * NF + f) * SS, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * J, tau = sg[HOFLOW_SGEO_TAU(DIM)];
+      const int     type = d.face_type[e * NF + f], interior = type == HOFLOW_FACE_INTERIOR, idP = interior ? d.vmapP[e * NFN + n] : idM;
+      double        gnM = 0, gnP = 0, ju, jg;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) gnM += sg[x] * g[x][idM];
+      if (interior)
+#pragma unroll
+        for (int x = 0; x < DIM; x++) gnP += sg[x] * g[x][idP];
+      EllipticFaceJumps(type, u[idM], gnM, interior ? u[idP] : 0.0, gnP, bc ? bc[e * NFN + n] : 0.0, &ju, &jg);
+      FS[f * NFP + p] = -sJ * (gnM + 0.5 * jg + tau * ju);
+      FJ[f * NFP + p] = ju;
+      if (p == 0) {
+#pragma unroll
+        for (int a = 0; a < DIM; a++) {
+          double s = 0;
+#pragma unroll
+          for (int x = 0; x < DIM; x++) s += ge[x * DIM + a] * sg[x];
+          sgn[slot][f][a] = 0.5 * sJ * s;
+        }
+      }
+    }
+  __syncthreads();
+  // face mass M1 (x) M1 on each face grid: first direction into FT, FU (as the host: through M1^T = M1)
+  if (live)
+    for (int n = i; n < NFN; n += NP) {
+      const int f = n / NFP, p = n % NFP, p0 = p % N1, r = p - p0;
+      double    a = 0, b = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) {
+        a += sM[k * N1 + p0] * FS[f * NFP + r + k];
+        b += sM[k * N1 + p0] * FJ[f * NFP + r + k];
+      }
+      FT[n] = a;
+      FU[n] = b;
+    }
+  __syncthreads();
+  if (live && DIM == 3)
+    for (int n = i; n < NFN; n += NP) {
+      const int f = n / NFP, p = n % NFP, p0 = p % N1, p1 = p / N1;
+      double    a = 0, b = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) {
+        a += sM[p1 * N1 + k] * FT[f * NFP + p0 + k * N1];
+        b += sM[p1 * N1 + k] * FU[f * NFP + p0 + k * N1];
+      }
+      FS[n] = a;
+      FJ[n] = b;
+    }
+  __syncthreads();
+  const double *MS = DIM == 3 ? FS : FT, *MJ = DIM == 3 ? FJ : FU;
+  // this point's share of every face it lies on (the faces in order, as the host adds them), and F_a
+  double F[DIM];
+#pragma unroll
+  for (int a = 0; a < DIM; a++) F[a] = 0;
+  if (live)
+#pragma unroll
+    for (int f = 0; f < NF; f++) {
+      const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1
+                                                                                           : N1 * N1;
+      if (c[fd] != (m0 / st) % N1) continue;
+      int p = 0;
+#pragma unroll
+      for (int x = DIM - 1; x >= 0; x--)
+        if (x != fd) p = p * N1 + c[x];
+      out += MS[f * NFP + p];
+#pragma unroll
+      for (int a = 0; a < DIM; a++) F[a] += sgn[slot][f][a] * MJ[f * NFP + p];
+    }
+  __syncthreads();
+  if (live)
+#pragma unroll
+    for (int a = 0; a < DIM; a++) X[a * NP + i] = F[a];
+  __syncthreads();
+  if (live) {
+#pragma unroll
+    for (int a = 0; a < DIM; a++) out = Line<DIM, N1>(a, c, sDT, X + a * NP, out);
+    Au[base + i] = out;
+  }
+}
+
+// ---------------------------------------------------------------- curved blocks
+
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorGradientKernel(const IPDGCurvedKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
+{
+  using T = Tensor<DIM, N1>;
+  __shared__ double sD[N1 * N1], su[T::E][T::NP];
+  int               c[3];
+  const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
+  const double     *Gn   = halo ? d.halo_Gn : d.Gn;
+  const int         n0   = halo ? d.halo_node0 : d.node0;
+  double *const     g[3] = {gx, gy, gz};
+
+  Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
+  if (e < e1) su[slot][i] = u[n0 + e * T::NP + i];
+  __syncthreads();
+  if (e >= e1) return;
+  double ur[DIM];
+#pragma unroll
+  for (int a = 0; a < DIM; a++) ur[a] = Line<DIM, N1>(a, c, sD, su[slot], 0.0);
+  const double *Gi = Gn + ((size_t)e * T::NP + i) * DIM * DIM;
+#pragma unroll
+  for (int x = 0; x < DIM; x++) {
+    double s = 0;
+#pragma unroll
+    for (int a = 0; a < DIM; a++) s += Gi[x * DIM + a] * ur[a];
+    g[x][n0 + e * T::NP + i] = s;
+  }
+}
+
+// The volume terms (CurvedTensorVolume of the host): set Au.
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorVolumeKernel(const IPDGCurvedKernelData d, int e0, int e1, const double *__restrict__ u, double *__restrict__ Au)
+{
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP, NPAIR = DIM * (DIM + 1) / 2;
+  __shared__ double        sB[N1 * N1], sG[N1 * N1], sBT[N1 * N1], sGT[N1 * N1];
+  extern __shared__ double smem[];
+  int                      c[3];
+  const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
+  double                  *su = smem + slot * 7 * NP, *s1 = su + NP, *s2 = s1 + NP, *s3 = s2 + NP, *uq = s3 + NP, *ua = uq + NP; // ua: DIM NP
+  const bool               live = e < e1;
+  const int                base = d.node0 + (live ? e : e0) * NP;
+
+  Stage(sB, d.B1, N1 * N1, t, T::E * NP);
+  Stage(sG, d.G1, N1 * N1, t, T::E * NP);
+  Stage(sBT, d.B1T, N1 * N1, t, T::E * NP);
+  Stage(sGT, d.G1T, N1 * N1, t, T::E * NP);
+  if (live) su[i] = u[base + i];
+  __syncthreads();
+  if (live) {
+    s1[i] = Line<DIM, N1>(0, c, sB, su, 0.0);
+    s2[i] = Line<DIM, N1>(0, c, sG, su, 0.0);
+  }
+  __syncthreads();
+  if (DIM == 2) {
+    if (live) {
+      uq[i]      = Line<DIM, N1>(1, c, sB, s1, 0.0);
+      ua[NP + i] = Line<DIM, N1>(1, c, sG, s1, 0.0);
+      ua[i]      = Line<DIM, N1>(1, c, sB, s2, 0.0);
+    }
+    __syncthreads();
+  } else { // every stage writes buffers that no thread reads in it
+    if (live) {
+      s3[i] = Line<DIM, N1>(1, c, sB, s1, 0.0); // B_s B_r u
+      su[i] = Line<DIM, N1>(1, c, sG, s1, 0.0); // G_s B_r u
+      uq[i] = Line<DIM, N1>(1, c, sB, s2, 0.0); // B_s G_r u
+    }
+    __syncthreads();
+    if (live) {
+      ua[NP + i]     = Line<DIM, N1>(2, c, sB, su, 0.0);
+      ua[i]          = Line<DIM, N1>(2, c, sB, uq, 0.0);
+      ua[2 * NP + i] = Line<DIM, N1>(2, c, sG, s3, 0.0);
+      s1[i]          = Line<DIM, N1>(2, c, sB, s3, 0.0); // u at the point
+    }
+    __syncthreads();
+  }
+  double *up = DIM == 2 ? uq : s1; // u at the points, then lambda w J u
+  if (live) {                      // the fluxes at the point
+    const double *K = d.vq + ((size_t)e * NP + i) * (NPAIR + 1);
+    double        r[DIM], v[DIM];
+#pragma unroll
+    for (int a = 0; a < DIM; a++) r[a] = ua[a * NP + i];
+#pragma unroll
+    for (int a = 0; a < DIM; a++) {
+      double s = 0;
+#pragma unroll
+      for (int b = 0; b < DIM; b++) s += K[IPDGCurvedPair(a, b, DIM)] * r[b];
+      v[a] = s;
+    }
+#pragma unroll
+    for (int a = 0; a < DIM; a++) ua[a * NP + i] = v[a];
+    up[i] = d.lambda * K[NPAIR] * up[i];
+  }
+  __syncthreads();
+  if (DIM == 2) {
+    if (live) {
+      s1[i] = Line<DIM, N1>(1, c, sGT, ua + NP, Line<DIM, N1>(1, c, sBT, uq, 0.0));
+      s2[i] = Line<DIM, N1>(1, c, sBT, ua, 0.0);
+    }
+    __syncthreads();
+    if (live) Au[base + i] = Line<DIM, N1>(0, c, sGT, s2, Line<DIM, N1>(0, c, sBT, s1, 0.0));
+  } else {
+    if (live) {
+      su[i] = Line<DIM, N1>(2, c, sGT, ua + 2 * NP, Line<DIM, N1>(2, c, sBT, up, 0.0));
+      s2[i] = Line<DIM, N1>(2, c, sBT, ua + NP, 0.0);
+      s3[i] = Line<DIM, N1>(2, c, sBT, ua, 0.0);
+    }
+    __syncthreads();
+    if (live) {
+      uq[i] = Line<DIM, N1>(1, c, sGT, s2, Line<DIM, N1>(1, c, sBT, su, 0.0));
+      s1[i] = Line<DIM, N1>(1, c, sBT, s3, 0.0);
+    }
+    __syncthreads();
+    if (live) Au[base + i] = Line<DIM, N1>(0, c, sGT, s1, Line<DIM, N1>(0, c, sBT, uq, 0.0));
+  }
+}
+
+// The face terms of the dense curved kernel, one element per thread, leaving R in the scratch.
+template <int DIM, int N1>
+__global__ void CurvedTensorFacesKernel(const IPDGCurvedKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+{
+  const int           k       = blockIdx.x * blockDim.x + threadIdx.x;
+  const double *const grad[3] = {gx, gy, gz};
+  if (e0 + k < e1) IPDGCurvedApplyElement(&d, Tensor<DIM, N1>::NP, DIM, e0 + k, u, grad, bc, Au, d.work + k, e1 - e0, IPDG_CURVED_FACES);
+}
+
+// Au += sum_d D_d^T R_d, R from the scratch (element k of the launch at stride ws).
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorLiftKernel(const IPDGCurvedKernelData d, int e0, int e1, double *__restrict__ Au)
+{
+  using T                     = Tensor<DIM, N1>;
+  constexpr int            NP = T::NP;
+  __shared__ double        sDT[N1 * N1];
+  extern __shared__ double smem[];
+  int                      c[3];
+  const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, k = blockIdx.x * T::E + slot, e = e0 + k, t = i + slot * NP, ws = e1 - e0;
+  double                  *sR   = smem + slot * DIM * NP;
+  const bool               live = e < e1;
+
+  Stage(sDT, d.D1T, N1 * N1, t, T::E * NP);
+  if (live) {
+    const double *R = d.work + (size_t)(DIM + 1) * d.Nq * ws + k;
+#pragma unroll
+    for (int a = 0; a < DIM; a++) sR[a * NP + i] = R[(size_t)(a * NP + i) * ws];
+  }
+  __syncthreads();
+  if (!live) return;
+  double out = Au[d.node0 + e * NP + i];
+#pragma unroll
+  for (int a = 0; a < DIM; a++) out = Line<DIM, N1>(a, c, sDT, sR + a * NP, out);
+  Au[d.node0 + e * NP + i] = out;
+}
+
+// ---------------------------------------------------------------- mass and inverse mass
+
+// Affine: J (M1 (x) ...) u or (M1^-1 (x) ...) u / J; curved: B^T diag(w J) B u (the host's passes).
+template <int DIM, int N1>
+__global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorMassKernel(const DGKernelData d, int curved, int inverse, const double *__restrict__ u, double *__restrict__ Mu)
+{
+  using T              = Tensor<DIM, N1>;
+  constexpr int     NP = T::NP;
+  __shared__ double sA[N1 * N1], sAT[N1 * N1], s1[T::E][NP], s2[T::E][NP];
+  int               c[3];
+  const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0_(blockIdx.x, slot), t = i + slot * NP;
+  const bool        live = e < d.K;
+  const double     *A    = curved ? d.B1 : inverse ? d.M1inv
+                                                   : d.M1,
+               *AT       = curved ? d.B1T : A;
+  double *a = s1[slot], *b = s2[slot];
+
+  Stage(sA, A, N1 * N1, t, T::E * NP);
+  Stage(sAT, AT, N1 * N1, t, T::E * NP);
+  if (live) a[i] = u[d.node0 + e * NP + i];
+  __syncthreads();
+  // forward: along r, s[, t]; the result in b (2D) or a (3D)
+  if (live) b[i] = Line<DIM, N1>(0, c, sA, a, 0.0);
+  __syncthreads();
+  if (live) a[i] = Line<DIM, N1>(1, c, sA, b, 0.0);
+  __syncthreads();
+  if (DIM == 3) {
+    if (live) b[i] = Line<DIM, N1>(2, c, sA, a, 0.0);
+    __syncthreads();
+  }
+  double *r = DIM == 3 ? b : a; // the forward result
+  if (!curved) {
+    if (live) {
+      const double J           = d.geo[e * HOFLOW_GEO_SIZE(DIM) + HOFLOW_GEO_J(DIM)];
+      Mu[d.node0 + e * NP + i] = (inverse ? 1.0 / J : J) * r[i];
+    }
+    return;
+  }
+  double *o = DIM == 3 ? a : b;
+  if (live) r[i] *= d.wJq[(size_t)e * NP + i];
+  __syncthreads();
+  // back: B^T along t[, s], r
+  if (DIM == 3) {
+    if (live) o[i] = Line<DIM, N1>(2, c, sAT, r, 0.0);
+    __syncthreads();
+    if (live) r[i] = Line<DIM, N1>(1, c, sAT, o, 0.0);
+    __syncthreads();
+    if (live) Mu[d.node0 + e * NP + i] = Line<DIM, N1>(0, c, sAT, r, 0.0);
+  } else {
+    if (live) o[i] = Line<DIM, N1>(1, c, sAT, r, 0.0);
+    __syncthreads();
+    if (live) Mu[d.node0 + e * NP + i] = Line<DIM, N1>(0, c, sAT, o, 0.0);
+  }
+}
+
+// ---------------------------------------------------------------- launchers and tables
+
+template <int DIM, int N1>
+dim3 Block()
+{
+  return DIM == 2 ? dim3(N1, N1, Tensor<DIM, N1>::E) : dim3(N1, N1, N1);
+}
+
+// Opt in to more than 48 KiB of dynamic shared memory where a kernel needs it; *ok: anything to launch.
+template <typename K>
+static int Launch(K kernel, int nelem, size_t shared, bool *ok)
+{
+  if (shared > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared) != cudaSuccess) return (int)cudaGetLastError();
+  *ok = nelem > 0;
+  return 0;
+}
+
+template <int DIM, int N1>
+static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  constexpr int E = Tensor<DIM, N1>::E;
+  if (e1 > e0) TensorGradientKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
+  return (int)cudaGetLastError();
+}
+
+template <int DIM, int N1>
+static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
+{
+  constexpr int    E      = Tensor<DIM, N1>::E;
+  constexpr size_t shared = sizeof(double) * E * ApplyShared<DIM, N1>();
+  bool             ok     = false;
+  int              err    = Launch(TensorApplyKernel<DIM, N1>, e1 - e0, shared, &ok);
+  if (err) return err;
+  if (ok) TensorApplyKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), shared, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  return (int)cudaGetLastError();
+}
+
+template <int DIM, int N1>
+static int LaunchCurvedGradient(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  constexpr int E = Tensor<DIM, N1>::E;
+  if (e1 > e0) CurvedTensorGradientKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
+  return (int)cudaGetLastError();
+}
+
+template <int DIM, int N1>
+static int LaunchCurvedApply(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
+{
+  constexpr int    E = Tensor<DIM, N1>::E, NP = Tensor<DIM, N1>::NP;
+  constexpr size_t sv = sizeof(double) * E * 7 * NP, sl = sizeof(double) * E * DIM * NP;
+  cudaStream_t     stream = (cudaStream_t)d->stream;
+  bool             ok     = false;
+  int              err;
+  if (e1 <= e0) return 0;
+  if ((err = Launch(CurvedTensorVolumeKernel<DIM, N1>, e1 - e0, sv, &ok))) return err;
+  CurvedTensorVolumeKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), sv, stream>>>(*d, e0, e1, u, Au);
+  CurvedTensorFacesKernel<DIM, N1><<<(e1 - e0 + 63) / 64, 64, 0, stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  if ((err = Launch(CurvedTensorLiftKernel<DIM, N1>, e1 - e0, sl, &ok))) return err;
+  CurvedTensorLiftKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), sl, stream>>>(*d, e0, e1, Au);
+  return (int)cudaGetLastError();
+}
+
+template <int DIM, int N1>
+static int LaunchMass(const DGKernelData *d, int curved, int inverse, const double *u, double *Mu)
+{
+  constexpr int E = Tensor<DIM, N1>::E;
+  if (d->K > 0) TensorMassKernel<DIM, N1><<<(d->K + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, curved, inverse, u, Mu);
+  return (int)cudaGetLastError();
+}
+
+typedef int (*MassLaunch)(const DGKernelData *, int, int, const double *, double *);
+typedef int (*GradientLaunch)(const IPDGKernelData *, int, int, int, const double *, double *, double *, double *);
+typedef int (*ApplyLaunch)(const IPDGKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
+typedef int (*CurvedGradientLaunch)(const IPDGCurvedKernelData *, int, int, int, const double *, double *, double *, double *);
+typedef int (*CurvedApplyLaunch)(const IPDGCurvedKernelData *, int, int, const double *, const double *, const double *, const double *, const double *, double *);
+
+#define TENSOR_ENTRY(SHAPE, NN, DIM, NP, NF, NFN)                   \
+  gradient[SHAPE][NN]        = LaunchGradient<DIM, (NN) + 1>;       \
+  apply[SHAPE][NN]           = LaunchApply<DIM, (NN) + 1>;          \
+  curved_gradient[SHAPE][NN] = LaunchCurvedGradient<DIM, (NN) + 1>; \
+  curved_apply[SHAPE][NN]    = LaunchCurvedApply<DIM, (NN) + 1>;    \
+  mass[SHAPE][NN]            = LaunchMass<DIM, (NN) + 1>;
+struct TensorTables {
+  GradientLaunch       gradient[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  ApplyLaunch          apply[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  CurvedGradientLaunch curved_gradient[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  CurvedApplyLaunch    curved_apply[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  MassLaunch           mass[REF_NUM_SHAPES][HOFLOW_NMAX + 1];
+  TensorTables()
+      : gradient(), apply(), curved_gradient(), curved_apply(), mass()
+  {
+    HOFLOW_ORDERS_QUADRILATERAL(TENSOR_ENTRY)
+    HOFLOW_ORDERS_HEXAHEDRON_CUDA(TENSOR_ENTRY)
+  }
+};
+const TensorTables tables;
+
+bool Valid(RefShape shape, int N)
+{
+  return shape >= 0 && shape < REF_NUM_SHAPES && N >= 1 && N <= HOFLOW_NMAX && tables.apply[shape][N];
+}
+
+} // namespace
+
+extern "C" int IPDGTensorGradientCUDA(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  return Valid(d->shape, d->N) ? tables.gradient[d->shape][d->N](d, halo, e0, e1, u, gx, gy, gz) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int IPDGTensorApplyCUDA(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
+{
+  return Valid(d->shape, d->N) ? tables.apply[d->shape][d->N](d, e0, e1, u, gx, gy, gz, bc_data, Au) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int IPDGCurvedTensorGradientCUDA(const IPDGCurvedKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
+{
+  return Valid(d->shape, d->N) ? tables.curved_gradient[d->shape][d->N](d, halo, e0, e1, u, gx, gy, gz) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int IPDGCurvedTensorApplyCUDA(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc_data, double *Au)
+{
+  return Valid(d->shape, d->N) ? tables.curved_apply[d->shape][d->N](d, e0, e1, u, gx, gy, gz, bc_data, Au) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int DGTensorMassCUDA(const DGKernelData *d, RefShape shape, int inverse, const double *u, double *Mu)
+{
+  return Valid(shape, d->N1 - 1) ? tables.mass[shape][d->N1 - 1](d, 0, inverse, u, Mu) : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int DGCurvedTensorMassCUDA(const DGKernelData *d, RefShape shape, const double *u, double *Mu)
+{
+  return Valid(shape, d->N1 - 1) ? tables.mass[shape][d->N1 - 1](d, 1, 0, u, Mu) : (int)cudaErrorInvalidValue;
+}
