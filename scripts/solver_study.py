@@ -193,6 +193,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="solves run at once (times are then less reliable)")
     ap.add_argument("--out", default="output/solver_study")
     ap.add_argument("--title", default="", help="first line of the tables (machine, date)")
+    ap.add_argument("--merge", default="", help="a previous CSV: its rows that this run does not redo are kept")
     args = ap.parse_args()
     stacks = [s for s in args.stacks.split(",") if s]
     bad = [s for s in stacks if s not in STACKS or not os.path.exists(os.path.join(ROOT, "options", s + ".yaml"))]
@@ -226,6 +227,11 @@ def main():
                 row["stack"], row["problem"], row["lambda"], row["mesh"], row["order"], row.get("iterations"),
                 row.get("reason", ""), row.get("solve_s", "-"), row.get("pc_bytes_per_cell", "-")), flush=True)
     out = os.path.join(ROOT, args.out)
+    if args.merge:
+        key = lambda r: (r["stack"], r["problem"], float(r["lambda"]), r["mesh"], int(r["order"]))
+        done = {key(r) for r in rows}
+        with open(args.merge, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if key(r) not in done] + rows
     with open(out + ".csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()

@@ -15,7 +15,14 @@
  * cond(P^{-1} A) stays at 6-9 for N = 1..8; on warp & blend triangles it grows from 6 to 15 at
  * N = 8 (and 46 at N = 10), from the volume term alone (a single element with a large penalty shows
  * the same growth): P1 on the node lattice of warp & blend points is not spectrally equivalent to
- * the degree-N stiffness at high order (a Delaunay triangulation of the nodes does no better). */
+ * the degree-N stiffness at high order (a Delaunay triangulation of the nodes does no better).
+ *
+ * 3D: the N^3 sub-tetrahedra, sub-wedges or sub-hexahedra of RefElementSubCells with P1, P1 x Q1
+ * and Q1 (isoparametric) elements, and face weights from the sub-facets lying in each face
+ * (LORFaceWeights, which also gives 2D's trapezoidal weights). Hexahedra: 34-46 CG + BoomerAMG
+ * iterations for N = 2..8 on three meshes, as many as with LU on the LOR matrix (Q1 on GLL
+ * sub-cells is equivalent with constants about (pi^2/4)^3). Tetrahedra: 31-181, growing with N,
+ * the triangles' effect made stronger (use pMG-AMG there). */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/dg.h>

@@ -21,7 +21,7 @@ static const char *const PMGCoarsenings[] = {"halving", "minus1", "auto", "PMGCo
 typedef enum {
   PMG_HALVING,
   PMG_MINUS1,
-  PMG_AUTO /* halving in 1D/2D, minus1 in 3D */
+  PMG_AUTO /* minus1 on tetrahedra and prisms, halving on everything else */
 } PMGCoarsening;
 
 typedef struct {
@@ -59,7 +59,7 @@ static PetscErrorCode PCReset_PMG(PC pc)
 }
 
 /* The order schedule for a fine operator of order N: the user's, checked, or the coarsening rule. */
-static PetscErrorCode PMGSchedule(PC pc, PetscInt N, PetscInt dim)
+static PetscErrorCode PMGSchedule(PC pc, PetscInt N, RefShape shape)
 {
   PC_PMG  *pmg  = (PC_PMG *)pc->data;
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
@@ -77,7 +77,10 @@ static PetscErrorCode PMGSchedule(PC pc, PetscInt N, PetscInt dim)
     pmg->nlevels = pmg->norders;
     for (PetscInt k = 0; k < pmg->norders; k++) pmg->level_order[k] = pmg->orders[k];
   } else {
-    const PMGCoarsening rule         = pmg->coarsen == PMG_AUTO ? (dim == 3 ? PMG_MINUS1 : PMG_HALVING) : pmg->coarsen;
+    /* auto: 3D simplicial shapes need every order (tetrahedra, 390 cells, Chebyshev(3): N = 6 takes
+     * 39 iterations with N -> N/2, 22 with N -> N-1); hexahedra do well with halving (4^3 cells:
+     * 7-13 iterations for N = 3..8, with a seventh of the setup memory of minus1 at N = 8) */
+    const PMGCoarsening rule         = pmg->coarsen == PMG_AUTO ? (shape == REF_TETRAHEDRON || shape == REF_PRISM ? PMG_MINUS1 : PMG_HALVING) : pmg->coarsen;
     PetscInt            k            = N;
     pmg->nlevels                     = 0;
     pmg->level_order[pmg->nlevels++] = k;
@@ -157,6 +160,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PC              cpc;
   PetscInt        L;
   const PetscInt *face_type;
+  RefElement     *fine_ref;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_PMGSetUp, pc, 0, 0, 0));
@@ -164,9 +168,10 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(IPDGOperatorGetDisc(pc->pmat, &fine));
   PetscCall(IPDGOperatorGetLambda(pc->pmat, &lambda));
   PetscCall(IPDGOperatorGetFaceTypes(pc->pmat, &face_type));
-  PetscCall(PMGSchedule(pc, fine->N, fine->dim));
+  PetscCall(DGDiscGetUniformRef(fine, "p-multigrid", &fine_ref));
+  PetscCall(PMGSchedule(pc, fine->N, fine_ref->shape));
   /* 3D (measured on tetrahedra, see docs/design-notes.md): stronger smoothing, a wider interval */
-  pmg->degree    = pmg->degree_opt ? pmg->degree_opt : (fine->dim == 3 ? 3 : 2);
+  pmg->degree    = pmg->degree_opt ? pmg->degree_opt : (fine->dim == 3 ? 3 : 2); /* 3D: more at orders >= 6 */
   pmg->bounds[0] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[0] : (fine->dim == 3 ? 0.05 : 0.1);
   pmg->bounds[1] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[1] : 1.1;
   L            = pmg->nlevels;
@@ -206,7 +211,10 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       /* hoflow's fused Chebyshev/Jacobi (-ksp_type chebyjacobi, no PC of its own); PETSc's
        * -pmg_mg_levels_ksp_type chebyshev gets PCJACOBI unless a -pc_type is given */
       PetscCall(KSPSetType(ksp, KSPCHEBYJACOBI));
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree));
+      /* 3D without a given degree: 3 + max(0, (p - 4) / 2) on the level of order p (3 up to p = 5, 4 at
+       * p = 6, 7, 5 at p = 8): Jacobi on the nodal basis smooths less per step as p grows (tetrahedra,
+       * 101 and 808 cells: N = 7 17/26 iterations with 3, 17/20 with 4; N = 8 21/27 with 4, 20/24 with 5) */
+      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree + (!pmg->degree_opt && fine->dim == 3 ? PetscMax(0, (pmg->level_order[l] - 4) / 2) : 0)));
       PetscCall(KSPChebyJacobiSetKind(ksp, pmg->kind));
       PetscCall(KSPGetPC(ksp, &spc));
       PetscCall(PCSetType(spc, PCNONE));
@@ -275,7 +283,7 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
   pmg->norders = set ? n : 0;
   PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
-  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post; 0: 2 in 2D, 3 in 3D)", NULL, pmg->degree_opt, &pmg->degree_opt, &set));
+  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post; 0: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p)", NULL, pmg->degree_opt, &pmg->degree_opt, &set));
   PetscCheck(!set || pmg->degree_opt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree %" PetscInt_FMT " must be >= 1", pmg->degree_opt);
   PetscCall(PetscOptionsEnum("-pc_pmg_chebyshev_kind", "Chebyshev smoother polynomial: first or fourth kind", NULL, HoflowChebyKinds, (PetscEnum)pmg->kind, (PetscEnum *)&pmg->kind, NULL));
   n = 2;
@@ -297,7 +305,7 @@ static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow p-multigrid, orders"));
   for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT ")/Jacobi; order 1 assembled)\n", pmg->degree));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; order 1 assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1]));
   if (pmg->mg) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PCView(pmg->mg, viewer));

@@ -10,9 +10,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_InverseMass(PC pc);
 PETSC_EXTERN PetscErrorCode PCCreate_PMG(PC pc);
 /* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
  * (unprefixed, one setting for the elliptic, velocity and pressure solves alike), read from
- * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and 3 on 3D
- * meshes (tetrahedra need the stronger smoothing). A PC's own -[prefix]pc_pmg_chebyshev_degree
- * overrides it. */
+ * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and, on 3D
+ * meshes, 3 + max(0, (p - 4)/2) on the level of order p (3 up to p = 5, 4 at 6 and 7, 5 at 8):
+ * tetrahedra need the stronger smoothing. A PC's own
+ * -[prefix]pc_pmg_chebyshev_degree overrides it. */
 PETSC_EXTERN PetscErrorCode PCPMGGetDefaultChebyshevDegree(PetscOptions options, PetscInt *degree);
 /* -ksp_type chebyjacobi: Chebyshev/Jacobi with one fused vector kernel per iteration (the p-multigrid
  * smoother); bounds from KSPChebyshevSetEigenvalues or estimated. */
