@@ -27,7 +27,7 @@ typedef enum {
 typedef struct {
   PetscInt      orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
   PMGCoarsening coarsen;
-  PetscInt        degree_opt;                          /* Chebyshev degree given (0: 2 in 1D/2D, 3 in 3D) */
+  PetscInt        degree_opt;                          /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
   PetscInt        degree;                              /* Chebyshev degree on the p-levels in use */
   HoflowChebyKind kind;                                /* its polynomial */
   PetscReal       bounds_opt[2];                       /* targeted [emin, emax] as fractions of the estimate (0: automatic) */
@@ -282,8 +282,8 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
   PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
   pmg->norders = set ? n : 0;
-  PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
-  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post; 0: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p)", NULL, pmg->degree_opt, &pmg->degree_opt, &set));
+  PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given (auto: minus1 on tetrahedra and prisms, halving otherwise)", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
+  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post; unset: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p)", NULL, pmg->degree_opt, &pmg->degree_opt, &set));
   PetscCheck(!set || pmg->degree_opt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree %" PetscInt_FMT " must be >= 1", pmg->degree_opt);
   PetscCall(PetscOptionsEnum("-pc_pmg_chebyshev_kind", "Chebyshev smoother polynomial: first or fourth kind", NULL, HoflowChebyKinds, (PetscEnum)pmg->kind, (PetscEnum *)&pmg->kind, NULL));
   n = 2;
