@@ -11,8 +11,21 @@ Examples (from the repository root, after `make`):
 Stacks are the options files options/<stack>.yaml (jacobi, inverse_mass, pmg_amg, pmg_gamg, amg,
 lor_amg). Meshes: triK = examples/meshes/square.msh refined K times (unstructured triangles, each
 level halves h; tri1..tri3 have 168, 672 and 2688 triangles), quadM = an M x M box of
-quadrilaterals (quad = 8 x 8); --refine R refines every
-mesh R more times (bigger problems on a GPU). Every solve runs to -ksp_rtol 1e-8 from zero.
+quadrilaterals (quad = 8 x 8); 3D: tetK = examples/meshes/cube_tet_coarse.msh refined K times
+(101, 808, 6464 tetrahedra), tetuK = examples/meshes/cube_tet.msh refined K times (390, 3120, ...),
+tetg0..3 = the Gmsh meshes of h = 0.5, 0.25, 0.125, 0.0625 (cube_tet_coarse, cube_tet,
+cube_tet_fine, cube_tet_finer: 101, 390, 2762, 19519 tetrahedra of the same quality; DMPlex
+refinement of tetrahedra makes worse-shaped ones), hexM = an M x M x M box of hexahedra, prismK = examples/meshes/cube_prism.msh refined K times.
+--refine R refines every mesh R more times (bigger problems on a GPU). --orders-for MESH:RANGE
+(repeatable) runs other orders on one mesh, e.g. --orders-for tet2:2-4 for the expensive finest
+level. Every solve runs to -ksp_rtol 1e-8 from zero.
+
+The 3D pMG-AMG/LOR-AMG study (issue 12's acceptance: <= 30 iterations, within 25 % across three
+refinements, N = 2..8, hexahedra and tetrahedra; LOR-AMG N-independent on hexahedra):
+  nice python3 scripts/solver_study.py --stacks pmg_amg,lor_amg --no-screened --orders 2-8 \
+      --meshes tetg0,tetg1,tetg2,tetg3,tet0,tet1,tet2,hex2,hex4,hex8 --orders-for tetg3:2-4 \
+      --orders-for tet2:2-4 --orders-for hex8:2-4 \
+      --out bench/results/solver_study_3d_cpu_DATE --title "CPU, DATE"
 Output: <out>.csv (one row per solve), <out>.md (tables) and <out>_{iterations,time,memory}.png.
 """
 import argparse
@@ -45,7 +58,19 @@ def mesh_options(name, refine):
     if m:
         n = int(m.group(1) or 8) * 2 ** refine
         return "quadrilateral", ["-dm_plex_box_faces", "%d,%d" % (n, n)]
-    sys.exit("solver_study: unknown mesh '%s' (expected triK, quad or quadM)" % name)
+    m = re.fullmatch(r"tetg([0123])", name)
+    if m:
+        f = ["cube_tet_coarse", "cube_tet", "cube_tet_fine", "cube_tet_finer"][int(m.group(1))]
+        return "tetrahedron", ["-dm_plex_filename", "examples/meshes/%s.msh" % f, "-dm_refine", str(refine)]
+    m = re.fullmatch(r"(tet|tetu|prism)(\d+)", name)
+    if m:
+        f = {"tet": "cube_tet_coarse", "tetu": "cube_tet", "prism": "cube_prism"}[m.group(1)]
+        return {"prism": "prism"}.get(m.group(1), "tetrahedron"), ["-dm_plex_filename", "examples/meshes/%s.msh" % f, "-dm_refine", str(int(m.group(2)) + refine)]
+    m = re.fullmatch(r"hex(\d+)", name)
+    if m:
+        n = int(m.group(1)) * 2 ** refine
+        return "hexahedron", ["-dm_plex_dim", "3", "-dm_plex_simplex", "0", "-dm_plex_box_faces", "%d,%d,%d" % (n, n, n)]
+    sys.exit("solver_study: unknown mesh '%s' (expected triK, quad, quadM, tetK, tetuK, tetg0..3, hexM or prismK)" % name)
 
 
 def solve(case, args):
@@ -105,6 +130,30 @@ def plot(rows, out):
         print("wrote", name)
 
 
+def acceptance(rows):
+    """Per stack, mesh family (the mesh name without its level) and N: the Poisson iterations over
+    the levels run, their maximum, and the spread (max/min - 1) over the three finest levels run,
+    against issue 12's <= 30 and <= 25 % across three refinements."""
+    fam = lambda m: re.sub(r"\d+$", "", m)
+    sel = [r for r in rows if r["problem"] == "poisson"]
+    keys = sorted({(r["stack"], fam(r["mesh"])) for r in sel})
+    lines = ["### Poisson iterations across refinements (levels coarse to fine; pMG-AMG: max <= 30, spread <= 25 % over the three finest levels run)", "",
+             "| stack | meshes | N | iterations | max | spread (3 finest) | ok |", "|---|---|---|---|---|---|---|"]
+    for stack, f in keys:
+        for n in sorted({int(r["order"]) for r in sel if r["stack"] == stack and fam(r["mesh"]) == f}):
+            cells = sorted(((int(r.get("cells") or 0), r) for r in sel if r["stack"] == stack and fam(r["mesh"]) == f and int(r["order"]) == n), key=lambda t: t[0])
+            its = [int(r["iterations"]) if str(r.get("reason", "")).startswith("CONVERGED") else None for _, r in cells]
+            if any(i is None for i in its):
+                lines.append("| %s | %s | %d | %s | | | no |" % (stack, f, n, "/".join(str(i) for i in its)))
+                continue
+            last3 = its[-3:]  # three refinements: the three finest levels run
+            spread = max(last3) / min(last3) - 1
+            ok = max(its) <= 30 and (len(its) < 2 or spread <= 0.25)
+            ok = ("yes" if ok else "no") if stack.startswith("pmg") else "-"  # the bounds are pMG-AMG's criterion
+            lines.append("| %s | %s | %d | %s | %d | %.0f %% | %s |" % (stack, f, n, "/".join(map(str, its)), max(its), 100 * spread, ok))
+    return lines + [""]
+
+
 def table(rows, out, header):
     lines = [header, ""]
     for (prob, lam) in sorted({(r["problem"], float(r["lambda"])) for r in rows}):
@@ -130,6 +179,7 @@ def table(rows, out, header):
                         ent.append("%s / %.3g / %.0f" % (r["iterations"], float(r["solve_s"]), float(r["pc_bytes_per_cell"]) + float(r.get("pc_device_bytes_per_cell", 0) or 0)))
                 lines.append("| %s | %s | %s | %s |" % (stack, mesh, next(iter(cells.values())).get("cells", ""), " | ".join(ent)))
         lines.append("")
+    lines += acceptance(rows)
     with open(out + ".md", "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
@@ -144,12 +194,16 @@ def main():
     ap.add_argument("--refine", type=int, default=0, help="extra uniform refinements of every mesh")
     ap.add_argument("--nu", type=float, default=0.01, help="viscosity in lambda = 1/(nu dt)")
     ap.add_argument("--dts", default="1e-1,1e-2,1e-3", help="time steps of the screened problems ('' for none)")
+    ap.add_argument("--no-screened", action="store_true", help="Poisson only (same as --dts '')")
+    ap.add_argument("--orders-for", action="append", default=[], metavar="MESH:RANGE", help="orders on one mesh instead of --orders (repeatable)")
     ap.add_argument("--no-poisson", action="store_true", help="screened problems only")
     ap.add_argument("--max-it", type=int, default=2000)
     ap.add_argument("--cuda", action="store_true", help="-dm_vec_type cuda (a CUDA build)")
     ap.add_argument("--jobs", type=int, default=1, help="solves run at once (times are then less reliable)")
     ap.add_argument("--out", default="output/solver_study")
     ap.add_argument("--title", default="", help="first line of the tables (machine, date)")
+    ap.add_argument("--merge", default="", help="a previous CSV: its rows that this run does not redo are kept")
+    ap.add_argument("--report-only", action="store_true", help="solve nothing: tables and plots of the --merge CSV")
     args = ap.parse_args()
     stacks = [s for s in args.stacks.split(",") if s]
     bad = [s for s in stacks if s not in STACKS or not os.path.exists(os.path.join(ROOT, "options", s + ".yaml"))]
@@ -159,15 +213,25 @@ def main():
     for m in meshes:
         mesh_options(m, 0)
     problems = [] if args.no_poisson else [("poisson", 0.0, "")]
-    problems += [("screened", 1.0 / (args.nu * float(dt)), dt) for dt in args.dts.split(",") if dt]
+    problems += [("screened", 1.0 / (args.nu * float(dt)), dt) for dt in args.dts.split(",") if dt and not args.no_screened]
+    orders_for = {}
+    for item in args.orders_for:
+        name, _, rng = item.partition(":")
+        if name not in meshes or not rng:
+            sys.exit("solver_study: --orders-for %s: expected MESH:RANGE with MESH one of --meshes (%s)" % (item, ",".join(meshes)))
+        orders_for[name] = parse_range(rng)
     cases = []
     for prob, lam, dt in problems:
         for stack in stacks:
             if stack == "inverse_mass" and prob == "poisson":
                 continue  # M^{-1} is no preconditioner for the Laplacian
             for mesh in meshes:
-                for order in parse_range(args.orders):
+                for order in orders_for.get(mesh, parse_range(args.orders)):
                     cases.append((stack, prob, lam, dt, mesh, order))
+    if args.report_only:
+        if not args.merge:
+            sys.exit("solver_study: --report-only needs --merge CSV")
+        cases = []
     os.makedirs(os.path.dirname(os.path.join(ROOT, args.out)) or ".", exist_ok=True)
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
@@ -177,6 +241,11 @@ def main():
                 row["stack"], row["problem"], row["lambda"], row["mesh"], row["order"], row.get("iterations"),
                 row.get("reason", ""), row.get("solve_s", "-"), row.get("pc_bytes_per_cell", "-")), flush=True)
     out = os.path.join(ROOT, args.out)
+    if args.merge:
+        key = lambda r: (r["stack"], r["problem"], float(r["lambda"]), r["mesh"], int(r["order"]))
+        done = {key(r) for r in rows}
+        with open(args.merge, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if key(r) not in done] + rows
     with open(out + ".csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()

@@ -36,6 +36,46 @@ test("solver/pmg-amg/triangle/N1-8")(mesh_independence_test("pmg_amg", "triangle
 test("solver/pmg-amg/quadrilateral/N1-8")(mesh_independence_test("pmg_amg", "quadrilateral", (1, 2, 4, 6, 8), 30, 0.25))
 
 
+# 3D (issue 12): tetrahedra of examples/meshes/cube_tet_coarse.msh refined 0, 1 (and 2 at N = 2) times,
+# hexahedral boxes 2^3, 4^3, 8^3; pMG-AMG's 3D defaults (N -> N-1 coarsening on tetrahedra, halving
+# on hexahedra, Chebyshev(3) on [0.05, 1.1] lambda_max, BoomerAMG strong threshold 0.7). Observed:
+# tetrahedra 17/19/20 (N = 2), 15/17 (N = 3), 15/17 (N = 4); hexahedra 10-13. The 2D settings took
+# 26-35 on tetrahedra at N = 2..4 (and 53 at N = 6). The full study (N = 2..8) is
+# bench/results/solver_study_3d_cpu_2026-11-24.md.
+def levels_3d(shape, order):
+    if shape == "tetrahedron":
+        return [["-dm_plex_filename", "examples/meshes/cube_tet_coarse.msh", "-dm_refine", str(l)] for l in range(3 if order == 2 else 2)]
+    return [["-dm_plex_dim", "3", "-dm_plex_simplex", "0", "-dm_plex_box_faces", "%d,%d,%d" % (n, n, n)] for n in (2, 4, 8)]
+
+
+def mesh_independence_3d_test(shape, orders, bound, spread):
+    def f():
+        rows = []
+        for order in orders:
+            its = [stack_run("pmg_amg", order, m + ["-problem", "poisson"])["iterations"] for m in levels_3d(shape, order)]
+            check(max(its) <= bound, "pmg_amg %s N=%d: iterations %s exceed %d" % (shape, order, its, bound))
+            check(max(its) <= (1 + spread) * min(its), "pmg_amg %s N=%d: iterations %s vary by more than %d%% across meshes" % (shape, order, its, 100 * spread))
+            rows.append("N%d %s" % (order, "/".join(map(str, its))))
+        return " ".join(rows)
+    return f
+
+
+test("solver/pmg-amg/tetrahedron/N2-4")(mesh_independence_3d_test("tetrahedron", (2, 3, 4), 25, 0.25))
+test("solver/pmg-amg/hexahedron/N2-4")(mesh_independence_3d_test("hexahedron", (2, 3, 4), 20, 0.25))
+
+
+@test("solver/lor-amg/hexahedron/N2-8")
+def _():
+    # LOR-AMG on hexahedra is N-independent: Q1 on the GLL sub-hexahedra is spectrally equivalent to
+    # the order-N operator with constants independent of N (about (pi^2/4)^3 in 3D, so more
+    # iterations than on quadrilaterals; LU on the LOR matrix needs as many: AMG is not the limit)
+    mesh = levels_3d("hexahedron", 2)[0][:-1] + ["3,3,3", "-problem", "poisson"]
+    its = [stack_run("lor_amg", order, mesh)["iterations"] for order in range(2, 9)]
+    check(max(its) <= 50, "lor_amg hexahedra: iterations %s for N = 2..8 exceed 50" % its)
+    check(max(its) <= 1.4 * min(its), "lor_amg hexahedra: iterations %s for N = 2..8 vary by more than 40%%" % its)
+    return "N=2..8: %s" % " ".join(map(str, its))
+
+
 def order_independence_test(stack, shape, bound):
     """Iterations bounded for N = 1..8 on one mesh (the observed bound, see options/lor_amg.yaml)."""
     def f():
@@ -196,3 +236,29 @@ def _():
     # the partitioned BoomerAMG hierarchy differs a little from the serial one
     check(abs(s1["iterations"] - s2["iterations"]) <= 0.2 * s1["iterations"] + 2 and abs(s1["L2"] - s2["L2"]) <= 1e-5 * s1["L2"], "1 GPU vs 2 GPUs: %s / %s" % (s1, s2))
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
+test("errors/pmg-chebyshev-bounds")(error_test(["-pc_type", "pmg", "-pc_pmg_chebyshev_bounds", "0.5,0.1"], r"-pc_pmg_chebyshev_bounds needs two fractions 0 < lo < hi of the estimated lambda_max, got 0.5,0.1 \(2 given\)"))
+test("errors/pmg-eigest-its")(error_test(["-pc_type", "pmg", "-pc_pmg_eigest_its", "1"], r"-pc_pmg_eigest_its 1 must be >= 2"))
+
+
+@test("solver/chebyjacobi/fourth-kind")
+def _():
+    # Lottes' fourth-kind Chebyshev smoother: the same fused kernel with other coefficients; as good
+    # as the first kind on triangles and tetrahedra (not better: the first kind stays the default)
+    rows = []
+    for mesh in (["-dm_plex_filename", SQUARE, "-dm_refine", "1"], ["-dm_plex_filename", "examples/meshes/cube_tet_coarse.msh"]):
+        first = stack_run("pmg_amg", 4, mesh)["iterations"]
+        fourth = stack_run("pmg_amg", 4, mesh, ["-pc_pmg_chebyshev_kind", "fourth"])["iterations"]
+        check(fourth <= 1.3 * first + 2, "fourth-kind Chebyshev: %d iterations, first kind %d" % (fourth, first))
+        rows.append("%d (first kind %d)" % (fourth, first))
+    return "N=4 triangles / tetrahedra: " + ", ".join(rows)
+
+
+@test("solver/lor-amg/tetrahedron-prism")
+def _():
+    # the 3D LOR matrix on tetrahedra (P1 sub-tetrahedra) and prisms (P1 x Q1 wedges) at low order
+    rows = []
+    for name, bound in (("cube_tet_coarse", 40), ("cube_prism", 40)):
+        its = [stack_run("lor_amg", n, ["-dm_plex_filename", "examples/meshes/%s.msh" % name])["iterations"] for n in (1, 2, 3)]
+        check(max(its) <= bound, "lor_amg on %s: iterations %s for N = 1..3 exceed %d" % (name, its, bound))
+        rows.append("%s %s" % (name, "/".join(map(str, its))))
+    return "N=1..3: " + ", ".join(rows)

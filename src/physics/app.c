@@ -68,7 +68,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   /* A run-wide setting (options/gpu.yaml sets it for every case): read here for every problem, so it
    * is listed by -help and checked, and it has no effect where no solve uses -pc_type pmg */
   PetscCall(PCPMGGetDefaultChebyshevDegree(NULL, &pmg_degree));
-  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree_default", "Chebyshev smoothing degree of every -pc_type pmg of the run (elliptic, velocity, pressure); -[prefix]pc_pmg_chebyshev_degree overrides it per solve", NULL, pmg_degree, &pmg_degree, NULL));
+  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree_default", "Chebyshev smoothing degree of every -pc_type pmg of the run (elliptic, velocity, pressure; unset: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p); -[prefix]pc_pmg_chebyshev_degree overrides it per solve", NULL, pmg_degree, &pmg_degree, NULL));
   PetscOptionsEnd();
   PetscCheck(app->order >= (strcmp(app->disc_name, "mdg") ? 1 : 0) && app->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT " is out of range: hoflow supports polynomial orders 1..%d", app->order, HOFLOW_NMAX);
   PetscCall(HoflowRegistryFind(comm, ProblemList, "-problem", app->problem_name, (void (**)(void)) & create_problem));

@@ -19,7 +19,10 @@
 #include <hoflow/log.h>
 #include <hoflow/solver.h>
 
+const char *const HoflowChebyKinds[] = {"first", "fourth", "HoflowChebyKind", "HOFLOW_CHEBY_", NULL};
+
 typedef struct {
+  HoflowChebyKind kind;
   PetscReal emin, emax; /* the interval targeted; 0: estimate at setup */
   PetscBool estimated;  /* the bounds came from an estimate (redone for a new operator) */
   Vec       dinv;       /* 1 / diag(P) */
@@ -76,6 +79,27 @@ static PetscErrorCode KSPChebyshevSetEigenvalues_ChebyJacobi(KSP ksp, PetscReal 
   cj->emax      = emax;
   cj->emin      = emin;
   cj->estimated = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPChebyJacobiSetKind(KSP ksp, HoflowChebyKind kind)
+{
+  PetscBool is;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYJACOBI, &is));
+  if (is) ((KSP_ChebyJacobi *)ksp->data)->kind = kind;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_ChebyJacobi(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  KSP_ChebyJacobi *cj = (KSP_ChebyJacobi *)ksp->data;
+
+  PetscFunctionBeginUser;
+  PetscOptionsHeadBegin(PetscOptionsObject, "hoflow Chebyshev/Jacobi smoother");
+  PetscCall(PetscOptionsEnum("-ksp_chebyjacobi_kind", "Chebyshev polynomial: first (interval [emin, emax]) or fourth (Lottes 2022, (0, emax])", NULL, HoflowChebyKinds, (PetscEnum)cj->kind, (PetscEnum *)&cj->kind, NULL));
+  PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,27 +196,41 @@ static PetscErrorCode ChebyJacobiUpdate(PetscInt mode, PetscReal a, PetscReal c,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* First kind (Saad, Alg. 12.1) on [emin, emax]; fourth kind (Lottes 2022, Alg. 1 with beta = 1) on
+ * (0, emax]: d_0 = 4/(3 emax) D^{-1} r_0, and for k >= 1
+ *   r_k = r_{k-1} - A d_{k-1},  d_k = (2k-1)/(2k+3) d_{k-1} + (8k+4)/((2k+3) emax) D^{-1} r_k,
+ * x_{k+1} = x_k + d_k. Both are the kernel's update d = a d + c D^{-1} r with other a, c. */
 static PetscErrorCode KSPSolve_ChebyJacobi(KSP ksp)
 {
   KSP_ChebyJacobi *cj = (KSP_ChebyJacobi *)ksp->data;
   Mat              A;
   Vec              x = ksp->vec_sol, b = ksp->vec_rhs, r = ksp->work[0], d = ksp->work[1], w = ksp->work[2];
+  const PetscBool  fourth = (PetscBool)(cj->kind == HOFLOW_CHEBY_FOURTH);
   const PetscReal  theta = 0.5 * (cj->emax + cj->emin), delta = 0.5 * (cj->emax - cj->emin), sigma = theta / delta;
-  PetscReal        rho = 1.0 / sigma;
+  const PetscReal  c0    = fourth ? 4.0 / (3.0 * cj->emax) : 1.0 / theta;
+  PetscReal        rho   = 1.0 / sigma;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   if (ksp->guess_zero)
-    PetscCall(ChebyJacobiUpdate(0, 0.0, 1.0 / theta, b, NULL, cj->dinv, r, d, x));
+    PetscCall(ChebyJacobiUpdate(0, 0.0, c0, b, NULL, cj->dinv, r, d, x));
   else {
     PetscCall(KSP_MatMult(ksp, A, x, w));
-    PetscCall(ChebyJacobiUpdate(1, 0.0, 1.0 / theta, b, w, cj->dinv, r, d, x));
+    PetscCall(ChebyJacobiUpdate(1, 0.0, c0, b, w, cj->dinv, r, d, x));
   }
   for (PetscInt k = 1; k < ksp->max_it; k++) {
-    const PetscReal rho_next = 1.0 / (2.0 * sigma - rho);
+    PetscReal a, c;
+    if (fourth) {
+      a = (2.0 * k - 1.0) / (2.0 * k + 3.0);
+      c = (8.0 * k + 4.0) / ((2.0 * k + 3.0) * cj->emax);
+    } else {
+      const PetscReal rho_next = 1.0 / (2.0 * sigma - rho);
+      a                        = rho_next * rho;
+      c                        = 2.0 * rho_next / delta;
+      rho                      = rho_next;
+    }
     PetscCall(KSP_MatMult(ksp, A, d, w));
-    PetscCall(ChebyJacobiUpdate(2, rho_next * rho, 2.0 * rho_next / delta, NULL, w, cj->dinv, r, d, x));
-    rho = rho_next;
+    PetscCall(ChebyJacobiUpdate(2, a, c, NULL, w, cj->dinv, r, d, x));
   }
   ksp->its    = ksp->max_it;
   ksp->reason = KSP_CONVERGED_ITS;
@@ -206,7 +244,7 @@ static PetscErrorCode KSPView_ChebyJacobi(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
-  if (ascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow Chebyshev/Jacobi (fused vector kernel), eigenvalue targets [%g, %g]%s\n", (double)cj->emin, (double)cj->emax, cj->estimated ? " (estimated)" : ""));
+  if (ascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow Chebyshev/Jacobi (fused vector kernel), %s kind, eigenvalue targets [%g, %g]%s\n", HoflowChebyKinds[cj->kind], (double)cj->emin, (double)cj->emax, cj->estimated ? " (estimated)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,6 +278,7 @@ PetscErrorCode KSPCreate_ChebyJacobi(KSP ksp)
   ksp->ops->setup   = KSPSetUp_ChebyJacobi;
   ksp->ops->solve   = KSPSolve_ChebyJacobi;
   ksp->ops->view    = KSPView_ChebyJacobi;
+  ksp->ops->setfromoptions = KSPSetFromOptions_ChebyJacobi;
   ksp->ops->reset   = KSPReset_ChebyJacobi;
   ksp->ops->destroy = KSPDestroy_ChebyJacobi;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPChebyshevSetEigenvalues_C", KSPChebyshevSetEigenvalues_ChebyJacobi));

@@ -17,16 +17,22 @@
 #include <hoflow/dg.h>
 #include <hoflow/solver.h>
 
-static const char *const PMGCoarsenings[] = {"halving", "minus1", "PMGCoarsening", "PMG_", NULL};
+static const char *const PMGCoarsenings[] = {"halving", "minus1", "auto", "PMGCoarsening", "PMG_", NULL};
 typedef enum {
   PMG_HALVING,
-  PMG_MINUS1
+  PMG_MINUS1,
+  PMG_AUTO /* minus1 on tetrahedra and prisms, halving on everything else */
 } PMGCoarsening;
 
 typedef struct {
   PetscInt      orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
   PMGCoarsening coarsen;
-  PetscInt      degree;                                /* Chebyshev degree on the p-levels */
+  PetscInt        degree_opt;                          /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
+  PetscInt        degree;                              /* Chebyshev degree on the p-levels in use */
+  HoflowChebyKind kind;                                /* its polynomial */
+  PetscReal       bounds_opt[2];                       /* targeted [emin, emax] as fractions of the estimate (0: automatic) */
+  PetscReal       bounds[2];                           /* in use: [0.1, 1.1] in 1D/2D, [0.05, 1.1] in 3D */
+  PetscInt        eigest_its;                          /* CG iterations of the estimate */
   PetscInt      nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
   DGDisc       *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
   Disc          level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
@@ -53,7 +59,7 @@ static PetscErrorCode PCReset_PMG(PC pc)
 }
 
 /* The order schedule for a fine operator of order N: the user's, checked, or the coarsening rule. */
-static PetscErrorCode PMGSchedule(PC pc, PetscInt N)
+static PetscErrorCode PMGSchedule(PC pc, PetscInt N, RefShape shape)
 {
   PC_PMG  *pmg  = (PC_PMG *)pc->data;
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
@@ -71,11 +77,15 @@ static PetscErrorCode PMGSchedule(PC pc, PetscInt N)
     pmg->nlevels = pmg->norders;
     for (PetscInt k = 0; k < pmg->norders; k++) pmg->level_order[k] = pmg->orders[k];
   } else {
-    PetscInt k                       = N;
+    /* auto: 3D simplicial shapes need every order (tetrahedra, 390 cells, Chebyshev(3): N = 6 takes
+     * 39 iterations with N -> N/2, 22 with N -> N-1); hexahedra do well with halving (4^3 cells:
+     * 7-13 iterations for N = 3..8, with a seventh of the setup memory of minus1 at N = 8) */
+    const PMGCoarsening rule         = pmg->coarsen == PMG_AUTO ? (shape == REF_TETRAHEDRON || shape == REF_PRISM ? PMG_MINUS1 : PMG_HALVING) : pmg->coarsen;
+    PetscInt            k            = N;
     pmg->nlevels                     = 0;
     pmg->level_order[pmg->nlevels++] = k;
     while (k > 1) {
-      k                                = pmg->coarsen == PMG_HALVING ? k / 2 : k - 1;
+      k                                = rule == PMG_HALVING ? k / 2 : k - 1;
       pmg->level_order[pmg->nlevels++] = k;
     }
   }
@@ -107,11 +117,14 @@ static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
  * database under the coarse PC's own prefix (pmg_mg_coarse_, or pmg_mg_levels_0_ when order 1 is
  * the only level), and only when that PC stays BoomerAMG: with -pmg_mg_coarse_pc_type gamg nothing
  * would read them, and -options_left would report them unused. */
-static PetscErrorCode PMGSetCoarseHypre(PC cpc)
+static PetscErrorCode PMGSetCoarseHypre(PC cpc, PetscInt dim)
 {
   PetscFunctionBeginUser;
 #if defined(PETSC_HAVE_HYPRE)
-  const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}};
+  /* strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix has more and
+   * weaker off-diagonal couplings (tetrahedra, order 1 alone, one V-cycle: 19/26/28 CG iterations on
+   * three refinements with 0.25, 13/18/21 with 0.7; 0.5, 0.8 and 0.9 do no better) */
+  const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}, {"strong_threshold", dim == 3 ? "0.7" : "0.25"}};
   const char       *cprefix;
   char              type[64] = PCHYPRE, hypre_type[64] = "boomeramg";
   PetscBool         is_hypre, is_boomeramg;
@@ -147,6 +160,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PC              cpc;
   PetscInt        L;
   const PetscInt *face_type;
+  RefElement     *fine_ref;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_PMGSetUp, pc, 0, 0, 0));
@@ -154,7 +168,12 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(IPDGOperatorGetDisc(pc->pmat, &fine));
   PetscCall(IPDGOperatorGetLambda(pc->pmat, &lambda));
   PetscCall(IPDGOperatorGetFaceTypes(pc->pmat, &face_type));
-  PetscCall(PMGSchedule(pc, fine->N));
+  PetscCall(DGDiscGetUniformRef(fine, "p-multigrid", &fine_ref));
+  PetscCall(PMGSchedule(pc, fine->N, fine_ref->shape));
+  /* 3D (measured on tetrahedra, see docs/design-notes.md): stronger smoothing, a wider interval */
+  pmg->degree    = pmg->degree_opt ? pmg->degree_opt : (fine->dim == 3 ? 3 : 2); /* 3D: more at orders >= 6 */
+  pmg->bounds[0] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[0] : (fine->dim == 3 ? 0.05 : 0.1);
+  pmg->bounds[1] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[1] : 1.1;
   L            = pmg->nlevels;
   pmg->disc[0] = fine;
   pmg->A[0]    = pc->pmat;
@@ -192,7 +211,11 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       /* hoflow's fused Chebyshev/Jacobi (-ksp_type chebyjacobi, no PC of its own); PETSc's
        * -pmg_mg_levels_ksp_type chebyshev gets PCJACOBI unless a -pc_type is given */
       PetscCall(KSPSetType(ksp, KSPCHEBYJACOBI));
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree));
+      /* 3D without a given degree: 3 + max(0, (p - 4) / 2) on the level of order p (3 up to p = 5, 4 at
+       * p = 6, 7, 5 at p = 8): Jacobi on the nodal basis smooths less per step as p grows (tetrahedra,
+       * 101 and 808 cells: N = 7 17/26 iterations with 3, 17/20 with 4; N = 8 21/27 with 4, 20/24 with 5) */
+      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree + (!pmg->degree_opt && fine->dim == 3 ? PetscMax(0, (pmg->level_order[l] - 4) / 2) : 0)));
+      PetscCall(KSPChebyJacobiSetKind(ksp, pmg->kind));
       PetscCall(KSPGetPC(ksp, &spc));
       PetscCall(PCSetType(spc, PCNONE));
       PetscCall(KSPSetFromOptions(ksp));
@@ -208,8 +231,8 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
          * with a KSP destroyed afterwards: a Chebyshev that estimates for itself keeps that KSP and
          * its vectors (about 2 kB per element at N = 6) */
         PetscReal emax;
-        PetscCall(HoflowEstimateMaxEigenvalue(pmg->A[l], 10, &emax));
-        PetscCall(KSPChebyshevSetEigenvalues(ksp, 1.1 * emax, 0.1 * emax));
+        PetscCall(HoflowEstimateMaxEigenvalue(pmg->A[l], pmg->eigest_its, &emax));
+        PetscCall(KSPChebyshevSetEigenvalues(ksp, pmg->bounds[1] * emax, pmg->bounds[0] * emax));
         PetscCall(KSPChebyshevEstEigSet(ksp, 0, 0, 0, 0));
       }
     }
@@ -229,7 +252,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
 #  endif
 #endif
     if (use_hypre)
-      PetscCall(PMGSetCoarseHypre(cpc));
+      PetscCall(PMGSetCoarseHypre(cpc, fine->dim));
     else
       PetscCall(PCSetType(cpc, PCGAMG));
   }
@@ -259,9 +282,15 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
   PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
   pmg->norders = set ? n : 0;
-  PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
-  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post)", NULL, pmg->degree, &pmg->degree, NULL));
-  PetscCheck(pmg->degree >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree %" PetscInt_FMT " must be >= 1", pmg->degree);
+  PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given (auto: minus1 on tetrahedra and prisms, halving otherwise)", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
+  PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree", "Chebyshev smoothing steps on each p-level (pre and post; unset: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p)", NULL, pmg->degree_opt, &pmg->degree_opt, &set));
+  PetscCheck(!set || pmg->degree_opt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree %" PetscInt_FMT " must be >= 1", pmg->degree_opt);
+  PetscCall(PetscOptionsEnum("-pc_pmg_chebyshev_kind", "Chebyshev smoother polynomial: first or fourth kind", NULL, HoflowChebyKinds, (PetscEnum)pmg->kind, (PetscEnum *)&pmg->kind, NULL));
+  n = 2;
+  PetscCall(PetscOptionsRealArray("-pc_pmg_chebyshev_bounds", "Smoothed interval [emin, emax] as fractions of the estimated lambda_max of D^{-1} A (default 0.1,1.1 in 2D, 0.05,1.1 in 3D)", NULL, pmg->bounds_opt, &n, &set));
+  PetscCheck(!set || (n == 2 && pmg->bounds_opt[0] > 0 && pmg->bounds_opt[1] > pmg->bounds_opt[0]), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_bounds needs two fractions 0 < lo < hi of the estimated lambda_max, got %g,%g (%" PetscInt_FMT " given)", (double)pmg->bounds_opt[0], (double)(n > 1 ? pmg->bounds_opt[1] : 0), n);
+  PetscCall(PetscOptionsInt("-pc_pmg_eigest_its", "CG/Jacobi iterations of the lambda_max estimate on each p-level", NULL, pmg->eigest_its, &pmg->eigest_its, NULL));
+  PetscCheck(pmg->eigest_its >= 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_eigest_its %" PetscInt_FMT " must be >= 2", pmg->eigest_its);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -276,7 +305,7 @@ static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow p-multigrid, orders"));
   for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT ")/Jacobi; order 1 assembled)\n", pmg->degree));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; order 1 assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1]));
   if (pmg->mg) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PCView(pmg->mg, viewer));
@@ -295,10 +324,12 @@ static PetscErrorCode PCDestroy_PMG(PC pc)
 
 PetscErrorCode PCPMGGetDefaultChebyshevDegree(PetscOptions options, PetscInt *degree)
 {
+  PetscBool set;
+
   PetscFunctionBeginUser;
-  *degree = 2;
-  PetscCall(PetscOptionsGetInt(options, NULL, "-pc_pmg_chebyshev_degree_default", degree, NULL));
-  PetscCheck(*degree >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree_default %" PetscInt_FMT " must be >= 1", *degree);
+  *degree = 0;
+  PetscCall(PetscOptionsGetInt(options, NULL, "-pc_pmg_chebyshev_degree_default", degree, &set));
+  PetscCheck(!set || *degree >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_chebyshev_degree_default %" PetscInt_FMT " must be >= 1", *degree);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -308,8 +339,10 @@ PetscErrorCode PCCreate_PMG(PC pc)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&pmg));
-  pmg->coarsen = PMG_HALVING;
-  PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree));
+  pmg->coarsen    = PMG_AUTO;
+  pmg->kind       = HOFLOW_CHEBY_FIRST;
+  pmg->eigest_its = 10;
+  PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree_opt));
   pc->data                = pmg;
   pc->ops->setup          = PCSetUp_PMG;
   pc->ops->apply          = PCApply_PMG;

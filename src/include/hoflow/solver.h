@@ -9,14 +9,25 @@ PETSC_EXTERN PetscErrorCode PCCreate_InverseMass(PC pc);
 /* -pc_type pmg: p-multigrid on matrix-free SIPDG levels with an AMG coarse solve (pMG-AMG). */
 PETSC_EXTERN PetscErrorCode PCCreate_PMG(PC pc);
 /* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
- * (unprefixed, one setting for the elliptic, velocity and pressure solves alike; 2 unless given),
- * read from `options` (NULL: the global database). A PC's own -[prefix]pc_pmg_chebyshev_degree
- * overrides it. */
+ * (unprefixed, one setting for the elliptic, velocity and pressure solves alike), read from
+ * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and, on 3D
+ * meshes, 3 + max(0, (p - 4)/2) on the level of order p (3 up to p = 5, 4 at 6 and 7, 5 at 8):
+ * tetrahedra need the stronger smoothing. A PC's own
+ * -[prefix]pc_pmg_chebyshev_degree overrides it. */
 PETSC_EXTERN PetscErrorCode PCPMGGetDefaultChebyshevDegree(PetscOptions options, PetscInt *degree);
 /* -ksp_type chebyjacobi: Chebyshev/Jacobi with one fused vector kernel per iteration (the p-multigrid
  * smoother); bounds from KSPChebyshevSetEigenvalues or estimated. */
 #define KSPCHEBYJACOBI "chebyjacobi"
 PETSC_EXTERN PetscErrorCode KSPCreate_ChebyJacobi(KSP ksp);
+/* The polynomial of -ksp_type chebyjacobi (-ksp_chebyjacobi_kind): first-kind Chebyshev on the
+ * interval [emin, emax], or the fourth-kind Chebyshev smoother of Lottes (2022) on (0, emax], which
+ * needs no lower bound and damps the upper part of the spectrum more strongly at the same cost. */
+typedef enum {
+  HOFLOW_CHEBY_FIRST,
+  HOFLOW_CHEBY_FOURTH
+} HoflowChebyKind;
+PETSC_EXTERN const char *const HoflowChebyKinds[];
+PETSC_EXTERN PetscErrorCode KSPChebyJacobiSetKind(KSP ksp, HoflowChebyKind kind);
 /* lambda_max of D^{-1} A from `steps` CG/Jacobi iterations on a fixed pseudo-random right-hand side
  * (the same on any number of ranks and backend), with a KSP destroyed afterwards. */
 PETSC_EXTERN PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax);
