@@ -21,7 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#define CHECKPOINT_MAX 16
+#define CHECKPOINT_MAX 32 /* 3D incompressible flow at BDF3: 4 fields, 12 history vectors, 2 pressures, the increment */
 
 struct _n_Checkpoint {
   MPI_Comm    comm;
@@ -177,14 +177,17 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Lexicographic order of keys by their first two numbers (DG: the centroid). */
+/* Lexicographic order of keys by their first three numbers (DG: the centroid; 0 beyond the dimension). */
 static const PetscReal *sort_keys;
-static int              CompareKeys(const void *a, const void *b)
+static int              KeyOrder(const PetscReal *ka, const PetscReal *kb)
 {
-  const PetscReal *ka = sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)a, *kb = sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)b;
-  if (ka[0] != kb[0]) return ka[0] < kb[0] ? -1 : 1;
-  if (ka[1] != kb[1]) return ka[1] < kb[1] ? -1 : 1;
+  for (int j = 0; j < 3; j++)
+    if (ka[j] != kb[j]) return ka[j] < kb[j] ? -1 : 1;
   return 0;
+}
+static int CompareKeys(const void *a, const void *b)
+{
+  return KeyOrder(sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)a, sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)b);
 }
 
 /* position[b]: the file's block holding this rank's block b, found by key. When `required`, a block
@@ -209,17 +212,18 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
     while (lo <= hi) {
       const PetscInt   mid = (lo + hi) / 2;
       const PetscReal *m   = fkeys + HOFLOW_CHECKPOINT_KEY * order[mid];
-      if (m[0] == k[0] && m[1] == k[1]) {
+      const int        cmp = KeyOrder(m, k);
+      if (!cmp) {
         found = order[mid];
         break;
       }
-      if (m[0] < k[0] || (m[0] == k[0] && m[1] < k[1]))
+      if (cmp < 0)
         lo = mid + 1;
       else
         hi = mid - 1;
     }
     if (found >= 0)
-      for (PetscInt j = 2; j < HOFLOW_CHECKPOINT_KEY; j++)
+      for (PetscInt j = 3; j < HOFLOW_CHECKPOINT_KEY; j++)
         if (PetscAbsReal(fkeys[HOFLOW_CHECKPOINT_KEY * found + j] - k[j]) > 1e-12 * PetscMax(scale, 1)) found = -1;
     if (found < 0) bad = b;
     position[b] = found;

@@ -1,5 +1,5 @@
 /* Incompressible Navier–Stokes on nodal DG (seed 000): the physics "ins" of the time-dependent
- * driver. The state is the VecNest (u, v, p) of three DG fields; -ts_type insplit (src/ts/insplit.c)
+ * driver, in 2D and 3D. The state is the VecNest (u, v, p) or (u, v, w, p) of DG fields; -ts_type insplit (src/ts/insplit.c)
  * advances it by BDF/EXT algebraic splitting with optional subcycling, composing the operators
  * built here:
  *   advection, gradient G, divergence D   INSOps (op/ins.c), boundary data of the problem
@@ -22,6 +22,7 @@ typedef struct {
   Problem     *problem;
   DGDisc      *dg;
   INSOps       ops;
+  PetscInt     dim;         /* velocity components */
   PetscBool   *force_faces; /* the force monitors' group (problem->force_group) */
   PetscInt    *pres_face_type;
   Mat          Avel, Apres, M;
@@ -29,7 +30,7 @@ typedef struct {
   KSP          kvel, kpres;
   Vec          face;
   MatNullSpace pres_null;
-  Vec          sub[3];
+  Vec          sub[4];
   PetscBool    exact_history;
   PetscBool    pres_ready;
   /* "INS setup": operator and preconditioner setup (p-multigrid levels, eigenvalue bounds, AMG),
@@ -43,16 +44,16 @@ static PetscReal INSTimeFactor(INS *ins, PetscReal t, PetscInt field)
   return ins->problem->ins_time_factor ? ins->problem->ins_time_factor(t, field, ins->problem->ctx) : 1.0;
 }
 
-static PetscErrorCode INSAdvection(void *ctx, PetscReal t, Vec au, Vec av, Vec cu, Vec cv, PetscReal lambda_scale, Vec ou, Vec ov)
+static PetscErrorCode INSAdvection(void *ctx, PetscReal t, const Vec a[], const Vec c[], PetscReal lambda_scale, const Vec out[])
 {
   INS *ins = (INS *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(INSOpsAdvection(ins->ops, au, av, cu, cv, lambda_scale, INSTimeFactor(ins, t, 0), ou, ov));
+  PetscCall(INSOpsAdvection(ins->ops, a, c, lambda_scale, INSTimeFactor(ins, t, 0), out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode INSGradient(void *ctx, PetscReal t, Vec p, Vec pstar, Vec gx, Vec gy)
+static PetscErrorCode INSGradient(void *ctx, PetscReal t, Vec p, Vec pstar, const Vec g[])
 {
   INS *ins = (INS *)ctx;
 
@@ -63,18 +64,18 @@ static PetscErrorCode INSGradient(void *ctx, PetscReal t, Vec p, Vec pstar, Vec 
    * term that the splitting does not remove: on the Taylor vortex the velocity error is then 30
    * times larger (still second order), and first order if the increment's data are also p_D - P*. */
   if (pstar)
-    PetscCall(INSOpsGradient(ins->ops, p, pstar, -1.0, INSTimeFactor(ins, t, 1), gx, gy));
+    PetscCall(INSOpsGradient(ins->ops, p, pstar, -1.0, INSTimeFactor(ins, t, 1), g));
   else
-    PetscCall(INSOpsGradient(ins->ops, p, p, 1.0, 0.0, gx, gy));
+    PetscCall(INSOpsGradient(ins->ops, p, p, 1.0, 0.0, g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode INSDivergence(void *ctx, PetscReal t, Vec u, Vec v, Vec div)
+static PetscErrorCode INSDivergence(void *ctx, PetscReal t, const Vec u[], Vec div)
 {
   INS *ins = (INS *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(INSOpsDivergence(ins->ops, u, v, INSTimeFactor(ins, t, 0), div));
+  PetscCall(INSOpsDivergence(ins->ops, u, INSTimeFactor(ins, t, 0), div));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,7 +124,10 @@ static PetscErrorCode INSVelocitySolve(void *ctx, PetscReal t, PetscReal lambda,
   PetscCall(INSOpsFaceData(ins->ops, -1, comp, INSTimeFactor(ins, t, 0), 0.0, NULL, ins->face));
   PetscCall(IPDGOperatorAddBoundaryDataVec(ins->Avel, ins->face, b));
   PetscCall(KSPSolve(ins->kvel, b, x));
-  PetscCall(INSCheckSolve(ins->kvel, comp ? "velocity (v)" : "velocity (u)", t, its));
+  {
+    static const char *const what[3] = {"velocity (u)", "velocity (v)", "velocity (w)"};
+    PetscCall(INSCheckSolve(ins->kvel, what[comp], t, its));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,7 +137,7 @@ static PetscErrorCode INSPressureSolve(void *ctx, PetscReal t, Vec pstar, Vec b,
 
   PetscFunctionBeginUser;
   /* the increment's Dirichlet data on outflow faces: p_D(t) - P*; homogeneous Neumann elsewhere */
-  PetscCall(INSOpsFaceData(ins->ops, HOFLOW_FACE_NEUMANN, 2, INSTimeFactor(ins, t, 1), -1.0, pstar, ins->face));
+  PetscCall(INSOpsFaceData(ins->ops, HOFLOW_FACE_NEUMANN, ins->dim, INSTimeFactor(ins, t, 1), -1.0, pstar, ins->face));
   PetscCall(IPDGOperatorAddBoundaryDataVec(ins->Apres, ins->face, b));
   if (ins->pres_null) PetscCall(MatNullSpaceRemove(ins->pres_null, b));
   if (!ins->pres_ready) {
@@ -149,11 +153,14 @@ static PetscErrorCode INSPressureSolve(void *ctx, PetscReal t, Vec pstar, Vec b,
 
 static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[]);
 
-static PetscErrorCode INSFillHistory(void *ctx, PetscReal t, Vec u, Vec v, Vec p)
+static PetscErrorCode INSFillHistory(void *ctx, PetscReal t, const Vec u[], Vec p)
 {
-  Vec fields[3] = {u, v, p};
+  INS *ins = (INS *)ctx;
+  Vec  fields[4];
 
   PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < ins->dim; c++) fields[c] = u[c];
+  fields[ins->dim] = p;
   PetscCall(INSProjectState((INS *)ctx, t, fields));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -168,8 +175,8 @@ static ProblemFunction INSState(INS *ins)
 static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[])
 {
   PetscFunctionBeginUser;
-  for (PetscInt c = 0; c < 3; c++) {
-    ProblemPoint comp = {ins->problem, INSState(ins), 2, 3, c, t};
+  for (PetscInt c = 0; c <= ins->dim; c++) {
+    ProblemPoint comp = {ins->problem, INSState(ins), ins->dim, ins->dim + 1, c, t};
     PetscCall(DiscProject(ins->app->disc, ProblemPointFunction, &comp, fields[c]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,19 +184,20 @@ static PetscErrorCode INSProjectState(INS *ins, PetscReal t, Vec fields[])
 
 static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
 {
-  INS      *ins = (INS *)un->physics;
-  PetscReal t, e[3], norm[3];
+  INS           *ins = (INS *)un->physics;
+  const PetscInt dim = ins->dim;
+  PetscReal      t, e[4], norm[4], ev = 0;
 
   PetscFunctionBeginUser;
   summary[0] = 0;
   if (!ins->problem->exact) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TSGetTime(un->ts, &t));
-  for (PetscInt c = 0; c < 3; c++) {
-    ProblemPoint comp = {ins->problem, ins->problem->exact, 2, 3, c, t};
+  for (PetscInt c = 0; c <= dim; c++) {
+    ProblemPoint comp = {ins->problem, ins->problem->exact, dim, dim + 1, c, t};
     Vec          zero, x = un->fields[c];
     PetscCall(VecDuplicate(un->fields[c], &zero));
     PetscCall(VecZeroEntries(zero));
-    if (c == 2 && ins->pres_null) { /* pressure up to a constant: compare with the exact mean */
+    if (c == dim && ins->pres_null) { /* pressure up to a constant: compare with the exact mean */
       Vec       one, Mone;
       PetscReal area, mean_p, mean_exact;
       PetscCall(VecDuplicate(zero, &one));
@@ -198,11 +206,11 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
       PetscCall(VecSet(one, 1.0));
       PetscCall(MatMult(ins->M, one, Mone));
       PetscCall(VecSum(Mone, &area));
-      PetscCall(VecDot(Mone, un->fields[2], &mean_p));
+      PetscCall(VecDot(Mone, un->fields[dim], &mean_p));
       PetscCall(DiscIntegrate(ins->app->disc, ProblemPointFunction, &comp, zero)); /* sum_i (l_i, p) = (1, p) */
       PetscCall(VecSum(zero, &mean_exact));
       PetscCall(VecZeroEntries(zero));
-      PetscCall(VecCopy(un->fields[2], x));
+      PetscCall(VecCopy(un->fields[dim], x));
       PetscCall(VecShift(x, (mean_exact - mean_p) / area));
       PetscCall(VecDestroy(&one));
       PetscCall(VecDestroy(&Mone));
@@ -212,10 +220,12 @@ static PetscErrorCode INSErrors(Unsteady *un, char summary[], size_t len)
     if (x != un->fields[c]) PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&zero));
   }
-  un->l2_error = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+  for (PetscInt c = 0; c < dim; c++) ev += e[c] * e[c];
+  un->l2_error = PetscSqrtReal(ev);
   {
     char errors[256];
-    PetscCall(PetscSNPrintf(errors, sizeof(errors), "L2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
+    if (dim == 2) PetscCall(PetscSNPrintf(errors, sizeof(errors), "L2_u %.6e L2_v %.6e L2_p %.6e rel_u %.6e rel_p %.6e", (double)e[0], (double)e[1], (double)e[2], (double)(e[0] / norm[0]), (double)(e[2] / norm[2])));
+    else PetscCall(PetscSNPrintf(errors, sizeof(errors), "L2_u %.6e L2_v %.6e L2_w %.6e L2_p %.6e rel_u %.6e rel_p %.6e", (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)(e[0] / norm[0]), (double)(e[3] / norm[3])));
     PetscCall(PetscStrlcat(summary, errors, len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -254,7 +264,7 @@ static PetscErrorCode INSDestroy(void **ptr)
   PetscCall(KSPDestroy(&ins->kpres));
   PetscCall(VecDestroy(&ins->face));
   PetscCall(MatNullSpaceDestroy(&ins->pres_null));
-  for (PetscInt k = 0; k < 3; k++) PetscCall(VecDestroy(&ins->sub[k]));
+  for (PetscInt k = 0; k < 4; k++) PetscCall(VecDestroy(&ins->sub[k]));
   PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -264,45 +274,50 @@ static PetscErrorCode INSDestroy(void **ptr)
  * force group (velocity_scale U, length_scale L). */
 static PetscErrorCode INSMonitor(Unsteady *un, const char name[], PetscReal time, PetscReal *value)
 {
-  INS *ins = (INS *)un->physics;
+  INS           *ins = (INS *)un->physics;
+  const PetscInt dim = ins->dim;
 
   PetscFunctionBeginUser;
   if (!strncmp(name, "L2_error_", 9)) {
     const PetscBool velocity = (PetscBool)!strcmp(name, "L2_error_velocity");
-    PetscReal       e[2]     = {0, 0};
+    PetscReal       e[4]     = {0, 0, 0, 0}, sum = 0;
     PetscCheck(ins->problem->exact, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no exact solution", name, ins->problem->name);
-    for (PetscInt c = velocity ? 0 : 2; c < (velocity ? 2 : 3); c++) {
-      ProblemPoint comp = {ins->problem, ins->problem->exact, 2, 3, c, time};
-      PetscCall(DiscL2Error(un->app->disc, un->fields[c], ProblemPointFunction, &comp, &e[c % 2]));
+    for (PetscInt c = velocity ? 0 : dim; c < (velocity ? dim : dim + 1); c++) {
+      ProblemPoint comp = {ins->problem, ins->problem->exact, dim, dim + 1, c, time};
+      PetscCall(DiscL2Error(un->app->disc, un->fields[c], ProblemPointFunction, &comp, &e[c]));
     }
-    *value = velocity ? PetscSqrtReal(e[0] * e[0] + e[1] * e[1]) : e[0];
+    for (PetscInt c = 0; c < dim; c++) sum += e[c] * e[c];
+    *value = velocity ? PetscSqrtReal(sum) : e[dim];
   } else if (!strcmp(name, "kinetic_energy")) {
     Vec       w;
-    PetscReal a, b;
+    PetscReal sum = 0;
     PetscCall(VecDuplicate(un->fields[0], &w));
-    PetscCall(MatMult(ins->M, un->fields[0], w));
-    PetscCall(VecDot(w, un->fields[0], &a));
-    PetscCall(MatMult(ins->M, un->fields[1], w));
-    PetscCall(VecDot(w, un->fields[1], &b));
-    *value = 0.5 * (a + b);
+    for (PetscInt c = 0; c < dim; c++) {
+      PetscReal a;
+      PetscCall(MatMult(ins->M, un->fields[c], w));
+      PetscCall(VecDot(w, un->fields[c], &a));
+      sum += a;
+    }
+    *value = 0.5 * sum;
     PetscCall(VecDestroy(&w));
   } else { /* drag_coefficient, lift_coefficient */
     const PetscReal U = ins->problem->velocity_scale > 0 ? ins->problem->velocity_scale : 1.0, L = ins->problem->length_scale > 0 ? ins->problem->length_scale : 1.0;
-    PetscReal       F[2];
+    PetscReal       F[3];
     PetscCheck(ins->problem->force_group[0], un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s names no force group", name, ins->problem->name);
     if (!ins->force_faces) PetscCall(MeshGetGroupFaces(un->app->mesh, "the force monitors' group", ins->problem->force_group, &ins->force_faces));
-    PetscCall(INSOpsBoundaryForce(ins->ops, ins->problem->nu, un->fields[0], un->fields[1], un->fields[2], ins->force_faces, F));
+    PetscCall(INSOpsBoundaryForce(ins->ops, ins->problem->nu, un->fields, un->fields[dim], ins->force_faces, F));
     *value = 2.0 * F[strcmp(name, "drag_coefficient") ? 1 : 0] / (U * U * L);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* vorticity (2D: dv/dx - du/dy; 3D: |curl u|), vorticity_x, _y, _z (3D) */
 static PetscErrorCode INSDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
 {
   INS *ins = (INS *)un->physics;
 
   PetscFunctionBeginUser;
-  PetscCall(INSOpsVorticity(ins->ops, un->fields[0], un->fields[1], field)); /* vorticity */
+  PetscCall(INSOpsVorticity(ins->ops, un->fields, strcmp(name, "vorticity") ? (PetscInt)(name[10] - 'x') : -1, field));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -314,7 +329,7 @@ static PetscErrorCode INSCreate(Unsteady *un)
   PetscInt                 local_dirichlet = 0, pres_dirichlet;
   TSInsplitOps             ops;
   PC                       pc;
-  static const char *const names[3] = {"u", "v", "p"};
+  static const char *const names[2][4] = {{"u", "v", "p", NULL}, {"u", "v", "w", "p"}};
 
   PetscFunctionBeginUser;
   PetscCheck((app->problem.exact || app->problem.initial) && app->problem.ins_boundary && app->problem.nu > 0, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s names physics 'ins' but gives no state, boundary data or viscosity", app->problem_name);
@@ -324,13 +339,15 @@ static PetscErrorCode INSCreate(Unsteady *un)
   ins->un      = un;
   ins->problem = &app->problem;
   PetscCall(DiscGetDG(app->disc, "incompressible flow", &ins->dg));
+  ins->dim = ins->dg->dim;
+  PetscCheck(ins->dim == 2 || ins->dim == 3, un->comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; incompressible flow runs in 2D and 3D", mesh->source, ins->dim);
   un->physics         = ins;
   un->physics_destroy = INSDestroy;
   un->physics_errors  = INSErrors;
   un->physics_failure = INSFailure;
   un->physics_setup   = INSSetUp;
   un->monitor_names   = "L2_error_velocity,L2_error_pressure,kinetic_energy,drag_coefficient,lift_coefficient";
-  un->derived_names   = "vorticity";
+  un->derived_names   = ins->dim == 2 ? "vorticity" : "vorticity,vorticity_x,vorticity_y,vorticity_z";
   un->physics_monitor = INSMonitor;
   un->physics_derived = INSDerived;
   PetscCall(HoflowLogStageGet("INS setup", &ins->stage_setup));
@@ -374,17 +391,17 @@ static PetscErrorCode INSCreate(Unsteady *un)
   PetscCall(KSPSetFromOptions(ins->kpres));
   PetscCall(HoflowKSPSetOperators(ins->kpres, ins->Apres));
 
-  /* the state (u, v, p): the projection of the problem's state at t = 0 */
-  for (PetscInt k = 0; k < 3; k++) {
+  /* the state (u, v, p) or (u, v, w, p): the projection of the problem's state at t = 0 */
+  for (PetscInt k = 0; k <= ins->dim; k++) {
     PetscCall(DMCreateGlobalVector(app->disc->dm, &ins->sub[k]));
-    PetscCall(PetscObjectSetName((PetscObject)ins->sub[k], names[k]));
+    PetscCall(PetscObjectSetName((PetscObject)ins->sub[k], names[ins->dim - 2][k]));
     un->fields[k]      = ins->sub[k];
-    un->field_names[k] = names[k];
+    un->field_names[k] = names[ins->dim - 2][k];
   }
-  un->nfields = 3;
+  un->nfields = ins->dim + 1;
   PetscCall(INSProjectState(ins, 0.0, ins->sub));
-  PetscCall(VecCreateNest(un->comm, 3, NULL, ins->sub, &un->state));
-  PetscCall(PetscObjectSetName((PetscObject)un->state, "u_v_p"));
+  PetscCall(VecCreateNest(un->comm, ins->dim + 1, NULL, ins->sub, &un->state));
+  PetscCall(PetscObjectSetName((PetscObject)un->state, ins->dim == 2 ? "u_v_p" : "u_v_w_p"));
 
   /* the time integrator */
   PetscCall(TSSetType(un->ts, TSINSPLIT));

@@ -16,6 +16,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "heat", ProblemCreate_Heat));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -29,9 +29,11 @@ typedef struct {
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
   PetscReal length_scale;                 /* a reference length (force coefficients) */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
+  PetscInt dim; /* the dimension the problem is written for (0: any) */
   /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
-   * (u_D, v_D, du/dn, dv/dn, p_D) (hoflow/insops.h), and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
-  PetscErrorCode (*ins_boundary)(const PetscReal x[], const PetscReal n[], PetscReal values[5], void *ctx);
+   * 2 dim + 1 values (u_D[dim], du/dn[dim], p_D) (hoflow/insops.h; in 2D (u_D, v_D, du/dn, dv/dn, p_D)),
+   * and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
+  PetscErrorCode (*ins_boundary)(const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx);
   PetscReal (*ins_time_factor)(PetscReal t, PetscInt field, void *ctx);
   /* defaults */
   char     mesh_options[PETSC_MAX_PATH_LEN]; /* default mesh options, used where the user gives none */
@@ -64,3 +66,4 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Linear(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Heat(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
