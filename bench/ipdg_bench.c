@@ -298,7 +298,7 @@ int main(int argc, char **argv)
     const PetscInt N = orders[o];
     Disc           dgdisc;
     DGDisc        *disc;
-    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? 24 : 1;
+    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? (mesh->dim == 3 ? 12 : 24) : 1; /* 3D kernels: 1 or 2 elements per thread */
     PetscReal      best_dofs = 0;
 
     PetscCall(DGDiscCreate(mesh, N, &dgdisc));

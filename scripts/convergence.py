@@ -12,6 +12,10 @@ Examples (from the repository root, after `make`):
 Triangle meshes are examples/meshes/square.msh refined uniformly (-dm_refine L); quadrilateral
 and hexahedron meshes are boxes of (base * 2^L)^dim cells; tetrahedron, prism and mixed
 (tetrahedra, prisms, hexahedra) meshes are examples/meshes/cube_<shape>.msh refined uniformly.
+`--meshes a.msh,b.msh,...` runs a sequence of meshes of the same domain instead (remeshed levels, e.g.
+curved meshes that PETSc cannot refine); --shape then names their element shape (for the dimension).
+  python3 scripts/convergence.py --shape tetrahedron --orders 1-6 --problem annulus \
+      --meshes output/test-meshes/shell_setnumber_octant_1_clscale_1p4.msh,...  -- -curve_inner sphere ...
 Arguments after `--` go to hoflow unchanged.
 The table lists h (longest edge), N, DOFs, L2 error, the observed rate against the previous
 level, and CG iterations. Rates use the mean cell size (volume / cells)^(1/dim), which halves
@@ -49,7 +53,9 @@ def run_case(args, shape, order, level, extra):
     if args.mpi > 1:
         cmd = ["mpiexec", "--oversubscribe", "-n", str(args.mpi)]
     cmd += [os.path.join(ROOT, "hoflow"), "-problem", args.problem, "-order", str(order), "-ksp_rtol", str(args.rtol)]
-    if shape == "triangle":
+    if args.meshes:
+        cmd += ["-dm_plex_filename", args.meshes.split(",")[level]]
+    elif shape == "triangle":
         cmd += ["-dm_plex_filename", args.mesh, "-dm_refine", str(level)]
     elif shape in GMSH_3D:
         cmd += ["-dm_plex_filename", "examples/meshes/%s.msh" % GMSH_3D[shape], "-dm_refine", str(level)]
@@ -78,7 +84,10 @@ def main():
     ap.add_argument("--rtol", type=float, default=1e-13)
     ap.add_argument("--mpi", type=int, default=1, help="MPI ranks")
     ap.add_argument("--out", default=None, help="output prefix (default output/convergence_<problem>_<shape>)")
+    ap.add_argument("--meshes", default=None, help="comma-separated mesh files, one per level (remeshed levels)")
     args, extra = ap.parse_known_args()
+    if args.meshes and args.levels == "0-3":
+        args.levels = "0-%d" % (len(args.meshes.split(",")) - 1)
     if extra and extra[0] == "--":
         extra = extra[1:]
     out = args.out or os.path.join(ROOT, "output", "convergence_%s_%s" % (args.problem, args.shape))

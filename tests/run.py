@@ -249,6 +249,8 @@ test("errors/nonconforming-mesh")(error_test(["-dm_plex_filename", "tests/meshes
 test("errors/inverted-element")(error_test(["-dm_plex_filename", "tests/meshes/inverted.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], r"cell \d+ with vertices .* is inverted or degenerate"))
 test("errors/missing-boundary-group")(error_test(["-bc_dirichlet", "left,right,inlet"], r"Boundary group 'inlet' \(from -bc_dirichlet\) is not in mesh examples/meshes/square.msh; its named groups are: .*bottom"))
 test("errors/uncovered-boundary")(error_test(["-bc_dirichlet", "left,right", "-bc_neumann", "top"], r"belongs to none of the groups in -bc_dirichlet \(left,right\)"))
+test("errors/3d-simplex-box-without-tetgen")(error_test(["-dm_plex_dim", "3", "-dm_plex_simplex", "1", "-dm_plex_box_faces", "2,2,2"], r"-dm_plex_dim 3 -dm_plex_simplex 1: this PETSc has no tetrahedral mesh generator \(configure it with --download-ctetgen\); read a Gmsh tetrahedral mesh instead"))
+test("errors/3d-elements-per-thread")(error_test(["-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2", "-ipdg_cuda_elements_per_thread", "4,4"], r"-ipdg_cuda_elements_per_thread 4: 3D elements run 1 or 2 elements per CUDA thread"))
 test("errors/nonconverging-solve")(error_test(["-order", "5", "-ksp_max_it", "5"], r"did not converge: KSP reason DIVERGED_ITS after 5 iterations"))
 
 
@@ -269,6 +271,16 @@ def header_layer(h):
         return "kernels"
     check(h in HEADER_LAYER, "header hoflow/%s has no layer: add it to HEADER_LAYER in tests/run.py" % h)
     return HEADER_LAYER[h]
+
+
+@test("layering/no-merge-conflict-markers")
+def _():
+    """No tracked file keeps a merge conflict marker (a line starting with <<<<<<< or >>>>>>>)."""
+    out = subprocess.run(["git", "grep", "-nE", "^(<{7}|>{7}) "], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode == 128:
+        raise Skip("not a git checkout")
+    check(out.stdout == "", "conflict markers left in:\n" + out.stdout[:2000])
+    return "none"
 
 
 @test("layering/includes")
@@ -379,7 +391,7 @@ for shape in ("tetrahedron", "prism", "hexahedron"):
         test("gpu/apply/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order))
     # every launch variant (elements per thread 1, 2, 4; partial blocks) against the host
     for order in (2, 7):
-        for p in (1, 2, 4):
+        for p in (1, 2):  # 3D kernels run 1 or 2 elements per thread (4 is refused: errors/3d-elements-per-thread)
             launch = ["-ipdg_cuda_elements_per_thread", "%d,%d" % (p, p), "-ipdg_cuda_elements_per_block", "3,5"]
             test("gpu/apply-launch/%s/N%d/P%d" % (shape, order, p), gpu=True)(gpu_apply_test(shape, order, launch))
 
@@ -405,7 +417,7 @@ def _():
     gpu_or_skip()
     args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "4", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-ksp_rtol", "1e-13"]
     s1 = summary(run([HOFLOW] + args)[1])
-    s2 = summary(run(MPIEXEC + ["2", HOFLOW] + args)[1])
+    s2 = summary(run(MPIEXEC + ["2", HOFLOW] + args + ["-gpu_shared"])[1])  # both ranks on one GPU
     check(abs(s1["iterations"] - s2["iterations"]) <= 2 and abs(s1["L2"] - s2["L2"]) <= 1e-6 * s1["L2"], "1 vs 2 ranks differ: %s / %s" % (s1, s2))
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
 
@@ -503,6 +515,8 @@ def main():
             return name, "skipped", str(e), time.time() - s
         except (Failure, subprocess.TimeoutExpired) as e:
             return name, "failed", str(e), time.time() - s
+        except Exception as e:  # a bug in the test itself is a failure of that test, not of the run
+            return name, "failed", "%s: %s" % (type(e).__name__, e), time.time() - s
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.j) as ex:
         for name, status, msg, dt in ex.map(one, tests):

@@ -360,20 +360,38 @@ static PetscErrorCode DGGetPoints(Disc disc, PetscInt *n, const PetscReal **x, c
 
 static PetscErrorCode DGGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells)
 {
-  DGDisc     *dg = (DGDisc *)disc->data;
-  RefElement *ref;
-  PetscInt    nsub, *sub, nv;
+  DGDisc        *dg   = (DGDisc *)disc->data;
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt nb   = dg->nblocks;
+  PetscInt       nsub[MESH_MAX_BLOCKS], *sub[MESH_MAX_BLOCKS], len = 0, k = 0;
+  PetscBool      mixed = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(DGDiscGetUniformRef(dg, "sub-cell output", &ref));
-  nv = ref->Nverts;
-  PetscCall(RefElementSubCells(ref, &nsub, &sub));
-  PetscCall(PetscMalloc1(dg->mesh->K * nsub * nv, cells));
-  for (PetscInt e = 0; e < dg->mesh->K; e++)
-    for (PetscInt c = 0; c < nsub * nv; c++) (*cells)[e * nsub * nv + c] = dg->elem_node[e] + sub[c];
-  PetscCall(PetscFree(sub));
-  *ncells = dg->mesh->K * nsub;
-  *nverts = nv;
+  PetscCheck(nb <= MESH_MAX_BLOCKS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " element blocks", nb);
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscCall(RefElementSubCells(dg->blocks[b].ref, &nsub[b], &sub[b]));
+    if (dg->blocks[b].ref->shape != dg->blocks[0].ref->shape) mixed = PETSC_TRUE;
+  }
+  /* mixed: every rank writes the (shape, points) layout, so ranks holding one shape agree with the others */
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mixed, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)dg->dm)));
+  *ncells = 0;
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const RefElement *ref = dg->blocks[mesh->elem_block[e]].ref;
+    *ncells += nsub[mesh->elem_block[e]];
+    len += nsub[mesh->elem_block[e]] * (ref->Nverts + (mixed ? 1 : 0));
+  }
+  PetscCall(PetscMalloc1(len, cells));
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const PetscInt    b = mesh->elem_block[e];
+    const RefElement *ref = dg->blocks[b].ref;
+    const PetscInt    nv  = ref->Nverts;
+    for (PetscInt c = 0; c < nsub[b]; c++) {
+      if (mixed) (*cells)[k++] = ref->shape;
+      for (PetscInt v = 0; v < nv; v++) (*cells)[k++] = dg->elem_node[e] + sub[b][c * nv + v];
+    }
+  }
+  for (PetscInt b = 0; b < nb; b++) PetscCall(PetscFree(sub[b]));
+  *nverts = mixed ? 0 : (nb ? dg->blocks[0].ref->Nverts : RefShapeTable[MeshElementShape(mesh, 0)].nverts);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

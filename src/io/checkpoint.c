@@ -177,17 +177,19 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Lexicographic order of keys by their first three numbers (DG: the centroid; 0 beyond the dimension). */
-static const PetscReal *sort_keys;
-static int              KeyOrder(const PetscReal *ka, const PetscReal *kb)
+/* Lexicographic order of keys by their first three numbers (DG: the centroid; in 3D elements stacked
+ * above each other share the first two). */
+#define CHECKPOINT_SORT_KEYS 3
+static int CompareKeyValues(const PetscReal *ka, const PetscReal *kb)
 {
-  for (int j = 0; j < 3; j++)
+  for (PetscInt j = 0; j < CHECKPOINT_SORT_KEYS; j++)
     if (ka[j] != kb[j]) return ka[j] < kb[j] ? -1 : 1;
   return 0;
 }
-static int CompareKeys(const void *a, const void *b)
+static const PetscReal *sort_keys;
+static int              CompareKeys(const void *a, const void *b)
 {
-  return KeyOrder(sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)a, sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)b);
+  return CompareKeyValues(sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)a, sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)b);
 }
 
 /* position[b]: the file's block holding this rank's block b, found by key. When `required`, a block
@@ -212,7 +214,7 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
     while (lo <= hi) {
       const PetscInt   mid = (lo + hi) / 2;
       const PetscReal *m   = fkeys + HOFLOW_CHECKPOINT_KEY * order[mid];
-      const int        cmp = KeyOrder(m, k);
+      const int        cmp = CompareKeyValues(m, k);
       if (!cmp) {
         found = order[mid];
         break;
@@ -223,7 +225,7 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
         hi = mid - 1;
     }
     if (found >= 0)
-      for (PetscInt j = 3; j < HOFLOW_CHECKPOINT_KEY; j++)
+      for (PetscInt j = CHECKPOINT_SORT_KEYS; j < HOFLOW_CHECKPOINT_KEY; j++)
         if (PetscAbsReal(fkeys[HOFLOW_CHECKPOINT_KEY * found + j] - k[j]) > 1e-12 * PetscMax(scale, 1)) found = -1;
     if (found < 0) bad = b;
     position[b] = found;
@@ -245,7 +247,9 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
   if (!ok) {
     const PetscReal *k = c->keys + bad * HOFLOW_CHECKPOINT_KEY;
     PetscCall(PetscFree2(fkeys, order));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from a different mesh (-dm_plex_filename, -dm_plex_box_faces, -dm_refine): this run's element with centroid (%g, %g) is not in it", path, (double)k[0], (double)k[1]);
+    char z[40] = ""; /* keys are 0 beyond the dimension: a 3D centroid has z != 0 */
+    if (k[2] != 0) PetscCall(PetscSNPrintf(z, sizeof(z), ", %g", (double)k[2]));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' is from a different mesh (-dm_plex_filename, -dm_plex_box_faces, -dm_refine): this run's element with centroid (%g, %g%s) is not in it", path, (double)k[0], (double)k[1], z);
   }
   PetscCall(PetscFree2(fkeys, order));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -394,12 +398,44 @@ static PetscErrorCode CheckpointCreateScatter(Checkpoint c, PetscInt nfile, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* On the same mesh, the matched blocks' vertices in the file against this run's: a mesh distributed
+ * another way may list an element's vertices in another order (a DMPlex box's cells after
+ * distribution), and then its nodes are in another order too. *reordered tells every rank whether any
+ * block differs; pverts[b*nverts*dim] are then the file block's vertices, to map its values by. */
+static PetscErrorCode CheckpointCheckVertexOrder(Checkpoint c, IOFile file, PetscInt nfile, const PetscInt position[], PetscReal **pverts, PetscBool *reordered)
+{
+  const PetscInt nvd = c->nverts * c->dim;
+  PetscInt       rows = -1, cols = -1;
+  PetscReal     *fv;
+  PetscMPIInt    any = 0;
+
+  PetscFunctionBeginUser;
+  *reordered = PETSC_FALSE;
+  *pverts    = NULL;
+  if (!c->vertices) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(IOFileGetDatasetShape(file, "blocks/vertices", &rows, &cols));
+  if (rows != nfile || cols != nvd) PetscFunctionReturn(PETSC_SUCCESS); /* format 2: no vertices to compare */
+  PetscCall(PetscMalloc1(nfile * nvd, &fv));
+  PetscCall(IOFileReadRows(file, "blocks/vertices", IO_DOUBLE, nvd, 0, nfile, fv));
+  for (PetscInt b = 0; b < c->nblocks && !any; b++)
+    for (PetscInt k = 0; k < nvd; k++)
+      if (fv[position[b] * nvd + k] != c->vertices[b * nvd + k]) any = 1;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, c->comm));
+  if (any) {
+    PetscCall(PetscMalloc1(c->nblocks * nvd, pverts));
+    for (PetscInt b = 0; b < c->nblocks; b++) PetscCall(PetscArraycpy(*pverts + b * nvd, fv + position[b] * nvd, nvd));
+    *reordered = PETSC_TRUE;
+  }
+  PetscCall(PetscFree(fv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, PetscReal *time, PetscReal *dt)
 {
   IOFile     file;
   char       value[256], attr[96], names[CHECKPOINT_MAX * 65], file_value[256] = "", run_value[256] = "";
   PetscInt   version, blocks, block_size, *position, start, nread;
-  PetscBool  found, differs = PETSC_FALSE, same_mesh, project;
+  PetscBool  found, differs = PETSC_FALSE, same_mesh, project, reordered = PETSC_FALSE;
   Vec        fvec;
   VecScatter scatter;
   PetscReal *pverts = NULL;
@@ -456,12 +492,13 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
   PetscCall(PetscMalloc1(c->nblocks, &position));
   same_mesh = blocks == c->nblocks_global ? PETSC_TRUE : PETSC_FALSE;
   if (same_mesh) PetscCall(CheckpointMatchBlocks(c, file, path, project ? PETSC_FALSE : PETSC_TRUE, position, &same_mesh));
+  if (same_mesh && c->proj) PetscCall(CheckpointCheckVertexOrder(c, file, blocks, position, &pverts, &reordered));
   if (!same_mesh) {
     PetscCall(PetscMalloc1(c->nblocks * c->nverts * c->dim, &pverts));
     PetscCall(CheckpointLocateParents(c, file, path, version, blocks, position, pverts));
   }
 
-  if (!differs && same_mesh) {
+  if (!differs && same_mesh && !reordered) {
     /* the same discretization: the file's values as they are, so a restart continues exactly */
     PetscCall(CheckpointCreateScatter(c, blocks, c->block_size, position, c->vecs[0], &fvec, &start, &nread, &scatter));
     for (PetscInt k = 0; k < c->nvec; k++) {
@@ -496,7 +533,8 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       PetscCall(VecRestoreArrayRead(local, &l));
     }
     PetscCall(VecDestroy(&local));
-    PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
+    if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
+    else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
     PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
     for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
   }

@@ -17,7 +17,10 @@ PetscErrorCode OutputMeshCreate(Disc disc, OutputMesh **mesh_out)
   om->dim  = disc->mesh->dim;
   PetscCall(DiscGetPoints(disc, &om->npoints, &x, &elem_point));
   PetscCall(DiscGetSubCells(disc, &om->ncells, &om->nverts, &om->cells));
-  om->shape = MeshElementShape(disc->mesh, 0);
+  om->shape = disc->mesh->K ? MeshElementShape(disc->mesh, 0) : REF_NUM_SHAPES;
+  if (om->nverts) om->ncells_len = om->ncells * om->nverts;
+  else
+    for (PetscInt c = 0, k = 0; c < om->ncells; c++, om->ncells_len = k) k += 1 + RefShapeTable[om->cells[k]].nverts;
   PetscCall(PetscMalloc1(om->npoints * om->dim, &om->x));
   PetscCall(PetscArraycpy(om->x, x, om->npoints * om->dim));
   *mesh_out = om;
@@ -37,7 +40,7 @@ PetscErrorCode OutputMeshDestroy(OutputMesh **mesh)
 #define FIELD_MAX 16
 typedef struct {
   PetscInt  step, mesh_step, nfields;
-  PetscInt  npoints, ncells; /* of its mesh file; -1: this run's */
+  PetscInt  npoints, ncells, tlen; /* of its mesh file (tlen: entries of a mixed topology); -1: this run's */
   PetscReal time;
   char      fields[FIELD_MAX][64];
 } OutputRecord;
@@ -46,7 +49,7 @@ struct _n_FieldWriter {
   MPI_Comm          comm;
   PetscMPIInt       rank;
   const OutputMesh *mesh;
-  PetscInt          npoints_global, ncells_global;
+  PetscInt          npoints_global, ncells_global, tlen_global; /* tlen: entries of the topology */
   char              dir[PETSC_MAX_PATH_LEN], series[128];
   PetscInt          mesh_step; /* step whose mesh file this run writes (-1: not yet written) */
   PetscInt          nrecords, maxrecords;
@@ -84,6 +87,7 @@ static PetscErrorCode FieldWriterReadIndex(FieldWriter w)
     r.mesh_step = (PetscInt)mesh_step;
     r.npoints   = -1;
     r.ncells    = -1;
+    r.tlen      = -1;
     r.nfields   = 0;
     for (p = strtok(line + used, " \n"); p && r.nfields < FIELD_MAX; p = strtok(NULL, " \n")) PetscCall(PetscStrncpy(r.fields[r.nfields++], p, sizeof(r.fields[0])));
     if (w->nrecords == w->maxrecords) {
@@ -120,7 +124,8 @@ static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
   char                     path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
   FILE                    *fp;
   static const char *const topologies[REF_NUM_SHAPES] = {[REF_TRIANGLE] = "Triangle", [REF_QUADRILATERAL] = "Quadrilateral", [REF_TETRAHEDRON] = "Tetrahedron", [REF_PRISM] = "Wedge", [REF_HEXAHEDRON] = "Hexahedron", [REF_SEGMENT] = "Polyline"};
-  const char              *topology                   = topologies[w->mesh->shape];
+  const PetscBool          mixed                      = w->mesh->nverts == 0 ? PETSC_TRUE : PETSC_FALSE;
+  const char              *topology                   = mixed ? "Mixed" : topologies[w->mesh->shape];
 
   PetscFunctionBeginUser;
   if (w->rank) PetscFunctionReturn(PETSC_SUCCESS);
@@ -142,11 +147,14 @@ static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
     const OutputRecord *r = &w->records[k];
     /* a record of an earlier run has its mesh file's counts (another order or mesh after a
      * projected restart; on the same discretization only the point order differs) */
-    const PetscInt npoints = r->npoints >= 0 ? r->npoints : w->npoints_global, ncells = r->ncells >= 0 ? r->ncells : w->ncells_global;
+    const PetscInt npoints = r->npoints >= 0 ? r->npoints : w->npoints_global, ncells = r->ncells >= 0 ? r->ncells : w->ncells_global, tlen = r->tlen >= 0 ? r->tlen : w->tlen_global;
     fprintf(fp, "   <Grid Name=\"step %lld\" GridType=\"Uniform\">\n", (long long)r->step);
     fprintf(fp, "    <Time Value=\"%.17g\"/>\n", (double)r->time);
     fprintf(fp, "    <Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", topology, (long long)ncells);
-    fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">%s_mesh_%06lld.h5:/topology</DataItem>\n", (long long)ncells, (long long)w->mesh->nverts, w->series, (long long)r->mesh_step);
+    if (mixed) /* XDMF's mixed layout: each cell's type number, then its points */
+      fprintf(fp, "     <DataItem Dimensions=\"%lld\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">%s_mesh_%06lld.h5:/topology</DataItem>\n", (long long)tlen, w->series, (long long)r->mesh_step);
+    else
+      fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">%s_mesh_%06lld.h5:/topology</DataItem>\n", (long long)ncells, (long long)w->mesh->nverts, w->series, (long long)r->mesh_step);
     fprintf(fp, "    </Topology>\n    <Geometry GeometryType=\"%s\">\n", w->mesh->dim == 3 ? "XYZ" : "XY");
     fprintf(fp, "     <DataItem Dimensions=\"%lld %lld\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s_mesh_%06lld.h5:/geometry</DataItem>\n", (long long)npoints, (long long)w->mesh->dim, w->series, (long long)r->mesh_step);
     fprintf(fp, "    </Geometry>\n");
@@ -165,7 +173,7 @@ static PetscErrorCode FieldWriterWriteSeries(FieldWriter w)
 PetscErrorCode FieldWriterCreate(const OutputMesh *mesh, const char dir[], const char series[], FieldWriter *writer)
 {
   FieldWriter w;
-  PetscInt    local[2] = {mesh->npoints, mesh->ncells}, global[2];
+  PetscInt    local[3] = {mesh->npoints, mesh->ncells, mesh->ncells_len}, global[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&w));
@@ -173,9 +181,10 @@ PetscErrorCode FieldWriterCreate(const OutputMesh *mesh, const char dir[], const
   w->mesh      = mesh;
   w->mesh_step = -1;
   PetscCallMPI(MPI_Comm_rank(w->comm, &w->rank));
-  PetscCall(MPIU_Allreduce(local, global, 2, MPIU_INT, MPI_SUM, w->comm));
+  PetscCall(MPIU_Allreduce(local, global, 3, MPIU_INT, MPI_SUM, w->comm));
   w->npoints_global = global[0];
   w->ncells_global  = global[1];
+  w->tlen_global    = global[2];
   PetscCheck(global[0] < PETSC_MAX_INT && global[0] < 2147483647, w->comm, PETSC_ERR_SUP, "Output of %" PetscInt_FMT " points exceeds 32-bit topology indices", global[0]);
   PetscCall(PetscStrncpy(w->dir, dir, sizeof(w->dir)));
   PetscCall(PetscStrncpy(w->series, series, sizeof(w->series)));
@@ -200,10 +209,12 @@ PetscErrorCode FieldWriterRestart(FieldWriter w, PetscInt step)
     OutputRecord *r = &w->records[k];
     char          path[PETSC_MAX_PATH_LEN], suffix[32];
     PetscBool     readable, found[2] = {PETSC_FALSE, PETSC_FALSE};
+    PetscInt      ncols;
     IOFile        file;
     if (k && r->mesh_step == r[-1].mesh_step) {
       r->npoints = r[-1].npoints;
       r->ncells  = r[-1].ncells;
+      r->tlen    = r[-1].tlen;
       continue;
     }
     PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_mesh_%06lld.h5", (long long)r->mesh_step));
@@ -213,8 +224,9 @@ PetscErrorCode FieldWriterRestart(FieldWriter w, PetscInt step)
     PetscCall(IOFileOpen(PETSC_COMM_SELF, path, NULL, &file));
     PetscCall(IOFileReadAttributeInt(file, "points", &r->npoints, &found[0]));
     PetscCall(IOFileReadAttributeInt(file, "cells", &r->ncells, &found[1]));
+    PetscCall(IOFileGetDatasetShape(file, "topology", &r->tlen, &ncols));
     PetscCall(IOFileClose(&file));
-    if (!found[0] || !found[1]) r->npoints = r->ncells = -1;
+    if (!found[0] || !found[1]) r->npoints = r->ncells = r->tlen = -1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -230,13 +242,25 @@ static PetscErrorCode FieldWriterWriteMesh(FieldWriter w, PetscInt step)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Exscan(&m->npoints, &offset, 1, MPIU_INT, MPI_SUM, w->comm));
   if (!w->rank) offset = 0;
-  PetscCall(PetscMalloc1(m->ncells * m->nverts, &cells));
-  for (PetscInt k = 0; k < m->ncells * m->nverts; k++) cells[k] = offset + m->cells[k];
+  PetscCall(PetscMalloc1(m->ncells_len, &cells));
+  if (m->nverts)
+    for (PetscInt k = 0; k < m->ncells_len; k++) cells[k] = offset + m->cells[k];
+  else { /* mixed: hoflow's shape numbers become XDMF's cell type numbers */
+    static const PetscInt xdmf_type[REF_NUM_SHAPES] = {[REF_TRIANGLE] = 4, [REF_QUADRILATERAL] = 5, [REF_TETRAHEDRON] = 6, [REF_PRISM] = 8, [REF_HEXAHEDRON] = 9};
+    for (PetscInt k = 0; k < m->ncells_len;) {
+      const PetscInt nv = RefShapeTable[m->cells[k]].nverts;
+      PetscCheck(xdmf_type[m->cells[k]], PETSC_COMM_SELF, PETSC_ERR_SUP, "Mixed output of %s sub-cells", RefShapeTable[m->cells[k]].name);
+      cells[k] = xdmf_type[m->cells[k]];
+      for (PetscInt v = 1; v <= nv; v++) cells[k + v] = offset + m->cells[k + v];
+      k += nv + 1;
+    }
+  }
   PetscCall(PetscSNPrintf(suffix, sizeof(suffix), "_mesh_%06lld.h5", (long long)step));
   PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
   PetscCall(IOFileCreate(w->comm, path, &file));
   PetscCall(IOFileWriteRows(file, "geometry", IO_DOUBLE, m->dim, m->npoints, m->x));
-  PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
+  if (m->nverts) PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
+  else PetscCall(IOFileWriteRows(file, "topology", IO_INT, 1, m->ncells_len, cells));
   PetscCall(IOFileWriteAttributeInt(file, "points", w->npoints_global));
   PetscCall(IOFileWriteAttributeInt(file, "cells", w->ncells_global));
   PetscCall(IOFileClose(&file));
@@ -281,6 +305,7 @@ PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, Pe
     r.mesh_step = w->mesh_step;
     r.npoints   = w->npoints_global;
     r.ncells    = w->ncells_global;
+    r.tlen      = w->tlen_global;
     r.nfields   = nfields;
     for (PetscInt f = 0; f < nfields; f++) PetscCall(PetscStrncpy(r.fields[f], names[f], sizeof(r.fields[f])));
     w->records[w->nrecords++] = r;

@@ -696,7 +696,7 @@ static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, PetscInt e, Pet
   const RefShapeInfo *ie = &RefShapeTable[MeshElementShape(mesh, e)], *in = &RefShapeTable[MeshElementShape(mesh, nb)];
   const PetscInt      nfv      = ie->face_nverts[f];
   const PetscReal    *ne       = mesh->face_normal + slot * dim;
-  PetscReal           pe[4][3] = {{0}}, pn[4][3] = {{0}}, shift[3] = {0, 0, 0}, ce[3] = {0, 0, 0}, cn[3] = {0, 0, 0}, dev = 0, distort = 0, dn = 0, ndot = 0, tol;
+  PetscReal           pe[4][3] = {{0}}, pn[4][3] = {{0}}, shift[3] = {0, 0, 0}, ce[3] = {0, 0, 0}, cn[3] = {0, 0, 0}, dev = 0, distort = 0, ndot = 0, tol;
   double              nbn[3], meas;
   char                ps[64], pes[64], pns[64];
 
@@ -731,10 +731,11 @@ static PetscErrorCode MeshCheckFaceTranslation(const Mesh *mesh, PetscInt e, Pet
   }
   GeomFaceNormal(MeshElementShape(mesh, nb), (int)dim, (int)g, mesh->vertices + nb * HOFLOW_VERTS_MAX * dim, nbn, &meas);
   for (PetscInt d = 0; d < dim; d++) {
-    dn += PetscSqr(ne[d] + nbn[d]);
     ndot += ne[d] * nbn[d];
   }
-  if (dev <= tol && PetscSqrtReal(dn) <= 1e-8) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the vertices match after the shift and the cells lie on opposite sides: an ordinary or a periodic
+   * face (normals from the vertices of a warped quadrilateral face differ between its two cells) */
+  if (dev <= tol && ndot < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(distort <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s and face %" PetscInt_FMT " of cell %" PetscInt_FMT " at %s share their vertices, but after the periodic shift %s (the centroids' difference) a vertex is %g from its partner; the periodic sides of a mesh need the same nodes, one side a translate of the other", mesh->source, f,
              mesh->elem_cell[e], MeshFormatPoint(dim, ce, pes, sizeof(pes)), g, mesh->elem_cell[nb], MeshFormatPoint(dim, cn, pns, sizeof(pns)), MeshFormatPoint(dim, shift, ps, sizeof(ps)), (double)dev);
   PetscCheck(ndot < 1 - 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cells %" PetscInt_FMT " and %" PetscInt_FMT " lie on the same side of their common face (at %s and %s): they overlap. Where a periodic direction has fewer than 3 cells PETSc merges faces with the same vertices; give it at least 3 cells", mesh->source, mesh->elem_cell[e], mesh->elem_cell[nb], MeshFormatPoint(dim, ce, pes, sizeof(pes)), MeshFormatPoint(dim, cn, pns, sizeof(pns)));
@@ -819,6 +820,15 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
     PetscBool set;
     PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_vec_type", vtype, sizeof(vtype), &set));
     PetscCheck(!set || !strstr(vtype, "cuda"), comm, PETSC_ERR_SUP, "-dm_vec_type %s: this hoflow was built without CUDA; build it with 'make CUDA=1' against a CUDA-enabled PETSc (README, GPUs)", vtype);
+  }
+#endif
+#if !defined(PETSC_HAVE_TETGEN) && !defined(PETSC_HAVE_CTETGEN)
+  if (!from_file) { /* PETSc builds simplicial 3D boxes with TetGen, which it may lack */
+    PetscInt  bdim = 2;
+    PetscBool simplex = PETSC_FALSE;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_plex_dim", &bdim, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_plex_simplex", &simplex, NULL));
+    PetscCheck(bdim != 3 || !simplex, comm, PETSC_ERR_SUP, "-dm_plex_dim 3 -dm_plex_simplex 1: this PETSc has no tetrahedral mesh generator (configure it with --download-ctetgen); read a Gmsh tetrahedral mesh instead, e.g. -dm_plex_filename examples/meshes/cube_tet.msh -dm_refine L");
   }
 #endif
   PetscCall(DMCreate(comm, &dm));
@@ -1081,5 +1091,17 @@ PetscErrorCode MeshDestroy(Mesh **mesh)
   PetscCall(PetscFree((*mesh)->face_slot));
   PetscCall(PetscFree5((*mesh)->face_elem, (*mesh)->face_face, (*mesh)->face_type, (*mesh)->face_normal, (*mesh)->face_measure));
   PetscCall(PetscFree(*mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshGetShapeNames(const Mesh *mesh, char names[], size_t len)
+{
+  PetscFunctionBeginUser;
+  names[0] = 0;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    if (b && mesh->blocks[b].shape == mesh->blocks[b - 1].shape) continue; /* affine and curved blocks of a shape */
+    if (b) PetscCall(PetscStrlcat(names, "+", len));
+    PetscCall(PetscStrlcat(names, RefShapes[mesh->blocks[b].shape], len));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -152,10 +152,8 @@ static PetscErrorCode EllipticReport(Elliptic *el)
   for (PetscInt b = 0; b < app->mesh->nblocks; b++) {
     const MeshBlock *mb = &app->mesh->blocks[b];
     if (mb->curved) curved += mb->end - mb->start;
-    if (b && mb->shape == app->mesh->blocks[b - 1].shape) continue; /* affine and curved blocks of a shape */
-    if (b) PetscCall(PetscStrlcat(shapes, "+", sizeof(shapes)));
-    PetscCall(PetscStrlcat(shapes, RefShapes[mb->shape], sizeof(shapes)));
   }
+  PetscCall(MeshGetShapeNames(app->mesh, shapes, sizeof(shapes)));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &curved, 1, MPIU_INT, MPI_SUM, app->comm));
   if (curved) PetscCall(PetscSNPrintf(extra, sizeof(extra), " curved_cells %" PetscInt_FMT " geometry_order %" PetscInt_FMT, curved, app->mesh->geom_order));
   PetscCall(PetscPrintf(app->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e L2 %.6e iterations %" PetscInt_FMT " reason %s setup_s %.4e solve_s %.4e pc_bytes_per_cell %.0f pc_device_bytes_per_cell %.0f%s\n", app->problem_name, app->disc_name, shapes, app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, (double)el->l2_error, el->iterations, KSPConvergedReasons[reason], (double)el->setup_time, (double)el->solve_time, (double)(el->pc_memory[0] / app->mesh->Kglobal), (double)(el->pc_memory[1] / app->mesh->Kglobal), extra));

@@ -292,6 +292,7 @@ static PetscErrorCode UnsteadyReport(Unsteady *un)
   PetscInt  ndofs, step;
   PetscReal time, dt;
   TSType    type;
+  char      shapes[128];
 
   PetscFunctionBeginUser;
   PetscCall(VecGetSize(un->state, &ndofs));
@@ -299,7 +300,8 @@ static PetscErrorCode UnsteadyReport(Unsteady *un)
   PetscCall(TSGetTime(un->ts, &time));
   PetscCall(TSGetTimeStep(un->ts, &dt));
   PetscCall(TSGetType(un->ts, &type));
-  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "%s%s\n", app->problem_name, app->disc_name, RefShapes[app->mesh->blocks[0].shape], app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations, un->errors[0] ? " " : "", un->errors));
+  PetscCall(MeshGetShapeNames(app->mesh, shapes, sizeof(shapes)));
+  PetscCall(PetscPrintf(un->comm, "hoflow: problem %s disc %s shape %s order %" PetscInt_FMT " cells %" PetscInt_FMT " dofs %" PetscInt_FMT " h %.6e ts %s start %" PetscInt_FMT " steps %" PetscInt_FMT " time %.6e dt %.6e L2 %.6e iterations %" PetscInt_FMT "%s%s\n", app->problem_name, app->disc_name, shapes, app->order, app->mesh->Kglobal, ndofs, (double)app->mesh->hmax, type, un->start_step, step, (double)time, (double)dt, (double)un->l2_error, un->iterations, un->errors[0] ? " " : "", un->errors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

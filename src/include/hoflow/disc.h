@@ -32,7 +32,8 @@ typedef struct {
   PetscErrorCode (*elliptic_boundary_data)(Disc, Mat A, PointFunction f, void *, Vec b);
   /* the field's points (nodes) of owned elements [n*dim] in vector order, and each element's first point [K+1] */
   PetscErrorCode (*get_points)(Disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
-  /* sub-cells over the points of owned elements, for output: ncells cells of nverts local point numbers */
+  /* sub-cells over the points of owned elements, for output: ncells cells of nverts local point numbers;
+   * on a mesh of several shapes nverts = 0 and each cell is (shape, its local point numbers) in turn */
   PetscErrorCode (*get_subcells)(Disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);
   /* restarts onto another order or a refined mesh: u[k] = the projection of n element-wise functions of
    * order src_order (src[k], [K][values of an order-src_order element], as this discretization stores

@@ -55,10 +55,11 @@ PETSC_EXTERN PetscErrorCode IOFileGetPath(IOFile file, const char **path);
 typedef struct {
   MPI_Comm   comm;
   PetscInt   dim;                     /* of the points */
-  PetscInt   npoints, ncells, nverts; /* local points and sub-cells; vertices per sub-cell */
-  RefShape   shape;                   /* of the sub-cells (vertices in the shape's order, hoflow/shape.h) */
+  PetscInt   npoints, ncells, nverts; /* local points and sub-cells; vertices per sub-cell (0: mixed shapes) */
+  PetscInt   ncells_len;              /* entries of cells */
+  RefShape   shape;                   /* of the sub-cells (vertices in the shape's order, hoflow/shape.h); mixed: unused */
   PetscReal *x;                       /* [npoints*dim] point coordinates */
-  PetscInt  *cells;                   /* [ncells*nverts] local point indices */
+  PetscInt  *cells;                   /* [ncells*nverts] local point indices; mixed: (shape, point indices) per sub-cell */
 } OutputMesh;
 
 /* The sub-cells through the points of every owned element (DiscGetPoints, DiscGetSubCells), so a global

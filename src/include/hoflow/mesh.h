@@ -149,3 +149,5 @@ PETSC_EXTERN PetscInt MeshCurveNumNodes(Mesh *mesh, RefShape shape);
 /* After numbering: Jacobian checks, measures, face measures and normals of curved elements. */
 PETSC_EXTERN PetscErrorCode MeshCurveFinish(Mesh *mesh);
 PETSC_EXTERN PetscErrorCode MeshCurveDestroy(Mesh *mesh);
+/* The element shapes of this rank's blocks, "+"-separated (e.g. "tetrahedron+prism+hexahedron"), for summaries. */
+PETSC_EXTERN PetscErrorCode MeshGetShapeNames(const Mesh *mesh, char names[], size_t len);

@@ -1,0 +1,62 @@
+#!/bin/bash
+# One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
+# roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
+# convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|studies|curved]...
+# (no argument: all four; SHAPES="..." limits the studies).
+set -uo pipefail
+OUT=${OUT:-output/gpu3d}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/summary.txt") 2>&1
+export PATH=$PATH:/usr/local/cuda/bin
+parts=${*:-tests bench studies curved}
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+date -u
+make CUDA=1 -j16 > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+rm -f "$OUT/build.log"
+for part in $parts; do
+  case $part in
+  tests)
+    make test-gpu > "$OUT/test-gpu.log" 2>&1
+    grep -E '^FAIL' -A12 "$OUT/test-gpu.log" | head -80
+    tail -2 "$OUT/test-gpu.log" ;;
+  bench)
+    HEX="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40"   # 64 000 hexahedra
+    TET="-dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3"     # Gmsh tetrahedra refined (PETSc has no TetGen)
+    for shape in hex tet; do
+      mesh=$HEX; [ $shape = tet ] && mesh=$TET
+      ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders 1,2,3,4,5,6,7,8 -bench_reps 20 \
+        -bench_ins false -bench_csv "$OUT/roofline_$shape.csv" > "$OUT/r.txt" 2>&1 || tail -20 "$OUT/r.txt"
+      grep -E "^(device|cells|copy|shared|shape|hexa|tetra)" "$OUT/r.txt"
+    done
+    rm -f "$OUT/r.txt" ;;
+  sweep)  # launch shapes (elements per block and per thread) of the tetrahedral kernels, for cuda/ipdg.cu's table
+    ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3 \
+      -bench_orders 1,2,3,4,5,6,7,8 -bench_epb_sweep -bench_reps 20 -bench_ins false -bench_csv "$OUT/sweep_tet.csv" > /dev/null 2>&1
+    echo "fastest launch shape (shape kernel N rows P seconds):"
+    awk -F, 'NR>1 {k=$2" "$4" "$3; if (!(k in best) || $8<best[k]) {best[k]=$8; cfg[k]=$6" "$7}} END {for (k in best) print "best", k, cfg[k], best[k]}' "$OUT/sweep_tet.csv" | sort -k3,3 -k4n ;;
+  big)  # issue 13's single-GPU case: N = 6, 19.3 M DOFs, pMG-AMG to 1e-8 (setup vs solve), and the same
+        # solve on the machine's 16 CPU cores (GAMG coarse: this PETSc's hypre takes device vectors only)
+    BIG="-problem poisson -order 6 -dm_plex_filename examples/meshes/square.msh -dm_refine 7 -ksp_rtol 1e-8"
+    /usr/bin/time -f "wall %e s" ./hoflow -dm_vec_type cuda $BIG -options_file options/pmg_amg.yaml -log_view > "$OUT/logview_19M_gpu.txt" 2>&1
+    grep -E "^hoflow:|^wall|^(MeshSetup|DGSetup|PMGSetUp|IPDGAssemble|MatSetPreallCOO|MatConvert|DMPlexTransform|DGProject|DGL2Error|KSPSolve) " "$OUT/logview_19M_gpu.txt" | cut -c1-100
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /usr/bin/time -f "wall %e s" mpiexec -n 16 --bind-to core ./hoflow $BIG \
+      -options_file options/pmg_gamg.yaml -log_view > "$OUT/logview_19M_cpu16.txt" 2>&1
+    grep -E "^hoflow:|^wall|^(PMGSetUp|KSPSolve) " "$OUT/logview_19M_cpu16.txt" | cut -c1-100 ;;
+  studies)
+    for shape in ${SHAPES:-hexahedron tetrahedron prism mixed}; do
+      levels=0-2; [ $shape = hexahedron ] && levels=1-3
+      solver="-options_file options/pmg_amg.yaml"   # p-multigrid needs one element shape:
+      [ $shape = mixed ] && solver="-ksp_type cg -pc_type jacobi -ksp_max_it 20000"
+      python3 scripts/convergence.py --shape $shape --orders 1-6 --levels $levels --rtol 1e-12 \
+        --out "$OUT/convergence_$shape" -- -dm_vec_type cuda $solver 2>&1 | tail -40
+    done ;;
+  curved)  # the octant of the spherical shell (tetrahedra remeshed by tests/suite_curved.py's gmsh runs)
+    m=output/test-meshes/shell_setnumber_octant_1_clscale_
+    python3 scripts/convergence.py --shape tetrahedron --orders 1-6 --problem annulus --rtol 1e-12 \
+      --meshes ${m}1p4.msh,${m}1.msh,${m}0p7.msh --out "$OUT/convergence_shell_octant" -- -dm_vec_type cuda \
+      -options_file options/pmg_amg.yaml -bc_dirichlet inner,outer,left,front,bottom -bc_neumann none \
+      -curve_inner sphere -curve_inner_radius 1 -curve_outer sphere -curve_outer_radius 2 2>&1 | tail -30 ;;
+  esac
+done
+date -u
