@@ -21,6 +21,12 @@ extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes
   return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
 }
 
+extern "C" int HoflowDeviceCopyTo(void *device, const void *host, size_t bytes, void *stream)
+{
+  cudaError_t err = cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, (cudaStream_t)stream);
+  return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
+}
+
 extern "C" int HoflowDeviceFree(void *ptr)
 {
   return ptr ? (int)cudaFree(ptr) : 0;

@@ -222,7 +222,32 @@ static void INSFacePoint(RefShape shape, PetscInt dim, const PetscReal vx[], Pet
   for (PetscInt d = 0; d < dim; d++) x[d] = v0[d] + 0.5 * (1 + xi[0]) * (v1[d] - v0[d]) + 0.5 * (1 + xi[1]) * (vl[d] - v0[d]);
 }
 
+typedef struct {
+  INSBoundaryFunction bc;
+  void               *ctx;
+} INSBoundaryPointwise;
+
+static PetscErrorCode INSBoundaryIgnoreSlot(PetscInt slot, const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx)
+{
+  INSBoundaryPointwise *pw = (INSBoundaryPointwise *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCheck(slot >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face slot %" PetscInt_FMT, slot);
+  PetscCall(pw->bc(x, n, values, pw->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *ctx)
+{
+  INSBoundaryPointwise pw = {bc, ctx};
+
+  PetscFunctionBeginUser;
+  PetscCheck(!ops->op.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Set the boundary data before the first use on the device");
+  PetscCall(INSOpsSetBoundaryDataFaces(ops, INSBoundaryIgnoreSlot, &pw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc, void *ctx)
 {
   DGDisc           *dg   = ops->dg;
   const Mesh       *mesh = dg->mesh;
@@ -231,7 +256,6 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
   PetscReal        *xg, *wg, *fxq[HOFLOW_FACES_MAX] = {NULL};
 
   PetscFunctionBeginUser;
-  PetscCheck(!ops->op.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Set the boundary data before the first use on the device");
   PetscCall(PetscMalloc2(Nfq, &xg, Nfq, &wg));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, dim == 2 ? Nfq : INS_NQ(ref->N), xg, wg));
   if (dim == 3)
@@ -256,7 +280,7 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
           for (PetscInt d = 0; d < dim; d++) dist = PetscMax(dist, PetscAbsReal(x[d] - dg->x[dim * id + d]));
           PetscCheck(dist < 1e-8 * (1 + PetscAbsReal(x[0]) + PetscAbsReal(x[1]) + PetscAbsReal(x[2])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Element %" PetscInt_FMT " face %" PetscInt_FMT " node %" PetscInt_FMT ": the face coordinates place it %g away from the node", e, f, a, (double)dist);
         }
-        PetscCall(bc(dg->x + dim * id, n, val, ctx));
+        PetscCall(bc(slot, dg->x + dim * id, n, val, ctx));
         for (PetscInt c = 0; c < dim; c++) ops->bcn[c * nbn + k] = type == HOFLOW_FACE_DIRICHLET ? val[c] : val[dim + c];
         ops->bcn[dim * nbn + k] = type == HOFLOW_FACE_NEUMANN ? val[2 * dim] : 0.0;
       }
@@ -268,13 +292,17 @@ PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *c
           x[0]                = 0.5 * (1 - xg[q]) * v0[0] + 0.5 * (1 + xg[q]) * v1[0];
           x[1]                = 0.5 * (1 - xg[q]) * v0[1] + 0.5 * (1 + xg[q]) * v1[1];
         } else INSFacePoint(ref->shape, dim, vx, f, fxq[f] + 2 * q, x);
-        PetscCall(bc(x, n, val, ctx));
+        PetscCall(bc(slot, x, n, val, ctx));
         for (PetscInt c = 0; c < dim; c++) ops->bcq[c * nbq + k] = val[c]; /* outflow faces too: the data of backflow */
       }
     }
   }
   for (PetscInt f = 0; f < Nf; f++) PetscCall(PetscFree(fxq[f]));
   PetscCall(PetscFree2(xg, wg));
+  if (ops->op.device_ready) { /* new data (time-dependent boundary values): the face arrays only */
+    PetscCall(HoflowDeviceCopyToChecked((void *)ops->kd_device.bcn, ops->bcn, sizeof(double) * (dim + 1) * nbn, ops->op.stream));
+    PetscCall(HoflowDeviceCopyToChecked((void *)ops->kd_device.bcq, ops->bcq, sizeof(double) * dim * nbq, ops->op.stream));
+  }
   ops->has_data = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,6 +17,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_vortex", ProblemCreate_TaylorVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "square_cylinder", ProblemCreate_SquareCylinder));
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,11 +15,17 @@ typedef struct _n_INSOps *INSOps;
  * backflow (flow entering through an outflow face; e.g. the free stream). In 2D that is
  * (u_D, v_D, du/dn, dv/dn, p_D). The time dependence is a factor the caller applies. */
 typedef PetscErrorCode (*INSBoundaryFunction)(const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx);
+/* The same with the mesh's face slot of the point (data that differ by boundary group). */
+typedef PetscErrorCode (*INSBoundaryFaceFunction)(PetscInt slot, const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx);
 /* face_type: the velocity's boundary conditions [nslots] (NULL: the mesh's). */
 PETSC_EXTERN PetscErrorCode INSOpsCreate(DGDisc *dg, const PetscInt face_type[], INSOps *ops);
 PETSC_EXTERN PetscErrorCode INSOpsDestroy(INSOps *ops);
 PETSC_EXTERN PetscErrorCode INSOpsGetFaceTypes(INSOps ops, const PetscInt **face_type);
 PETSC_EXTERN PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunction bc, void *ctx);
+/* Evaluate the boundary data face by face on the boundary faces' nodes and cubature points (host);
+ * may be called again (time-dependent data): after the first device use the face arrays are then
+ * copied into the device's (face-trace arrays, never volume vectors). */
+PETSC_EXTERN PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc, void *ctx);
 /* out[dim] = N~(a; c) (hoflow/kernels/ins.h INSAdvectionHost): advection of c[dim] by a[dim], global vectors. */
 PETSC_EXTERN PetscErrorCode INSOpsAdvection(INSOps ops, const Vec a[], const Vec c[], PetscReal lambda_scale, PetscReal bc_scale, const Vec out[]);
 /* g[dim] = G p with the outflow data p* = bc_scale p_D + trace_scale trace(ptrace) (ptrace may be NULL). */
