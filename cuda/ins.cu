@@ -678,3 +678,19 @@ extern "C" int INSFaceDataCUDA(const INSKernelData *d, int type, int component, 
   if (total) FaceDataKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)d->stream>>>(*d, type, component, alpha, beta, x, out);
   return (int)cudaGetLastError();
 }
+
+// Scatter of packed boundary-face data into a face array: one thread per packed value.
+__global__ void ScatterFacesKernel(int nb, const int *__restrict__ face, int bs, int ncomp, const double *__restrict__ src, int dst_stride, double *__restrict__ dst)
+{
+  const long idx = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (long)ncomp * nb * bs) return;
+  const int  j = (int)(idx % bs), b = (int)((idx / bs) % nb), c = (int)(idx / ((long)bs * nb));
+  dst[(long)c * dst_stride + (long)face[b] * bs + j] = src[idx];
+}
+
+extern "C" int INSScatterFacesCUDA(int nb, const int *face, int bs, int ncomp, const double *src, int dst_stride, double *dst, void *stream)
+{
+  const long total = (long)ncomp * nb * bs;
+  if (total) ScatterFacesKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)stream>>>(nb, face, bs, ncomp, src, dst_stride, dst);
+  return (int)cudaGetLastError();
+}

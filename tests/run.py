@@ -367,7 +367,7 @@ def gpu_apply_test(shape, order, launch=()):
             check("skipped" in m.group(0), "prism run printed incompressible-flow results: " + m.group(0))
             m = None
         ins = dict(re.findall(r"(\w+) (\S+)", m.group(0))) if m else {}
-        check(not m or set(ins) == {"advection", "subcycle", "gradient", "gradient_increment", "divergence", "facedata", "ins_repeat"}, "unexpected incompressible-flow line: %s" % ins)
+        check(not m or set(ins) == {"advection", "subcycle", "gradient", "gradient_increment", "divergence", "facedata", "newdata", "ins_repeat"}, "unexpected incompressible-flow line: %s" % ins)
         for k, v in ins.items():
             if k == "ins_repeat":
                 check(float(v) == 0.0, "two CUDA runs of the incompressible-flow operators differ (race?): %s" % v)

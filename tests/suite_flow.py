@@ -140,3 +140,33 @@ def _():
     flow_finite(rows, names)
     check(len(rows) == 4, "%d rows, expected 4 (steps 0..3)" % len(rows))
     return "%d rows; at t = %s: Cd %s, dp %s" % (len(rows), rows[-1]["time"], rows[-1]["drag_coefficient:cylinder"], rows[-1]["pressure_difference"])
+
+
+# ---------------------------------------------------------------- GPU (make test-gpu)
+@test("gpu/flow/time-dependent-boundary-host-vs-device", gpu=True)
+def _():
+    """The Poiseuille case (time-dependent inflow re-evaluated at every new time) on the GPU: the
+    monitors match the host run, and inside the step's stages every host-to-device copy is smaller
+    than one volume vector (only the boundary faces' packed data cross, -log_view)."""
+    gpu_or_skip()
+    res = {}
+    for backend, extra in (("host", []), ("device", ["-dm_vec_type", "cuda", "-log_view"])):
+        with tempfile.TemporaryDirectory() as tmp:
+            _, out = run(POISEUILLE + ["-ts_max_time", "0.4", "-vel_ksp_rtol", "1e-12", "-pres_ksp_rtol", "1e-12", "-output_dir", tmp] + extra)
+            res[backend] = (flow_monitors(os.path.join(tmp, "monitors.csv"))[-1], out)
+    for k in ("pressure_difference", "force_viscous_x:bottom", "kinetic_energy"):
+        h, d = float(res["host"][0][k]), float(res["device"][0][k])
+        check(abs(h - d) <= 1e-7 * max(abs(h), 1e-12), "%s: host %.12e, device %.12e" % (k, h, d))
+    volume_mb = 8 * 16 * 8 / 1e6  # one field: 8 quadrilaterals x 16 nodes (N = 3) x 8 bytes
+    big = []
+    out = res["device"][1]
+    for name, body in re.findall(r"^--- Event Stage \d+: (INS (?:advection|velocity|pressure|update))\s*$(.*?)(?=^--- Event Stage|\Z)", out, re.M | re.S):
+        for line in body.splitlines():
+            t = line.split()
+            if len(t) < 20 or not re.match(r"^[A-Za-z]\w*\s+\d+\s", line):
+                continue
+            c2g, c2g_mb = float(t[-5]), float(t[-4])
+            if c2g > 0 and c2g_mb / c2g >= volume_mb:
+                big.append("%s %s: %d copies, %g MB" % (name, t[0], c2g, c2g_mb))
+    check(not big, "host-to-device copies of a volume vector's size inside a step: " + "; ".join(big))
+    return "pressure difference host %s device %s" % (res["host"][0]["pressure_difference"], res["device"][0]["pressure_difference"])

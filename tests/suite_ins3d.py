@@ -148,7 +148,7 @@ def gpu_ins3d_kernel_test(shape, order):
         m = re.search(r"gpu-ins: .*", out)
         check(m and "skipped" not in m.group(0), "no incompressible-flow result line:\n" + out[-1000:])
         ins = dict(re.findall(r"(\w+) (\S+)", m.group(0)))
-        check(set(ins) == {"advection", "subcycle", "gradient", "gradient_increment", "divergence", "facedata", "ins_repeat"}, "unexpected line: %s" % ins)
+        check(set(ins) == {"advection", "subcycle", "gradient", "gradient_increment", "divergence", "facedata", "newdata", "ins_repeat"}, "unexpected line: %s" % ins)
         for k, v in ins.items():
             check(float(v) <= (0.0 if k == "ins_repeat" else 1e-14), "CUDA %s differs from the host kernel: %s" % (k, v))
         return " ".join("%s %.1e" % (k, float(v)) for k, v in ins.items())

@@ -85,6 +85,13 @@ void INSFaceDataHost(const INSKernelData *d, int type, int component, double alp
       for (int a = 0; a < d->Nfp; a++) out[(e * d->Nfaces + f) * d->Nfp + a] = INSFaceDataNode(d, type, component, alpha, beta, x, e, f, a);
 }
 
+void INSScatterFacesHost(int nb, const int *face, int bs, int ncomp, const double *src, int dst_stride, double *dst)
+{
+  for (int c = 0; c < ncomp; c++)
+    for (int b = 0; b < nb; b++)
+      for (int j = 0; j < bs; j++) dst[(long)c * dst_stride + (long)face[b] * bs + j] = src[((long)c * nb + b) * bs + j];
+}
+
 double INSAdvectionFlopsPerElement(int dim, int Np, int Nc, int Nfaces, int Nfp, int Nfq)
 {
   /* interpolation of 2 dim fields, contravariant fluxes, the weighted derivatives, face traces (both

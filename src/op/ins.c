@@ -20,6 +20,13 @@ struct _n_INSOps {
   PetscInt      dim;
   PetscReal    *Ic, *DW[3], *If, *LIFTf, *bcq, *bcn;
   double       *IfT, *LIFTfT; /* face-by-face transposes for the device */
+  /* new boundary data after the first device use: the boundary faces (e Nfaces + f), their data
+   * packed face by face on the host and the device */
+  PetscInt      nbface;
+  int          *bface;
+  double       *pack;
+  const int    *bface_device;
+  double       *pack_device;
   PetscBool     has_data;
 };
 
@@ -202,6 +209,8 @@ PetscErrorCode INSOpsDestroy(INSOps *ops)
   PetscCall(PetscFree2((*ops)->If, (*ops)->LIFTf));
   PetscCall(PetscFree2((*ops)->IfT, (*ops)->LIFTfT));
   PetscCall(PetscFree2((*ops)->bcq, (*ops)->bcn));
+  PetscCall(PetscFree((*ops)->bface));
+  PetscCall(PetscFree((*ops)->pack));
   PetscCall(PetscFree(*ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -220,6 +229,47 @@ static void INSFacePoint(RefShape shape, PetscInt dim, const PetscReal vx[], Pet
   const RefShapeInfo *info = &RefShapeTable[shape];
   const PetscReal    *v0 = vx + dim * info->face_verts[f][0], *v1 = vx + dim * info->face_verts[f][1], *vl = vx + dim * info->face_verts[f][info->face_nverts[f] - 1];
   for (PetscInt d = 0; d < dim; d++) x[d] = v0[d] + 0.5 * (1 + xi[0]) * (v1[d] - v0[d]) + 0.5 * (1 + xi[1]) * (vl[d] - v0[d]);
+}
+
+/* New boundary data to the device: the boundary faces' values only, packed on the host, copied, and
+ * scattered into the device's face arrays (INSScatterFaces). */
+static PetscErrorCode INSOpsUploadBoundaryData(INSOps ops)
+{
+  const INSKernelData *kd  = &ops->kd;
+  const int            dim = (int)ops->dim, nbn = kd->K * kd->Nfaces * kd->Nfp, nbq = kd->K * kd->Nfaces * kd->Nfq;
+  PetscInt             nb;
+  size_t               nn, nq;
+
+  PetscFunctionBeginUser;
+  if (!ops->bface) {
+    PetscInt k = 0;
+    for (PetscInt e = 0; e < kd->K; e++)
+      for (PetscInt f = 0; f < kd->Nfaces; f++) k += ops->face_type[ops->dg->mesh->face_slot[e] + f] != HOFLOW_FACE_INTERIOR;
+    ops->nbface = k;
+    PetscCall(PetscMalloc1(PetscMax(k, 1), &ops->bface));
+    k = 0;
+    for (PetscInt e = 0; e < kd->K; e++)
+      for (PetscInt f = 0; f < kd->Nfaces; f++)
+        if (ops->face_type[ops->dg->mesh->face_slot[e] + f] != HOFLOW_FACE_INTERIOR) ops->bface[k++] = (int)(e * kd->Nfaces + f);
+    PetscCall(PetscMalloc1(PetscMax((size_t)ops->nbface * ((dim + 1) * kd->Nfp + dim * kd->Nfq), 1), &ops->pack));
+    PetscCall(HoflowDeviceArraysUpload(&ops->op.device, ops->bface, sizeof(int) * PetscMax(ops->nbface, 1), (const void **)&ops->bface_device));
+    PetscCall(HoflowDeviceArraysUpload(&ops->op.device, NULL, sizeof(double) * PetscMax((size_t)ops->nbface * ((dim + 1) * kd->Nfp + dim * kd->Nfq), 1), (const void **)&ops->pack_device));
+  }
+  nb = ops->nbface;
+  nn = (size_t)nb * (dim + 1) * kd->Nfp;
+  nq = (size_t)nb * dim * kd->Nfq;
+  if (!nb) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int c = 0; c <= dim; c++)
+    for (PetscInt b = 0; b < nb; b++)
+      for (int j = 0; j < kd->Nfp; j++) ops->pack[((size_t)c * nb + b) * kd->Nfp + j] = ops->bcn[(size_t)c * nbn + (size_t)ops->bface[b] * kd->Nfp + j];
+  for (int c = 0; c < dim; c++)
+    for (PetscInt b = 0; b < nb; b++)
+      for (int j = 0; j < kd->Nfq; j++) ops->pack[nn + ((size_t)c * nb + b) * kd->Nfq + j] = ops->bcq[(size_t)c * nbq + (size_t)ops->bface[b] * kd->Nfq + j];
+  PetscCall(HoflowDeviceCopyToChecked(ops->pack_device, ops->pack, sizeof(double) * (nn + nq), ops->op.stream));
+  PetscCall(PetscLogCpuToGpu(sizeof(double) * (nn + nq)));
+  PetscCall(OpShellCheckKernel(&ops->op, HOFLOW_CUDA(INSScatterFacesCUDA((int)nb, ops->bface_device, kd->Nfp, dim + 1, ops->pack_device, nbn, (double *)ops->kd_device.bcn, ops->op.stream)), "boundary-data scatter"));
+  PetscCall(OpShellCheckKernel(&ops->op, HOFLOW_CUDA(INSScatterFacesCUDA((int)nb, ops->bface_device, kd->Nfq, dim, ops->pack_device + nn, nbq, (double *)ops->kd_device.bcq, ops->op.stream)), "boundary-data scatter"));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
@@ -299,10 +349,7 @@ PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc
   }
   for (PetscInt f = 0; f < Nf; f++) PetscCall(PetscFree(fxq[f]));
   PetscCall(PetscFree2(xg, wg));
-  if (ops->op.device_ready) { /* new data (time-dependent boundary values): the face arrays only */
-    PetscCall(HoflowDeviceCopyToChecked((void *)ops->kd_device.bcn, ops->bcn, sizeof(double) * (dim + 1) * nbn, ops->op.stream));
-    PetscCall(HoflowDeviceCopyToChecked((void *)ops->kd_device.bcq, ops->bcq, sizeof(double) * dim * nbq, ops->op.stream));
-  }
+  if (ops->op.device_ready) PetscCall(INSOpsUploadBoundaryData(ops));
   ops->has_data = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -73,6 +73,11 @@ void INSDivergenceHost(const INSKernelData *d, int e0, int e1, const double *con
  * alpha * bcn[component] + beta * trace(x) (x owned, may be NULL), zero elsewhere; component dim is
  * the pressure. */
 void INSFaceDataHost(const INSKernelData *d, int type, int component, double alpha, double beta, const double *x, double *out);
+/* Scatter of boundary data packed face by face into a face array: for c < ncomp, b < nb, j < bs
+ * dst[c*dst_stride + face[b]*bs + j] = src[(c*nb + b)*bs + j] (time-dependent boundary data: only
+ * the boundary faces' values cross to the device). */
+void INSScatterFacesHost(int nb, const int *face, int bs, int ncomp, const double *src, int dst_stride, double *dst);
+int  INSScatterFacesCUDA(int nb, const int *face, int bs, int ncomp, const double *src, int dst_stride, double *dst, void *stream);
 int  INSAdvectionCUDA(const INSKernelData *d, int e0, int e1, const double *const a[], const double *const c[], double lambda_scale, double bc_scale, double *const out[]);
 int  INSGradientCUDA(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *const g[]);
 int  INSDivergenceCUDA(const INSKernelData *d, int e0, int e1, const double *const u[], double bc_scale, double *out);
