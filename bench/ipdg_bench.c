@@ -186,32 +186,33 @@ static PetscErrorCode ReportKernel(FILE *csv, const char *device, const char *sh
  * (the nonlinear term), gradient and divergence; the mesh's boundary faces are Dirichlet faces. */
 static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc *disc, PetscInt reps, PetscBool on_device, Roofline roofline)
 {
-  const PetscInt N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nf = Nf * Nfp, Nfq = (3 * N) / 2 + 1, Nc = disc->ref->shape == REF_TRIANGLE || disc->ref->shape == REF_QUADRILATERAL ? Nfq * Nfq : 0;
+  const PetscInt dim = mesh->dim, N = disc->N, Np = disc->Np, Nf = disc->ref->Nfaces, Nfp = disc->ref->Nfp[0], nf = Nf * Nfp, nq = INS_NQ(N);
+  const PetscInt Nfq = dim == 2 ? nq : nq * nq, Nc = dim == 2 ? nq * nq : nq * nq * nq;
   const char    *names[3] = {"ins-advection", "ins-gradient", "ins-divergence"};
   INSOps         ops;
-  Vec            u, v;
+  Vec            u[3];
   PetscRandom    rnd;
   PetscReal      seconds[3];
   KernelTiming   k[3];
 
   PetscFunctionBeginUser;
   PetscCall(INSOpsCreate(disc, NULL, &ops));
-  PetscCall(DMCreateGlobalVector(disc->dm, &u));
-  PetscCall(VecDuplicate(u, &v));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(u, rnd));
-  PetscCall(VecSetRandom(v, rnd));
-  PetscCall(INSOpsTimeKernels(ops, u, v, reps, seconds));
+  for (PetscInt c = 0; c < dim; c++) {
+    PetscCall(DMCreateGlobalVector(disc->dm, &u[c]));
+    PetscCall(VecSetRandom(u[c], rnd));
+  }
+  PetscCall(INSOpsTimeKernels(ops, u, reps, seconds));
   for (PetscInt i = 0; i < 3; i++) k[i].t = seconds[i];
-  k[0].flops = mesh->K * INSAdvectionFlopsPerElement((int)Np, (int)Nc, (int)Nf, (int)Nfp, (int)Nfq);
-  k[0].bytes = mesh->K * INSAdvectionBytesPerElement((int)Np, (int)Nf, (int)Nfp, 2);
-  k[1].flops = mesh->K * INSGradientFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
-  k[1].bytes = mesh->K * INSGradientBytesPerElement((int)Np, (int)Nf, (int)Nfp);
-  k[2].flops = mesh->K * INSDivergenceFlopsPerElement((int)Np, (int)Nf, (int)Nfp);
-  k[2].bytes = mesh->K * INSDivergenceBytesPerElement((int)Np, (int)Nf, (int)Nfp);
+  k[0].flops = mesh->K * INSAdvectionFlopsPerElement((int)dim, (int)Np, (int)Nc, (int)Nf, (int)Nfp, (int)Nfq);
+  k[0].bytes = mesh->K * INSAdvectionBytesPerElement((int)dim, (int)Np, (int)Nf, (int)Nfp, (int)dim);
+  k[1].flops = mesh->K * INSGradientFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)Nfp);
+  k[1].bytes = mesh->K * INSGradientBytesPerElement((int)dim, (int)Np, (int)Nf, (int)Nfp);
+  k[2].flops = mesh->K * INSDivergenceFlopsPerElement((int)dim, (int)Np, (int)Nf, (int)Nfp);
+  k[2].bytes = mesh->K * INSDivergenceBytesPerElement((int)dim, (int)Np, (int)Nf, (int)Nfp);
   /* Shared-memory bytes per element of the CUDA kernels (cuda/ins.cu), counted per thread as for the
-   * SIPDG kernels. Advection: writes of the four fields on the nodes and across the faces, the
-   * cubature and face fluxes, the lifted fluxes and right-hand sides; reads by the interpolation
+   * SIPDG kernels (2D counts; in 3D a lower bound). Advection: writes of the four fields on the nodes,
+   * the cubature and face fluxes, the lifted fluxes and right-hand sides; reads by the interpolation
    * (4 Nc Np), the traces at the face Gauss points (8 per point and face node), the weighted
    * derivatives (4 Nc Np), the face lift, the sum over the faces and the inverse mass (2 Np^2). */
   k[0].shared = mesh->K * 8.0 * (8.0 * Nc * Np + 10.0 * Nf * Nfq * Nfp + 2.0 * Np * Np + 6.0 * Np + 8.0 * nf + 4.0 * Nc + 2.0 * Nf * Nfq);
@@ -221,15 +222,14 @@ static PetscErrorCode BenchINS(FILE *csv, const char *device, Mesh *mesh, DGDisc
     PetscInt epb = -1, ept = -1; /* host kernels: no launch shape */
 #if defined(HOFLOW_HAVE_CUDA)
     if (on_device) {
-      epb = INSElementsPerBlock((int)i, (int)Nf, (int)N);
-      ept = INSElementsPerThread((int)i, (int)Nf, (int)N);
+      epb = INSElementsPerBlock((int)i, mesh->blocks[0].shape, (int)N);
+      ept = INSElementsPerThread((int)i, mesh->blocks[0].shape, (int)N);
     }
 #endif
     PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb, ept, names[i], k[i], roofline));
   }
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&v));
+  for (PetscInt c = 0; c < dim; c++) PetscCall(VecDestroy(&u[c]));
   PetscCall(INSOpsDestroy(&ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -368,7 +368,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "throughput N=%" PetscInt_FMT " %s: %.3f GDOF/s (gradient + apply, one operator application)\n", N, kind ? "tensor" : "dense", best_dofs * 1e-9));
     }
     PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
-    if (ins && mesh->dim == 2) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
+    if (ins && INSKernelsSupported(mesh->blocks[0].shape, (int)disc->N)) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
     if (sweep) {
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));

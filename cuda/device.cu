@@ -15,14 +15,15 @@ extern "C" int HoflowDeviceUpload(void **ptr, const void *host, size_t bytes)
   return bytes ? (int)cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice) : 0;
 }
 
-extern "C" int HoflowDeviceCopyToDevice(void *device, const void *host, size_t bytes, void *stream)
-{
-  return bytes ? (int)cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, (cudaStream_t)stream) : 0;
-}
-
 extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream)
 {
   cudaError_t err = cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, (cudaStream_t)stream);
+  return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
+}
+
+extern "C" int HoflowDeviceCopyTo(void *device, const void *host, size_t bytes, void *stream)
+{
+  cudaError_t err = cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, (cudaStream_t)stream);
   return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
 }
 

@@ -2,13 +2,16 @@
 // cubature, gradient, divergence and face data, on the same INSKernelData with device pointers.
 //
 // Seed 000 §5.3 (Algorithms 3 and 4), fused: one kernel evaluates the volume and the surface terms
-// of a group of elements. Threads first run over the volume cubature points (interpolation of the
-// four fields, contravariant fluxes) and the face Gauss points (traces, Lax–Friedrichs flux), then
-// over the nodes (weighted derivative matrices) and the face nodes (face lift), then over the nodes
-// again (inverse mass). Each thread works on one point or node of P elements, so every matrix entry
-// it fetches serves P elements (seed 000's kernel 4), and `rows` such groups share a block (kernel
-// 3). Element data lives in shared memory; the order is a template parameter, so loop bounds are
-// constants and loops unroll. The gradient and divergence kernels are the SIPDG gradient kernel's
+// of a group of elements, in 2D and 3D (the dimension DIM is a template parameter, the velocity
+// DIM components passed by value in INSComponents). Threads first run over the volume cubature
+// points (interpolation of the 2 DIM fields, contravariant velocity) and the face cubature points
+// (traces, Lax–Friedrichs flux), then over the nodes (weighted derivative matrices) and the face
+// nodes (face lift), then over the nodes again (inverse mass). Each thread works on points or nodes
+// of P elements, so every matrix entry it fetches serves P elements (seed 000's kernel 4), and
+// `rows` such groups share a block (kernel 3); a group has at most 256 threads, each looping over
+// the points beyond. Element data lives in shared memory (more than 48 kB per group from 3D N = 6
+// on: the kernel then opts in to the device's larger limit, 227 kB on an H100); the order is a
+// template parameter, so loop bounds are constants and loops unroll. The gradient and divergence kernels are the SIPDG gradient kernel's
 // pattern (cuda/ipdg.cu) with a face term. The pointwise physics (exterior states, flux, face data)
 // are the host's own routines (hoflow/pointwise/ins.h, hoflow/kernels/ins_element.h). No PETSc here.
 //
@@ -18,13 +21,25 @@
 #include <cuda_runtime.h>
 #include <hoflow/kernels/ins_element.h>
 
-static const size_t shared_limit = 48 * 1024; // dynamic shared memory without cudaFuncSetAttribute
+static const size_t shared_limit = 48 * 1024;  // dynamic shared memory without cudaFuncSetAttribute
+static const size_t shared_optin = 227 * 1024; // the most a block may opt in to (H100; the device's own limit is checked at launch)
+static const int    thread_cap   = 256;        // threads per element group: each loops over the points or nodes beyond
+
+// The velocity's components, passed to a kernel by value.
+template <int DIM>
+struct INSComponents {
+  const double *__restrict__ f[DIM];
+};
+template <int DIM>
+struct INSOutputs {
+  double *__restrict__ f[DIM];
+};
 
 // ---------------------------------------------------------------- launch shapes
 
-// Elements per thread P (each thread works on one point or node of P elements) per kernel and
-// order: 0 advection, 1 gradient, 2 divergence. Not tuned yet (the SIPDG kernels' table in
-// cuda/ipdg.cu favours P = 4..8 from N = 4 on); the launcher puts about 256 threads in a block.
+// Elements per thread P (each thread works on points or nodes of P elements) per kernel and order:
+// 0 advection, 1 gradient, 2 divergence. Not tuned yet (the SIPDG kernels' table in cuda/ipdg.cu
+// favours P = 4..8 from N = 4 on); the launcher puts about 256 threads in a block.
 __host__ __device__ constexpr int INSPerThread(int kernel, int N)
 {
   if (kernel == 0) return N <= 3 ? 1 : 2;
@@ -32,27 +47,33 @@ __host__ __device__ constexpr int INSPerThread(int kernel, int N)
   return N <= 4 ? 2 : 4;
 }
 
-// Per element: threads (one per point or node of the largest phase) and shared doubles.
-template <int NP, int NFP, int NF, int NC, int NFQ>
+__host__ __device__ constexpr int IMax(int a, int b) { return a > b ? a : b; }
+__host__ __device__ constexpr int IMin(int a, int b) { return a < b ? a : b; }
+
+// Per element of the advection: threads (one per point or node of the largest phase, at most
+// thread_cap) and shared doubles. Regions: A, the 2 DIM fields a, c on the nodes, then the
+// right-hand sides R [DIM NP] and the lifted face fluxes LS [DIM NFN]; C, the contravariant velocity
+// A_r = sum_j G[j][r] a_j [DIM NC] and the advected components [DIM NC] at the cubature points;
+// FL, the face fluxes [DIM NFQT]. The exterior traces are read from global memory.
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ>
 struct AdvectionSizes {
-  static constexpr int NFN  = NF * NFP;              // face nodes
-  static constexpr int NFQT = NF * NFQ;              // face Gauss points
-  static constexpr int T    = NP > NFQT ? NP : NFQT; // threads per element group (NFQ >= NFP)
-  // fields au, av, c0, c1 on the nodes and across the faces; cubature fluxes Fr0, Fs0, Fr1, Fs1;
-  // face fluxes of both components. After the fluxes, the face-lifted fluxes (2 NFN) and the
-  // right-hand sides (2 NP) overwrite the fields.
-  static constexpr int S = 4 * NP + 4 * NFN + 4 * NC + 2 * NFQT;
-  static_assert(2 * NFN + 2 * NP <= 4 * NP + 4 * NFN, "lifted fluxes and right-hand sides must fit over the fields");
-  static_assert(S * sizeof(double) <= shared_limit, "one element must fit the shared memory of a block");
+  static constexpr int NFN  = NF * NFP;                          // face nodes
+  static constexpr int NFQT = NF * NFQ;                          // face cubature points
+  static constexpr int T    = IMin(IMax(NP, NFQT), thread_cap);  // threads per element group
+  static constexpr int SA   = DIM * NP + IMax(DIM * NP, DIM * NFN);
+  static constexpr int SC   = 2 * DIM * NC;
+  static constexpr int S    = SA + SC + DIM * NFQT;
+  static_assert(NFQT >= NFN, "every face has at least as many cubature points as nodes");
+  static_assert(S * sizeof(double) <= shared_optin, "one element must fit the shared memory of a block");
 };
 
 template <int NP, int NFP, int NF>
 struct FaceSizes {
   static constexpr int NFN = NF * NFP;
-  static constexpr int T   = NP > NFN ? NP : NFN;
+  static constexpr int T   = IMin(IMax(NP, NFN), thread_cap);
 };
 
-// P reduced until a group of P elements fits the shared memory of a block.
+// P reduced until a group of P elements fits the shared memory of a block without opting in.
 template <int S, int PWANT>
 struct FitPerThread {
   static constexpr int P = (PWANT > 1 && PWANT * S * sizeof(double) > shared_limit) ? FitPerThread<S, PWANT / 2>::P : PWANT;
@@ -70,237 +91,266 @@ static int MaxThreadsPerBlock(Kernel kernel)
   return cudaFuncGetAttributes(&attr, kernel) == cudaSuccess ? attr.maxThreadsPerBlock : 256;
 }
 
+// The shared memory a block of this kernel may use: 48 kB, or, when one group needs more, what the
+// device allows a block to opt in to (set once per kernel). 0 when one group does not fit at all.
+template <typename Kernel>
+static size_t SharedLimit(Kernel kernel, size_t per_group)
+{
+  int dev = 0, optin = 0;
+  if (per_group <= shared_limit) return shared_limit;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || (size_t)optin < per_group) return 0;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)per_group) != cudaSuccess) return 0;
+  return per_group;
+}
+
 // Element groups per block: about 256 threads, within the block's register and shared-memory limits.
-static int GroupsPerBlock(int threads, size_t shared_per_group, int max_threads)
+static int GroupsPerBlock(int threads, size_t shared_per_group, int max_threads, size_t limit = shared_limit)
 {
   int rows = 256 / threads > 1 ? 256 / threads : 1;
-  while (rows > 1 && (rows * shared_per_group > shared_limit || rows * threads > max_threads)) rows--;
+  while (rows > 1 && (rows * shared_per_group > limit || rows * threads > max_threads)) rows--;
   return rows;
 }
 
 // ---------------------------------------------------------------- advection
 
-// Shared memory of one element (S doubles): offsets.
-template <int NP, int NFP, int NF, int NC, int NFQ>
-struct AdvectionLayout {
-  typedef AdvectionSizes<NP, NFP, NF, NC, NFQ> Z;
-  static constexpr int                         AU = 0, AV = NP, C0 = 2 * NP, C1 = 3 * NP;                                         // nodal fields
-  static constexpr int                         XAU = 4 * NP, XAV = XAU + Z::NFN, XC0 = XAU + 2 * Z::NFN, XC1 = XAU + 3 * Z::NFN;  // exterior traces
-  static constexpr int                         FR0 = 4 * NP + 4 * Z::NFN, FS0 = FR0 + NC, FR1 = FR0 + 2 * NC, FS1 = FR0 + 3 * NC; // cubature fluxes
-  static constexpr int                         FL0 = FR0 + 4 * NC, FL1 = FL0 + Z::NFQT;                                           // face fluxes
-  static constexpr int                         LS0 = 0, LS1 = Z::NFN, R0 = 2 * Z::NFN, R1 = 2 * Z::NFN + NP;                      // over the fields
-};
-
-template <int NP, int NFP, int NF, int NC, int NFQ, int P>
-__global__ void AdvectionKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ au, const double *__restrict__ av, const double *__restrict__ c0, const double *__restrict__ c1, double lambda_scale, double bc_scale, double *__restrict__ out0, double *__restrict__ out1)
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ, int P>
+__global__ void AdvectionKernel(const INSKernelData d, int e0, int e1, INSComponents<DIM> a, INSComponents<DIM> c, double lambda_scale, double bc_scale, INSOutputs<DIM> out)
 {
-  typedef AdvectionSizes<NP, NFP, NF, NC, NFQ>  Z;
-  typedef AdvectionLayout<NP, NFP, NF, NC, NFQ> L;
-  constexpr int                                 NFN = Z::NFN, NFQT = Z::NFQT, T = Z::T, S = Z::S;
-  extern __shared__ double                      smem[];
-  const int                                     t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
-  double *const                                 sh = smem + threadIdx.y * P * S; // element p: sh + p*S
+  typedef AdvectionSizes<DIM, NP, NFP, NF, NC, NFQ> Z;
+  constexpr int                                     NFN = Z::NFN, NFQT = Z::NFQT, T = Z::T, S = Z::S;
+  constexpr int                                     A = 0, R = 0, LS = DIM * NP, C = Z::SA, FL = Z::SA + Z::SC; // region offsets
+  extern __shared__ double                          smem[];
+  const int                                         t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
+  double *const                                     sh = smem + threadIdx.y * P * S; // element p: sh + p*S
 
-  // 1. the four fields on the nodes and, on interior faces, across the faces
+  // 1. the fields a, c on the nodes
 #pragma unroll
   for (int p = 0; p < P; p++) {
     const int e = eb + p;
     if (e >= e1) break;
     double   *s    = sh + p * S;
     const int base = d.node0 + e * NP;
-    if (t < NP) {
-      s[L::AU + t] = au[base + t];
-      s[L::AV + t] = av[base + t];
-      s[L::C0 + t] = c0[base + t];
-      s[L::C1 + t] = c1[base + t];
-    }
-    if (t < NFN && __ldg(d.face_type + e * NF + t / NFP) == HOFLOW_FACE_INTERIOR) {
-      const int idP = __ldg(d.vmapP + e * NFN + t);
-      s[L::XAU + t] = au[idP];
-      s[L::XAV + t] = av[idP];
-      s[L::XC0 + t] = c0[idP];
-      s[L::XC1 + t] = c1[idP];
+    for (int i = t; i < NP; i += T) {
+#pragma unroll
+      for (int k = 0; k < DIM; k++) {
+        s[A + k * NP + i]         = a.f[k][base + i];
+        s[A + (DIM + k) * NP + i] = c.f[k][base + i];
+      }
     }
   }
   __syncthreads();
 
-  // 2a. volume: the fields at the cubature points and the contravariant fluxes
-  //     F_r = (rx a + ry b) c_k, F_s = (sx a + sy b) c_k (Algorithm 3, lines 4-11)
+  // 2a. volume: the fields at the cubature points, the contravariant velocity A_r = sum_j G[j][r] a_j
+  //     (Algorithm 3, lines 4-11; the fluxes A_r c_k are formed where they are used)
   for (int q = t; q < NC; q += T) {
-    double a[P], b[P], w0[P], w1[P];
+    double av[DIM][P], cv[DIM][P];
 #pragma unroll
-    for (int p = 0; p < P; p++) a[p] = b[p] = w0[p] = w1[p] = 0;
+    for (int p = 0; p < P; p++)
 #pragma unroll
+      for (int k = 0; k < DIM; k++) av[k][p] = cv[k][p] = 0;
+#pragma unroll 4
     for (int j = 0; j < NP; j++) {
       const double I = __ldg(d.IcT + j * NC + q);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
-        a[p] += I * s[L::AU + j];
-        b[p] += I * s[L::AV + j];
-        w0[p] += I * s[L::C0 + j];
-        w1[p] += I * s[L::C1 + j];
+#pragma unroll
+        for (int k = 0; k < DIM; k++) {
+          av[k][p] += I * s[A + k * NP + j];
+          cv[k][p] += I * s[A + (DIM + k) * NP + j];
+        }
       }
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double *g  = d.geo + e * INS_GEO;
-      const double  rx = __ldg(g + INS_RX), sx = __ldg(g + INS_SX), ry = __ldg(g + INS_RY), sy = __ldg(g + INS_SY);
+      const double *G = d.geo + e * INS_GEO(DIM);
       double       *s = sh + p * S;
-      s[L::FR0 + q]   = (rx * a[p] + ry * b[p]) * w0[p];
-      s[L::FS0 + q]   = (sx * a[p] + sy * b[p]) * w0[p];
-      s[L::FR1 + q]   = (rx * a[p] + ry * b[p]) * w1[p];
-      s[L::FS1 + q]   = (sx * a[p] + sy * b[p]) * w1[p];
+#pragma unroll
+      for (int r = 0; r < DIM; r++) {
+        double Ar = __ldg(G + r) * av[0][p];
+#pragma unroll
+        for (int j = 1; j < DIM; j++) Ar += __ldg(G + j * DIM + r) * av[j][p];
+        s[C + r * NC + q]         = Ar;
+        s[C + (DIM + r) * NC + q] = cv[r][p];
+      }
     }
   }
-  // 2b. faces: traces at the Gauss points, exterior states, Lax–Friedrichs flux (Algorithm 4)
-  if (t < NFQT) {
-    const int f = t / NFQ, q = t % NFQ, nbq = d.K * NF * NFQ;
+  // 2b. faces: traces at the cubature points (the exterior ones from global memory), exterior states,
+  //     Lax–Friedrichs flux (Algorithm 4)
+  for (int idx = t; idx < NFQT; idx += T) {
+    const int f = idx / NFQ, q = idx % NFQ, nbq = d.K * NF * NFQ;
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
       double       *s    = sh + p * S;
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
-      const double  nx = __ldg(sg + 0), ny = __ldg(sg + 1);
-      double        aM = 0, bM = 0, c0M = 0, c1M = 0, aP = 0, bP = 0, c0P = 0, c1P = 0;
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO(DIM);
+      const int    *vP   = d.vmapP + (e * NF + f) * NFP;
+      double        n[DIM], aM[DIM], cM[DIM], aP[DIM], cP[DIM], fl[DIM];
 #pragma unroll
-      for (int a = 0; a < NFP; a++) {
-        const double I = __ldg(d.IfT + a * NFQ + q);
-        const int    n = __ldg(d.face_nodes + f * NFP + a);
-        aM += I * s[L::AU + n];
-        bM += I * s[L::AV + n];
-        c0M += I * s[L::C0 + n];
-        c1M += I * s[L::C1 + n];
+      for (int k = 0; k < DIM; k++) {
+        n[k]  = __ldg(sg + k);
+        aM[k] = cM[k] = aP[k] = cP[k] = 0;
+      }
+      for (int m = 0; m < NFP; m++) {
+        const double I  = __ldg(d.IfT + f * NFQ * NFP + m * NFQ + q);
+        const int    nd = __ldg(d.face_nodes + f * NFP + m);
+#pragma unroll
+        for (int k = 0; k < DIM; k++) {
+          aM[k] += I * s[A + k * NP + nd];
+          cM[k] += I * s[A + (DIM + k) * NP + nd];
+        }
         if (type == HOFLOW_FACE_INTERIOR) {
-          aP += I * s[L::XAU + f * NFP + a];
-          bP += I * s[L::XAV + f * NFP + a];
-          c0P += I * s[L::XC0 + f * NFP + a];
-          c1P += I * s[L::XC1 + f * NFP + a];
+          const int idP = __ldg(vP + m);
+#pragma unroll
+          for (int k = 0; k < DIM; k++) {
+            aP[k] += I * a.f[k][idP];
+            cP[k] += I * c.f[k][idP];
+          }
         }
       }
-      {
-        const double n[2] = {nx, ny}, vM[2] = {aM, bM}, wM[2] = {c0M, c1M};
-        double       vP[2] = {aP, bP}, wP[2] = {c0P, c1P}, fl[2];
-        if (type != HOFLOW_FACE_INTERIOR) {
-          const int    k     = (e * NF + f) * NFQ + q;
-          const double bc[2] = {bc_scale * __ldg(d.bcq + k), bc_scale * __ldg(d.bcq + nbq + k)};
-          INSAdvectionExterior(2, 2, type, n, bc, vM, wM, vP, wP);
-        }
-        INSAdvectionFlux(2, 2, n, lambda_scale, vM, wM, vP, wP, fl);
-        s[L::FL0 + t] = fl[0];
-        s[L::FL1 + t] = fl[1];
+      if (type != HOFLOW_FACE_INTERIOR) {
+        const int k0 = (e * NF + f) * NFQ + q;
+        double    bc[DIM];
+#pragma unroll
+        for (int k = 0; k < DIM; k++) bc[k] = bc_scale * __ldg(d.bcq + k * nbq + k0);
+        INSAdvectionExterior(DIM, DIM, type, n, bc, aM, cM, aP, cP);
       }
+      INSAdvectionFlux(DIM, DIM, n, lambda_scale, aM, cM, aP, cP, fl);
+#pragma unroll
+      for (int k = 0; k < DIM; k++) s[FL + k * NFQT + idx] = fl[k];
     }
   }
   __syncthreads();
 
-  // 3a. volume: weighted derivative matrices on the nodes, r_k = sum_q DrW F_r + DsW F_s
-  double r0[P], r1[P];
+  // 3a. volume: weighted derivative matrices on the nodes, R_k = -J sum_q sum_r DW_r (A_r c_k) (over the fields)
+  for (int i = t; i < NP; i += T) {
+    double rk[DIM][P];
 #pragma unroll
-  for (int p = 0; p < P; p++) r0[p] = r1[p] = 0;
-  if (t < NP) {
-#pragma unroll 8
+    for (int p = 0; p < P; p++)
+#pragma unroll
+      for (int k = 0; k < DIM; k++) rk[k][p] = 0;
+#pragma unroll 4
     for (int q = 0; q < NC; q++) {
-      const double dr = __ldg(d.DWT[0] + q * NP + t), ds = __ldg(d.DWT[1] + q * NP + t);
+      double dw[DIM];
+#pragma unroll
+      for (int r = 0; r < DIM; r++) dw[r] = __ldg(d.DWT[r] + q * NP + i);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
-        r0[p] += dr * s[L::FR0 + q] + ds * s[L::FS0 + q];
-        r1[p] += dr * s[L::FR1 + q] + ds * s[L::FS1 + q];
-      }
-    }
-  }
-  // 3b. faces: the fluxes lifted onto the face nodes, (sJ/J) J sum_q LIFTf F* (overwrites the fields)
-  if (t < NFN) {
-    const int f = t / NFP, a = t % NFP;
-    double    l0[P], l1[P];
 #pragma unroll
-    for (int p = 0; p < P; p++) l0[p] = l1[p] = 0;
+        for (int k = 0; k < DIM; k++) {
+          const double ck = s[C + (DIM + k) * NC + q];
+          double       v  = dw[0] * (s[C + q] * ck);
 #pragma unroll
-    for (int q = 0; q < NFQ; q++) {
-      const double Lq = __ldg(d.LIFTfT + q * NFP + a);
-#pragma unroll
-      for (int p = 0; p < P; p++) {
-        const double *s = sh + p * S;
-        l0[p] += Lq * s[L::FL0 + f * NFQ + q];
-        l1[p] += Lq * s[L::FL1 + f * NFQ + q];
+          for (int r = 1; r < DIM; r++) v += dw[r] * (s[C + r * NC + q] * ck);
+          rk[k][p] += v;
+        }
       }
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double J  = __ldg(d.geo + e * INS_GEO + INS_J);
-      const double sJ = __ldg(d.sgeo + (e * NF + f) * INS_SGEO + INS_SJ) * J;
+      const double J = __ldg(d.geo + e * INS_GEO(DIM) + INS_J(DIM));
+      double      *s = sh + p * S;
+#pragma unroll
+      for (int k = 0; k < DIM; k++) s[R + k * NP + i] = -J * rk[k][p];
+    }
+  }
+  // 3b. faces: the fluxes lifted onto the face nodes, (sJ/J) J sum_q LIFTf F* (over the fields)
+  for (int idx = t; idx < NFN; idx += T) {
+    const int f = idx / NFP, m = idx % NFP;
+    double    l[DIM][P];
+#pragma unroll
+    for (int p = 0; p < P; p++)
+#pragma unroll
+      for (int k = 0; k < DIM; k++) l[k][p] = 0;
+    for (int q = 0; q < NFQ; q++) {
+      const double Lq = __ldg(d.LIFTfT + f * NFQ * NFP + q * NFP + m);
+#pragma unroll
+      for (int p = 0; p < P; p++) {
+        const double *s = sh + p * S;
+#pragma unroll
+        for (int k = 0; k < DIM; k++) l[k][p] += Lq * s[FL + k * NFQT + f * NFQ + q];
+      }
+    }
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      const int e = eb + p;
+      if (e >= e1) break;
+      const double J  = __ldg(d.geo + e * INS_GEO(DIM) + INS_J(DIM));
+      const double sJ = __ldg(d.sgeo + (e * NF + f) * INS_SGEO(DIM) + INS_SJ(DIM)) * J;
       double      *s  = sh + p * S;
-      s[L::LS0 + t]   = sJ * l0[p];
-      s[L::LS1 + t]   = sJ * l1[p];
+#pragma unroll
+      for (int k = 0; k < DIM; k++) s[LS + k * NFN + idx] = sJ * l[k][p];
     }
   }
   __syncthreads();
 
-  // 4. right-hand sides R = -J r + the lifted fluxes of the faces through the node, in face order
-  if (t < NP) {
+  // 4. right-hand sides: add the lifted fluxes of the faces through the node, in face order
+  for (int i = t; i < NP; i += T) {
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double J  = __ldg(d.geo + e * INS_GEO + INS_J);
-      double      *s  = sh + p * S;
-      double       R0 = -J * r0[p], R1 = -J * r1[p];
+      double *s = sh + p * S;
+      double  Rk[DIM];
 #pragma unroll
+      for (int k = 0; k < DIM; k++) Rk[k] = s[R + k * NP + i];
       for (int n = 0; n < NFN; n++)
-        if (__ldg(d.face_nodes + n) == t) {
-          R0 += s[L::LS0 + n];
-          R1 += s[L::LS1 + n];
+        if (__ldg(d.face_nodes + n) == i) {
+#pragma unroll
+          for (int k = 0; k < DIM; k++) Rk[k] += s[LS + k * NFN + n];
         }
-      s[L::R0 + t] = R0;
-      s[L::R1 + t] = R1;
+#pragma unroll
+      for (int k = 0; k < DIM; k++) s[R + k * NP + i] = Rk[k];
     }
   }
   __syncthreads();
 
   // 5. out = (J M)^{-1} R
-  if (t < NP) {
-    double o0[P], o1[P];
+  for (int i = t; i < NP; i += T) {
+    double o[DIM][P];
 #pragma unroll
-    for (int p = 0; p < P; p++) o0[p] = o1[p] = 0;
+    for (int p = 0; p < P; p++)
 #pragma unroll
+      for (int k = 0; k < DIM; k++) o[k][p] = 0;
+#pragma unroll 4
     for (int j = 0; j < NP; j++) {
-      const double Mij = __ldg(d.MinvT + j * NP + t);
+      const double Mij = __ldg(d.MinvT + j * NP + i);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double *s = sh + p * S;
-        o0[p] += Mij * s[L::R0 + j];
-        o1[p] += Mij * s[L::R1 + j];
+#pragma unroll
+        for (int k = 0; k < DIM; k++) o[k][p] += Mij * s[R + k * NP + j];
       }
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double J             = __ldg(d.geo + e * INS_GEO + INS_J);
-      out0[d.node0 + e * NP + t] = o0[p] / J;
-      out1[d.node0 + e * NP + t] = o1[p] / J;
+      const double J = __ldg(d.geo + e * INS_GEO(DIM) + INS_J(DIM));
+#pragma unroll
+      for (int k = 0; k < DIM; k++) out.f[k][d.node0 + e * NP + i] = o[k][p] / J;
     }
   }
 }
 
 // ---------------------------------------------------------------- gradient and divergence
 
-// G p: shared per element p [NP], the lifted-jump weights wx, wy [NFN each].
-template <int NP, int NFP, int NF, int P>
-__global__ void GradientKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, double *__restrict__ gx, double *__restrict__ gy)
+// G p: shared per element p [NP], the lifted-jump weights w_x [DIM][NFN].
+template <int DIM, int NP, int NFP, int NF, int P>
+__global__ void GradientKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ pr, const double *__restrict__ ptrace, double trace_scale, double bc_scale, INSOutputs<DIM> g)
 {
-  constexpr int            NFN = NF * NFP, S = NP + 2 * NFN;
+  constexpr int            NFN = NF * NFP, S = NP + DIM * NFN, T = FaceSizes<NP, NFP, NF>::T;
   extern __shared__ double smem[];
   const int                t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
   double *const            sh = smem + threadIdx.y * P * S;
-  const double *const      pD = d.bcn + 2 * d.K * NFN;
+  const double *const      pD = d.bcn + DIM * d.K * NFN;
 
   // the element's pressure and the weights (sJ/J) n (p* - p^-) at the face nodes
 #pragma unroll
@@ -309,65 +359,72 @@ __global__ void GradientKernel(const INSKernelData d, int e0, int e1, const doub
     if (e >= e1) break;
     double   *s    = sh + p * S;
     const int base = d.node0 + e * NP;
-    if (t < NP) s[t] = pr[base + t];
-    if (t < NFN) {
-      const int     f = t / NFP, n = __ldg(d.face_nodes + t);
+    for (int i = t; i < NP; i += T) s[i] = pr[base + i];
+    for (int idx = t; idx < NFN; idx += T) {
+      const int     f = idx / NFP, n = __ldg(d.face_nodes + idx);
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO(DIM);
       const double  pM   = pr[base + n];
       double        jump = 0; /* p* - p^- */
       if (type == HOFLOW_FACE_INTERIOR)
-        jump = 0.5 * (pr[__ldg(d.vmapP + e * NFN + t)] - pM);
+        jump = 0.5 * (pr[__ldg(d.vmapP + e * NFN + idx)] - pM);
       else if (type == HOFLOW_FACE_NEUMANN)
-        jump = bc_scale * __ldg(pD + e * NFN + t) + (ptrace ? trace_scale * ptrace[d.node0 + e * NP + n] : 0.0) - pM;
-      s[NP + t]       = __ldg(sg + INS_SJ) * __ldg(sg + 0) * jump;
-      s[NP + NFN + t] = __ldg(sg + INS_SJ) * __ldg(sg + 1) * jump;
+        jump = bc_scale * __ldg(pD + e * NFN + idx) + (ptrace ? trace_scale * ptrace[d.node0 + e * NP + n] : 0.0) - pM;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) s[NP + x * NFN + idx] = __ldg(sg + INS_SJ(DIM)) * __ldg(sg + x) * jump;
     }
   }
   __syncthreads();
-  if (t < NP) {
-    double ur[P], us[P], lx[P], ly[P];
+  for (int i = t; i < NP; i += T) {
+    double ur[DIM][P], l[DIM][P];
 #pragma unroll
-    for (int p = 0; p < P; p++) ur[p] = us[p] = lx[p] = ly[p] = 0;
+    for (int p = 0; p < P; p++)
 #pragma unroll
+      for (int x = 0; x < DIM; x++) ur[x][p] = l[x][p] = 0;
+#pragma unroll 4
     for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(d.DT[0] + j * NP + t), ds = __ldg(d.DT[1] + j * NP + t);
+      double dr[DIM];
+#pragma unroll
+      for (int r = 0; r < DIM; r++) dr[r] = __ldg(d.DT[r] + j * NP + i);
 #pragma unroll
       for (int p = 0; p < P; p++) {
         const double pj = sh[p * S + j];
-        ur[p] += dr * pj;
-        us[p] += ds * pj;
+#pragma unroll
+        for (int r = 0; r < DIM; r++) ur[r][p] += dr[r] * pj;
       }
     }
-#pragma unroll
+#pragma unroll 4
     for (int n = 0; n < NFN; n++) {
-      const double Ln = __ldg(d.LIFTT + n * NP + t);
+      const double Ln = __ldg(d.LIFTT + n * NP + i);
 #pragma unroll
-      for (int p = 0; p < P; p++) {
-        lx[p] += Ln * sh[p * S + NP + n];
-        ly[p] += Ln * sh[p * S + NP + NFN + n];
-      }
+      for (int p = 0; p < P; p++)
+#pragma unroll
+        for (int x = 0; x < DIM; x++) l[x][p] += Ln * sh[p * S + NP + x * NFN + n];
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double *g          = d.geo + e * INS_GEO;
-      gx[d.node0 + e * NP + t] = __ldg(g + INS_RX) * ur[p] + __ldg(g + INS_SX) * us[p] + lx[p];
-      gy[d.node0 + e * NP + t] = __ldg(g + INS_RY) * ur[p] + __ldg(g + INS_SY) * us[p] + ly[p];
+      const double *G = d.geo + e * INS_GEO(DIM);
+#pragma unroll
+      for (int x = 0; x < DIM; x++) {
+        double v = __ldg(G + x * DIM) * ur[0][p];
+#pragma unroll
+        for (int r = 1; r < DIM; r++) v += __ldg(G + x * DIM + r) * ur[r][p];
+        g.f[x][d.node0 + e * NP + i] = v + l[x][p];
+      }
     }
   }
 }
 
-// D u: shared per element u, v [NP each], the lifted-jump weight w [NFN].
-template <int NP, int NFP, int NF, int P>
-__global__ void DivergenceKernel(const INSKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ v, double bc_scale, double *__restrict__ out)
+// D u: shared per element the components [DIM][NP], the lifted-jump weight w [NFN].
+template <int DIM, int NP, int NFP, int NF, int P>
+__global__ void DivergenceKernel(const INSKernelData d, int e0, int e1, INSComponents<DIM> u, double bc_scale, double *__restrict__ out)
 {
-  constexpr int            NFN = NF * NFP, S = 2 * NP + NFN;
+  constexpr int            NFN = NF * NFP, S = DIM * NP + NFN, T = FaceSizes<NP, NFP, NF>::T;
   extern __shared__ double smem[];
   const int                t = threadIdx.x, eb = e0 + (blockIdx.x * blockDim.y + threadIdx.y) * P;
   double *const            sh = smem + threadIdx.y * P * S;
-  const double *const gu = d.bcn, *const gv = d.bcn + d.K * NFN;
 
   // the element's velocity and the weights (sJ/J) n.(u* - u^-) at the face nodes
 #pragma unroll
@@ -376,55 +433,68 @@ __global__ void DivergenceKernel(const INSKernelData d, int e0, int e1, const do
     if (e >= e1) break;
     double   *s    = sh + p * S;
     const int base = d.node0 + e * NP;
-    if (t < NP) {
-      s[t]      = u[base + t];
-      s[NP + t] = v[base + t];
-    }
-    if (t < NFN) {
-      const int     f = t / NFP, idM = base + __ldg(d.face_nodes + t);
+    for (int i = t; i < NP; i += T)
+#pragma unroll
+      for (int x = 0; x < DIM; x++) s[x * NP + i] = u.f[x][base + i];
+    for (int idx = t; idx < NFN; idx += T) {
+      const int     f = idx / NFP, idM = base + __ldg(d.face_nodes + idx);
       const int     type = __ldg(d.face_type + e * NF + f);
-      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO;
-      double        ju = 0, jv = 0; /* u* - u^- */
+      const double *sg   = d.sgeo + (e * NF + f) * INS_SGEO(DIM);
+      double        jmp[DIM], sum; /* u* - u^- */
+#pragma unroll
+      for (int x = 0; x < DIM; x++) jmp[x] = 0;
       if (type == HOFLOW_FACE_INTERIOR) {
-        const int idP = __ldg(d.vmapP + e * NFN + t);
-        ju            = 0.5 * (u[idP] - u[idM]);
-        jv            = 0.5 * (v[idP] - v[idM]);
+        const int idP = __ldg(d.vmapP + e * NFN + idx);
+#pragma unroll
+        for (int x = 0; x < DIM; x++) jmp[x] = 0.5 * (u.f[x][idP] - u.f[x][idM]);
       } else if (type == HOFLOW_FACE_DIRICHLET) {
-        ju = bc_scale * __ldg(gu + e * NFN + t) - u[idM];
-        jv = bc_scale * __ldg(gv + e * NFN + t) - v[idM];
+#pragma unroll
+        for (int x = 0; x < DIM; x++) jmp[x] = bc_scale * __ldg(d.bcn + x * d.K * NFN + e * NFN + idx) - u.f[x][idM];
       }
-      s[2 * NP + t] = __ldg(sg + INS_SJ) * (__ldg(sg + 0) * ju + __ldg(sg + 1) * jv);
+      sum = __ldg(sg + 0) * jmp[0];
+#pragma unroll
+      for (int x = 1; x < DIM; x++) sum += __ldg(sg + x) * jmp[x];
+      s[DIM * NP + idx] = __ldg(sg + INS_SJ(DIM)) * sum;
     }
   }
   __syncthreads();
-  if (t < NP) {
-    double ur[P], us[P], vr[P], vs[P], l[P];
+  for (int i = t; i < NP; i += T) {
+    double ur[DIM * DIM][P], l[P];
 #pragma unroll
-    for (int p = 0; p < P; p++) ur[p] = us[p] = vr[p] = vs[p] = l[p] = 0;
+    for (int p = 0; p < P; p++) {
+      l[p] = 0;
 #pragma unroll
-    for (int j = 0; j < NP; j++) {
-      const double dr = __ldg(d.DT[0] + j * NP + t), ds = __ldg(d.DT[1] + j * NP + t);
-#pragma unroll
-      for (int p = 0; p < P; p++) {
-        const double uj = sh[p * S + j], vj = sh[p * S + NP + j];
-        ur[p] += dr * uj;
-        us[p] += ds * uj;
-        vr[p] += dr * vj;
-        vs[p] += ds * vj;
-      }
+      for (int k = 0; k < DIM * DIM; k++) ur[k][p] = 0;
     }
+#pragma unroll 4
+    for (int j = 0; j < NP; j++) {
+      double dr[DIM];
 #pragma unroll
+      for (int r = 0; r < DIM; r++) dr[r] = __ldg(d.DT[r] + j * NP + i);
+#pragma unroll
+      for (int p = 0; p < P; p++)
+#pragma unroll
+        for (int x = 0; x < DIM; x++) {
+          const double uj = sh[p * S + x * NP + j];
+#pragma unroll
+          for (int r = 0; r < DIM; r++) ur[x * DIM + r][p] += dr[r] * uj;
+        }
+    }
+#pragma unroll 4
     for (int n = 0; n < NFN; n++) {
-      const double Ln = __ldg(d.LIFTT + n * NP + t);
+      const double Ln = __ldg(d.LIFTT + n * NP + i);
 #pragma unroll
-      for (int p = 0; p < P; p++) l[p] += Ln * sh[p * S + 2 * NP + n];
+      for (int p = 0; p < P; p++) l[p] += Ln * sh[p * S + DIM * NP + n];
     }
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const double *g           = d.geo + e * INS_GEO;
-      out[d.node0 + e * NP + t] = __ldg(g + INS_RX) * ur[p] + __ldg(g + INS_SX) * us[p] + __ldg(g + INS_RY) * vr[p] + __ldg(g + INS_SY) * vs[p] + l[p];
+      const double *G = d.geo + e * INS_GEO(DIM);
+      double        v = __ldg(G) * ur[0][p];
+#pragma unroll
+      for (int k = 1; k < DIM * DIM; k++) v += __ldg(G + k) * ur[k][p];
+      out[d.node0 + e * NP + i] = v + l[p];
     }
   }
 }
@@ -432,144 +502,164 @@ __global__ void DivergenceKernel(const INSKernelData d, int e0, int e1, const do
 // ---------------------------------------------------------------- launchers
 
 // Check that the kernel data has the sizes this instantiation was compiled for.
-template <int NP, int NFP, int NF, int NC, int NFQ>
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ>
 static bool SizesMatch(const INSKernelData *d)
 {
-  return d->Np == NP && d->Nfp == NFP && d->Nfaces == NF && d->Nc == NC && d->Nfq == NFQ;
+  return d->dim == DIM && d->Np == NP && d->Nfp == NFP && d->Nfaces == NF && d->Nc == NC && d->Nfq == NFQ;
 }
 
 // One kernel launch on `rows` element groups of P elements per block (0: GroupsPerBlock).
-template <int NP, int NFP, int NF, int NC, int NFQ, int P>
-static int LaunchAdvectionP(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1, int rows)
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ, int P>
+static int LaunchAdvectionP(const INSKernelData *d, int e0, int e1, const double *const a[], const double *const c[], double lambda_scale, double bc_scale, double *const out[], int rows)
 {
-  typedef AdvectionSizes<NP, NFP, NF, NC, NFQ> Z;
-  constexpr size_t                             per_group   = (size_t)P * Z::S * sizeof(double);
-  static const int                             max_threads = MaxThreadsPerBlock(AdvectionKernel<NP, NFP, NF, NC, NFQ, P>); /* once per instantiation */
-  cudaStream_t                                 stream      = (cudaStream_t)d->stream;
+  typedef AdvectionSizes<DIM, NP, NFP, NF, NC, NFQ> Z;
+  constexpr size_t                                  per_group   = (size_t)P * Z::S * sizeof(double);
+  static const int                                  max_threads = MaxThreadsPerBlock(AdvectionKernel<DIM, NP, NFP, NF, NC, NFQ, P>); /* once per instantiation */
+  static const size_t                               limit       = SharedLimit(AdvectionKernel<DIM, NP, NFP, NF, NC, NFQ, P>, per_group);
+  cudaStream_t                                      stream      = (cudaStream_t)d->stream;
+  INSComponents<DIM>                                ca, cc;
+  INSOutputs<DIM>                                   co;
 
-  if (!SizesMatch<NP, NFP, NF, NC, NFQ>(d) || per_group > shared_limit) return (int)cudaErrorInvalidValue;
+  if (!SizesMatch<DIM, NP, NFP, NF, NC, NFQ>(d) || per_group > limit) return (int)cudaErrorInvalidValue;
   if (e1 <= e0) return (int)cudaGetLastError();
-  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
-  if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  AdvectionKernel<NP, NFP, NF, NC, NFQ, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1);
+  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads, limit);
+  if (rows * Z::T > max_threads || rows * per_group > limit) return (int)cudaErrorInvalidConfiguration;
+  for (int k = 0; k < DIM; k++) ca.f[k] = a[k], cc.f[k] = c[k], co.f[k] = out[k];
+  AdvectionKernel<DIM, NP, NFP, NF, NC, NFQ, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, ca, cc, lambda_scale, bc_scale, co);
   return (int)cudaGetLastError();
 }
 
-template <int NP, int NFP, int NF, int P>
-static int LaunchGradientP(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy, int rows)
+template <int DIM, int NP, int NFP, int NF, int P>
+static int LaunchGradientP(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *const g[], int rows)
 {
   typedef FaceSizes<NP, NFP, NF> Z;
-  constexpr size_t               per_group   = (size_t)P * (NP + 2 * Z::NFN) * sizeof(double);
-  static const int               max_threads = MaxThreadsPerBlock(GradientKernel<NP, NFP, NF, P>); /* once per instantiation */
+  constexpr size_t               per_group   = (size_t)P * (NP + DIM * Z::NFN) * sizeof(double);
+  static const int               max_threads = MaxThreadsPerBlock(GradientKernel<DIM, NP, NFP, NF, P>); /* once per instantiation */
+  static const size_t            limit       = SharedLimit(GradientKernel<DIM, NP, NFP, NF, P>, per_group);
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
+  INSOutputs<DIM>                co;
 
-  if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
+  if (d->dim != DIM || d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > limit) return (int)cudaErrorInvalidValue;
   if (e1 <= e0) return (int)cudaGetLastError();
-  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
-  if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  GradientKernel<NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy);
+  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads, limit);
+  if (rows * Z::T > max_threads || rows * per_group > limit) return (int)cudaErrorInvalidConfiguration;
+  for (int k = 0; k < DIM; k++) co.f[k] = g[k];
+  GradientKernel<DIM, NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, p, ptrace, trace_scale, bc_scale, co);
   return (int)cudaGetLastError();
 }
 
-template <int NP, int NFP, int NF, int P>
-static int LaunchDivergenceP(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out, int rows)
+template <int DIM, int NP, int NFP, int NF, int P>
+static int LaunchDivergenceP(const INSKernelData *d, int e0, int e1, const double *const u[], double bc_scale, double *out, int rows)
 {
   typedef FaceSizes<NP, NFP, NF> Z;
-  constexpr size_t               per_group   = (size_t)P * (2 * NP + Z::NFN) * sizeof(double);
-  static const int               max_threads = MaxThreadsPerBlock(DivergenceKernel<NP, NFP, NF, P>); /* once per instantiation */
+  constexpr size_t               per_group   = (size_t)P * (DIM * NP + Z::NFN) * sizeof(double);
+  static const int               max_threads = MaxThreadsPerBlock(DivergenceKernel<DIM, NP, NFP, NF, P>); /* once per instantiation */
+  static const size_t            limit       = SharedLimit(DivergenceKernel<DIM, NP, NFP, NF, P>, per_group);
   cudaStream_t                   stream      = (cudaStream_t)d->stream;
+  INSComponents<DIM>             cu;
 
-  if (d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > shared_limit) return (int)cudaErrorInvalidValue;
+  if (d->dim != DIM || d->Np != NP || d->Nfp != NFP || d->Nfaces != NF || per_group > limit) return (int)cudaErrorInvalidValue;
   if (e1 <= e0) return (int)cudaGetLastError();
-  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads);
-  if (rows * Z::T > max_threads || rows * per_group > shared_limit) return (int)cudaErrorInvalidConfiguration;
-  DivergenceKernel<NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, u, v, bc_scale, out);
+  if (rows <= 0) rows = GroupsPerBlock(Z::T, per_group, max_threads, limit);
+  if (rows * Z::T > max_threads || rows * per_group > limit) return (int)cudaErrorInvalidConfiguration;
+  for (int k = 0; k < DIM; k++) cu.f[k] = u[k];
+  DivergenceKernel<DIM, NP, NFP, NF, P><<<(e1 - e0 + rows * P - 1) / (rows * P), dim3(Z::T, rows), rows * per_group, stream>>>(*d, e0, e1, cu, bc_scale, out);
   return (int)cudaGetLastError();
 }
 
-// The launch shape of each order: P from INSPerThread, reduced to fit the shared memory.
-template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchAdvection(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+// The launch shape of each order: P from INSPerThread, reduced to fit 48 kB of shared memory.
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ, int NN>
+static int LaunchAdvection(const INSKernelData *d, int e0, int e1, const double *const a[], const double *const c[], double lambda_scale, double bc_scale, double *const out[])
 {
-  constexpr int P = FitPerThread<AdvectionSizes<NP, NFP, NF, NC, NFQ>::S, INSPerThread(0, NFP - 1)>::P;
-  return LaunchAdvectionP<NP, NFP, NF, NC, NFQ, P>(d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1, 0);
+  constexpr int P = FitPerThread<AdvectionSizes<DIM, NP, NFP, NF, NC, NFQ>::S, INSPerThread(0, NN)>::P;
+  return LaunchAdvectionP<DIM, NP, NFP, NF, NC, NFQ, P>(d, e0, e1, a, c, lambda_scale, bc_scale, out, 0);
 }
 
-template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchGradient(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ, int NN>
+static int LaunchGradient(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *const g[])
 {
-  constexpr int P = FitPerThread<NP + 2 * NF * NFP, INSPerThread(1, NFP - 1)>::P;
-  return LaunchGradientP<NP, NFP, NF, P>(d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy, 0);
+  constexpr int P = FitPerThread<NP + DIM * NF * NFP, INSPerThread(1, NN)>::P;
+  return LaunchGradientP<DIM, NP, NFP, NF, P>(d, e0, e1, p, ptrace, trace_scale, bc_scale, g, 0);
 }
 
-template <int NP, int NFP, int NF, int NC, int NFQ>
-static int LaunchDivergence(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out)
+template <int DIM, int NP, int NFP, int NF, int NC, int NFQ, int NN>
+static int LaunchDivergence(const INSKernelData *d, int e0, int e1, const double *const u[], double bc_scale, double *out)
 {
-  constexpr int P = FitPerThread<2 * NP + NF * NFP, INSPerThread(2, NFP - 1)>::P;
-  return LaunchDivergenceP<NP, NFP, NF, P>(d, e0, e1, u, v, bc_scale, out, 0);
+  constexpr int P = FitPerThread<DIM * NP + NF * NFP, INSPerThread(2, NN)>::P;
+  return LaunchDivergenceP<DIM, NP, NFP, NF, P>(d, e0, e1, u, bc_scale, out, 0);
 }
 
-// Instantiate for triangles (3 faces, Np = (N+1)(N+2)/2) and quadrilaterals (4 faces, Np = (N+1)^2),
-// with the cubature of degree 3N: (3N/2 + 1) Gauss points per face and per direction (INS_NQ in
-// src/kernels/ins.c).
-#define INS_NQ(NN) ((3 * (NN)) / 2 + 1)
-#define INS_CUDA_CASE(LAUNCH, NN, ...)                                                                         \
-  case REF_TRIANGLE * 100 + NN:                                                                                \
-    return LAUNCH<((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)>(__VA_ARGS__); \
-  case REF_QUADRILATERAL * 100 + NN:                                                                           \
-    return LAUNCH<((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN)>(__VA_ARGS__);
-#define INS_CUDA_DISPATCH(d, LAUNCH, ...)  \
-  switch ((d)->shape * 100 + (d)->N) {     \
-    INS_CUDA_CASE(LAUNCH, 1, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 2, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 3, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 4, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 5, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 6, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 7, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 8, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 9, __VA_ARGS__)  \
-    INS_CUDA_CASE(LAUNCH, 10, __VA_ARGS__) \
-  default:                                 \
-    return (int)cudaErrorInvalidValue;     \
+// Instantiate per (shape, N) as the host kernels (src/kernels/ins.c): triangles and quadrilaterals
+// N = 1..INS_NMAX_2D, tetrahedra and hexahedra N = 1..INS_NMAX_3D, with the cubature of degree 3N
+// (INS_NQ(N) points per direction).
+#define INS_CUDA_CASE2(LAUNCH, NN, ...)                                                                              \
+  case REF_TRIANGLE * 100 + NN:                                                                                      \
+    return LAUNCH<2, ((NN) + 1) * ((NN) + 2) / 2, (NN) + 1, 3, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN), NN>(__VA_ARGS__); \
+  case REF_QUADRILATERAL * 100 + NN:                                                                                 \
+    return LAUNCH<2, ((NN) + 1) * ((NN) + 1), (NN) + 1, 4, INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN), NN>(__VA_ARGS__);
+#define INS_CUDA_CASE3(LAUNCH, NN, ...)                                                                                                                                          \
+  case REF_TETRAHEDRON * 100 + NN:                                                                                                                                               \
+    return LAUNCH<3, ((NN) + 1) * ((NN) + 2) * ((NN) + 3) / 6, ((NN) + 1) * ((NN) + 2) / 2, 4, INS_NQ(NN) * INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN) * INS_NQ(NN), NN>(__VA_ARGS__); \
+  case REF_HEXAHEDRON * 100 + NN:                                                                                                                                                \
+    return LAUNCH<3, ((NN) + 1) * ((NN) + 1) * ((NN) + 1), ((NN) + 1) * ((NN) + 1), 6, INS_NQ(NN) * INS_NQ(NN) * INS_NQ(NN), INS_NQ(NN) * INS_NQ(NN), NN>(__VA_ARGS__);
+#define INS_CUDA_DISPATCH(d, LAUNCH, ...)                                           \
+  switch ((d)->shape * 100 + (d)->N) {                                              \
+    INS_CUDA_CASE2(LAUNCH, 1, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 1, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 2, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 2, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 3, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 3, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 4, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 4, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 5, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 5, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 6, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 6, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 7, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 7, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 8, __VA_ARGS__) INS_CUDA_CASE3(LAUNCH, 8, __VA_ARGS__)   \
+    INS_CUDA_CASE2(LAUNCH, 9, __VA_ARGS__)                                          \
+    INS_CUDA_CASE2(LAUNCH, 10, __VA_ARGS__)                                         \
+  default:                                                                          \
+    return (int)cudaErrorInvalidValue;                                              \
   }
 
-extern "C" int INSAdvectionCUDA(const INSKernelData *d, int e0, int e1, const double *au, const double *av, const double *c0, const double *c1, double lambda_scale, double bc_scale, double *out0, double *out1)
+extern "C" int INSAdvectionCUDA(const INSKernelData *d, int e0, int e1, const double *const a[], const double *const c[], double lambda_scale, double bc_scale, double *const out[])
 {
-  INS_CUDA_DISPATCH(d, LaunchAdvection, d, e0, e1, au, av, c0, c1, lambda_scale, bc_scale, out0, out1)
+  INS_CUDA_DISPATCH(d, LaunchAdvection, d, e0, e1, a, c, lambda_scale, bc_scale, out)
 }
 
-extern "C" int INSGradientCUDA(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *gx, double *gy)
+extern "C" int INSGradientCUDA(const INSKernelData *d, int e0, int e1, const double *p, const double *ptrace, double trace_scale, double bc_scale, double *const g[])
 {
-  INS_CUDA_DISPATCH(d, LaunchGradient, d, e0, e1, p, ptrace, trace_scale, bc_scale, gx, gy)
+  INS_CUDA_DISPATCH(d, LaunchGradient, d, e0, e1, p, ptrace, trace_scale, bc_scale, g)
 }
 
-extern "C" int INSDivergenceCUDA(const INSKernelData *d, int e0, int e1, const double *u, const double *v, double bc_scale, double *out)
+extern "C" int INSDivergenceCUDA(const INSKernelData *d, int e0, int e1, const double *const u[], double bc_scale, double *out)
 {
-  INS_CUDA_DISPATCH(d, LaunchDivergence, d, e0, e1, u, v, bc_scale, out)
+  INS_CUDA_DISPATCH(d, LaunchDivergence, d, e0, e1, u, bc_scale, out)
+}
+
+// Shared doubles and threads per element of kernel 0 (advection), 1 (gradient) or 2 (divergence), as
+// AdvectionSizes and FaceSizes compute them.
+static void INSKernelSizes(int kernel, RefShape shape, int N, int *S, int *T)
+{
+  const int dim = RefShapeTable[shape].dim, Nfaces = RefShapeTable[shape].nfaces, nq = INS_NQ(N);
+  const int Np = RefShapeNumNodes(shape, N), Nfp = dim == 2 ? N + 1 : RefShapeNumNodes(RefShapeTable[shape].face_shape[0], N), nfn = Nfaces * Nfp;
+  const int Nc = dim == 2 ? nq * nq : nq * nq * nq, nfqt = Nfaces * (dim == 2 ? nq : nq * nq);
+  *S = kernel == 0 ? dim * Np + IMax(dim * Np, dim * nfn) + 2 * dim * Nc + dim * nfqt : kernel == 1 ? Np + dim * nfn : dim * Np + nfn;
+  *T = kernel == 0 ? IMin(IMax(Np, nfqt), thread_cap) : IMin(IMax(Np, nfn), thread_cap);
 }
 
 // Elements per thread and element groups per block of kernel 0 (advection), 1 (gradient) or
 // 2 (divergence) as launched (the register limit, known only on the device, may lower the groups).
 extern "C" int INSElementsPerThread(int kernel, RefShape shape, int N)
 {
-  const int Nfaces = RefShapeTable[shape].nfaces;
-  const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1), nq = INS_NQ(N);
-  const int S = kernel == 0 ? 4 * Np + 4 * nfn + 4 * nq * nq + 2 * Nfaces * nq : kernel == 1 ? Np + 2 * nfn
-                                                                                             : 2 * Np + nfn;
-  int       P = INSPerThread(kernel, N);
+  int S, T, P = INSPerThread(kernel, N);
+  INSKernelSizes(kernel, shape, N, &S, &T);
   while (P > 1 && P * S * sizeof(double) > shared_limit) P /= 2;
   return P;
 }
 
 extern "C" int INSElementsPerBlock(int kernel, RefShape shape, int N)
 {
-  const int Nfaces = RefShapeTable[shape].nfaces;
-  const int Np = Nfaces == 3 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 1), nfn = Nfaces * (N + 1), nq = INS_NQ(N);
-  const int S = kernel == 0 ? 4 * Np + 4 * nfn + 4 * nq * nq + 2 * Nfaces * nq : kernel == 1 ? Np + 2 * nfn
-                                                                                             : 2 * Np + nfn;
-  const int T = kernel == 0 ? (Np > Nfaces * nq ? Np : Nfaces * nq) : (Np > nfn ? Np : nfn);
-  return GroupsPerBlock(T, (size_t)INSElementsPerThread(kernel, shape, N) * S * sizeof(double), 1024);
+  int S, T;
+  INSKernelSizes(kernel, shape, N, &S, &T);
+  const size_t group = (size_t)INSElementsPerThread(kernel, shape, N) * S * sizeof(double);
+  return GroupsPerBlock(T, group, 1024, group > shared_limit ? group : shared_limit);
 }
 
 // Face data: one thread per face node (INSFaceDataNode, shared with the host kernel).
@@ -586,5 +676,21 @@ extern "C" int INSFaceDataCUDA(const INSKernelData *d, int type, int component, 
 {
   const long total = (long)d->K * d->Nfaces * d->Nfp;
   if (total) FaceDataKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)d->stream>>>(*d, type, component, alpha, beta, x, out);
+  return (int)cudaGetLastError();
+}
+
+// Scatter of packed boundary-face data into a face array: one thread per packed value.
+__global__ void ScatterFacesKernel(int nb, const int *__restrict__ face, int bs, int ncomp, const double *__restrict__ src, int dst_stride, double *__restrict__ dst)
+{
+  const long idx = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (long)ncomp * nb * bs) return;
+  const int  j = (int)(idx % bs), b = (int)((idx / bs) % nb), c = (int)(idx / ((long)bs * nb));
+  dst[(long)c * dst_stride + (long)face[b] * bs + j] = src[idx];
+}
+
+extern "C" int INSScatterFacesCUDA(int nb, const int *face, int bs, int ncomp, const double *src, int dst_stride, double *dst, void *stream)
+{
+  const long total = (long)ncomp * nb * bs;
+  if (total) ScatterFacesKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)stream>>>(nb, face, bs, ncomp, src, dst_stride, dst);
   return (int)cudaGetLastError();
 }

@@ -119,6 +119,21 @@ PetscErrorCode HoflowDeviceUploadChecked(const void *host, size_t bytes, void **
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *host, size_t bytes, void *stream)
+{
+  PetscFunctionBeginUser;
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    const int err = HoflowDeviceCopyTo(device, host, bytes, stream);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "Copying %zu bytes to the GPU failed: %s", bytes, HoflowDeviceErrorString(err));
+  }
+#else
+  (void)device, (void)host, (void)bytes, (void)stream;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow was built without CUDA (make CUDA=1)");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HoflowDeviceFreeChecked(void *device)
 {
   PetscFunctionBeginUser;

@@ -21,7 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#define CHECKPOINT_MAX 16
+#define CHECKPOINT_MAX 32 /* 3D incompressible flow at BDF3: 4 fields, 12 history vectors, 2 pressures, the increment */
 
 struct _n_Checkpoint {
   MPI_Comm    comm;

@@ -1076,6 +1076,39 @@ PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char gro
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MeshGetBoundaryGroups(Mesh *mesh, char groups[], size_t len)
+{
+  PetscInt nl;
+
+  PetscFunctionBeginUser;
+  groups[0] = 0;
+  PetscCall(DMGetNumLabels(mesh->dm, &nl));
+  for (PetscInt l = 0; l < nl; l++) {
+    const char *lname;
+    char       *names[1];
+    char        name[256];
+    PetscInt    nbnd = 0, gnbnd;
+    PetscCall(DMGetLabelName(mesh->dm, l, &lname));
+    if (!strcmp(lname, "depth") || !strcmp(lname, "celltype") || !strcmp(lname, "Face Sets") || !strcmp(lname, "Cell Sets") || !strcmp(lname, "marker") || !strcmp(lname, "Vertex Sets") || !strcmp(lname, "hoflow_curve")) continue;
+    PetscCall(PetscStrncpy(name, lname, sizeof(name)));
+    names[0] = name;
+    for (PetscInt e = 0; e < mesh->K; e++) {
+      const PetscInt nf = RefShapeTable[MeshElementShape(mesh, e)].nfaces;
+      for (PetscInt f = 0; f < nf; f++) {
+        PetscBool in;
+        if (mesh->face_elem[mesh->face_slot[e] + f] >= 0) continue;
+        PetscCall(MeshPointInGroups(mesh->dm, mesh->face_point[e * HOFLOW_FACES_MAX + f], 1, names, &in));
+        nbnd += in;
+      }
+    }
+    PetscCall(MPIU_Allreduce(&nbnd, &gnbnd, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)mesh->dm)));
+    if (!gnbnd) continue;
+    if (groups[0]) PetscCall(PetscStrlcat(groups, ",", len));
+    PetscCall(PetscStrlcat(groups, lname, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshDestroy(Mesh **mesh)
 {
   PetscFunctionBeginUser;

@@ -37,7 +37,7 @@ PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg)
   PetscFunctionBeginUser;
   if (!mdg->shell.device_ready) PetscFunctionReturn(PETSC_SUCCESS); /* uploaded with the rest at the first device call */
   for (PetscInt b = 0; b < mdg->nblocks; b++)
-    PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(HoflowDeviceCopyToDevice((void *)mdg->blocks[b].kd_device.bc_point, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, mdg->shell.stream)), "copy of the boundary data"));
+    PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(HoflowDeviceCopyTo((void *)mdg->blocks[b].kd_device.bc_point, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, mdg->shell.stream)), "copy of the boundary data"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -81,6 +81,13 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
 
   PetscCall(HoflowDeviceSelect(comm));
   PetscCall(MeshCreate(comm, app->problem.mesh_options, &app->mesh));
+  PetscCheck(!app->problem.dim || app->problem.dim == app->mesh->dim, comm, PETSC_ERR_ARG_WRONG, "Problem %s is %" PetscInt_FMT "D but mesh %s is %" PetscInt_FMT "-dimensional: give a %" PetscInt_FMT "D mesh (a box: -dm_plex_dim %" PetscInt_FMT ")", app->problem_name, app->problem.dim, app->mesh->source, app->mesh->dim, app->problem.dim, app->problem.dim);
+  if (app->problem.mesh_groups) {
+    char groups[1024];
+    PetscCall(MeshGetBoundaryGroups(app->mesh, groups, sizeof(groups)));
+    PetscCall(app->problem.mesh_groups(app->problem.ctx, groups));
+    for (PetscInt t = 0; t < app->physics.nbc; t++) app->physics.bc[t].groups = ProblemGetBoundaryGroups(&app->problem, app->physics.bc[t].name);
+  }
   PetscCall(MeshSetBoundaryTypes(app->mesh, app->physics.nbc, app->physics.bc));
   PetscCall(DiscCreateComponents(app->mesh, app->disc_name, app->order, app->physics.num_components ? app->physics.num_components(app->mesh->dim) : 1, &app->disc));
   *app_out = app;

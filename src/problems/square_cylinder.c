@@ -109,6 +109,7 @@ PetscErrorCode ProblemCreate_SquareCylinder(Problem *problem)
   PetscCheck(Re > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ins_reynolds %g must be positive", (double)Re);
   problem->nu = 1.0 / Re;
   PetscCall(PetscStrncpy(problem->physics, "ins", sizeof(problem->physics)));
+  problem->dim = 2;
   problem->ctx              = sc;
   problem->ctx_destroy      = SquareCylinderDestroy;
   problem->initial          = SquareCylinderState;

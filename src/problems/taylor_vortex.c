@@ -54,6 +54,7 @@ PetscErrorCode ProblemCreate_TaylorVortex(Problem *problem)
   PetscOptionsEnd();
   PetscCheck(problem->nu > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ins_nu %g must be positive", (double)problem->nu);
   PetscCall(PetscStrncpy(problem->physics, "ins", sizeof(problem->physics)));
+  problem->dim = 2;
   problem->ctx              = problem;
   problem->exact            = TaylorVortexState;
   problem->ins_boundary     = TaylorVortexBoundary;

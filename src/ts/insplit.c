@@ -27,26 +27,29 @@
 #include <hoflow/ts.h>
 
 #define INS_SMAX 3
+#define INS_DMAX 3 /* velocity components */
 
 typedef struct {
   TSInsplitOps ops;
   PetscBool    ops_set;
+  PetscInt     dim; /* velocity components: the solution is the VecNest (u_0, ..., u_{dim-1}, p) */
   PetscInt     order, pressure_order, subcycles;
   PetscInt     history_given; /* past levels supplied before the first step (TSInsplitSetHistory) */
   PetscReal    divergence_factor;
-  /* history: Uh[k], Vh[k] = velocity at t^{n-1-k}; Nh = its advection term; Ph[k] = pressure at t^{n-1-k} */
-  Vec Uh[INS_SMAX], Vh[INS_SMAX], NUh[INS_SMAX], NVh[INS_SMAX], Ph[INS_SMAX];
+  /* history: Uh[k][c] = velocity component c at t^{n-1-k}; NUh its advection term; Ph[k] = pressure at t^{n-1-k} */
+  Vec Uh[INS_SMAX][INS_DMAX], NUh[INS_SMAX][INS_DMAX], Ph[INS_SMAX];
   /* work */
-  Vec           un, vn, pn, nun, nvn, uhat, vhat, gx, gy, w, b, div, phi, pstar, fu, fv, ubar, vbar;
-  TS            sub;  /* subcycling integrator over the VecNest (u~, v~) */
+  Vec           un[INS_DMAX], nun[INS_DMAX], uhat[INS_DMAX], g[INS_DMAX], fu[INS_DMAX], ubar[INS_DMAX];
+  Vec           pn, w, b, div, phi, pstar;
+  TS            sub;  /* subcycling integrator over the VecNest of the dim advected components */
   Vec           subx; /* its state */
   PetscReal     sub_weights[INS_SMAX], sub_times[INS_SMAX];
   PetscInt      sub_npoints;
   PetscReal     dt; /* the constant step */
   PetscInt      vel_its, pres_its;
   char          failure[512];
-  const char   *history_names[5 * INS_SMAX + 1];
-  Vec           history_vecs[5 * INS_SMAX + 1];
+  const char   *history_names[2 * INS_DMAX * INS_SMAX + INS_SMAX + 1];
+  Vec           history_vecs[2 * INS_DMAX * INS_SMAX + INS_SMAX + 1];
   PetscLogStage stage_advection, stage_velocity, stage_pressure, stage_update;
 } TS_Insplit;
 
@@ -81,48 +84,48 @@ static void LagrangeWeights(PetscInt n, const PetscReal tj[], PetscReal t, Petsc
   }
 }
 
-/* The subcycling right-hand side: d(u~, v~)/dt = -N~(U_bar(t); u~, v~). */
+/* The velocity at past level i (0: U^n, i > 0: the history U^{n-i}), component c. */
+static Vec InsplitPast(TS_Insplit *ins, PetscInt i, PetscInt c)
+{
+  return i ? ins->Uh[i - 1][c] : ins->un[c];
+}
+
+/* The subcycling right-hand side: d c~/dt = -N~(U_bar(t); c~). */
 static PetscErrorCode InsplitSubRHS(TS sub, PetscReal t, Vec X, Vec F, void *ctx)
 {
   TS_Insplit *ins = (TS_Insplit *)ctx;
-  Vec         cu, cv, fu, fv;
+  Vec         cx[INS_DMAX], fx[INS_DMAX];
   PetscReal   w[INS_SMAX];
-  Vec         us[INS_SMAX], vs[INS_SMAX];
 
   PetscFunctionBeginUser;
-  PetscCall(VecNestGetSubVec(X, 0, &cu));
-  PetscCall(VecNestGetSubVec(X, 1, &cv));
-  PetscCall(VecNestGetSubVec(F, 0, &fu));
-  PetscCall(VecNestGetSubVec(F, 1, &fv));
-  LagrangeWeights(ins->sub_npoints, ins->sub_times, t, w);
-  us[0] = ins->un;
-  vs[0] = ins->vn;
-  for (PetscInt j = 1; j < ins->sub_npoints; j++) {
-    us[j] = ins->Uh[j - 1];
-    vs[j] = ins->Vh[j - 1];
+  for (PetscInt c = 0; c < ins->dim; c++) {
+    PetscCall(VecNestGetSubVec(X, c, &cx[c]));
+    PetscCall(VecNestGetSubVec(F, c, &fx[c]));
   }
-  PetscCall(VecZeroEntries(ins->ubar));
-  PetscCall(VecZeroEntries(ins->vbar));
-  PetscCall(VecMAXPY(ins->ubar, ins->sub_npoints, w, us));
-  PetscCall(VecMAXPY(ins->vbar, ins->sub_npoints, w, vs));
-  PetscCall(ins->ops.advection(ins->ops.ctx, t, ins->ubar, ins->vbar, cu, cv, 1.0, fu, fv));
-  PetscCall(VecScale(fu, -1.0));
-  PetscCall(VecScale(fv, -1.0));
+  LagrangeWeights(ins->sub_npoints, ins->sub_times, t, w);
+  for (PetscInt c = 0; c < ins->dim; c++) {
+    Vec us[INS_SMAX];
+    for (PetscInt j = 0; j < ins->sub_npoints; j++) us[j] = InsplitPast(ins, j, c);
+    PetscCall(VecZeroEntries(ins->ubar[c]));
+    PetscCall(VecMAXPY(ins->ubar[c], ins->sub_npoints, w, us));
+  }
+  PetscCall(ins->ops.advection(ins->ops.ctx, t, ins->ubar, cx, 1.0, fx));
+  for (PetscInt c = 0; c < ins->dim; c++) PetscCall(VecScale(fx[c], -1.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* U~_i(t^{n+1}) into (cu, cv): advect (u0, v0) from t0 to t1 in nsteps subcycles. */
-static PetscErrorCode InsplitSubcycle(TS ts, Vec u0, Vec v0, PetscReal t0, PetscReal t1, PetscInt nsteps, Vec cu, Vec cv)
+/* U~_i(t^{n+1}) into out[dim]: advect u0[dim] from t0 to t1 in nsteps subcycles. */
+static PetscErrorCode InsplitSubcycle(TS ts, const Vec u0[], PetscReal t0, PetscReal t1, PetscInt nsteps, const Vec out[])
 {
   TS_Insplit *ins = (TS_Insplit *)ts->data;
-  Vec         xu, xv;
+  Vec         x[INS_DMAX];
   PetscInt    its;
 
   PetscFunctionBeginUser;
-  PetscCall(VecNestGetSubVec(ins->subx, 0, &xu));
-  PetscCall(VecNestGetSubVec(ins->subx, 1, &xv));
-  PetscCall(VecCopy(u0, xu));
-  PetscCall(VecCopy(v0, xv));
+  for (PetscInt c = 0; c < ins->dim; c++) {
+    PetscCall(VecNestGetSubVec(ins->subx, c, &x[c]));
+    PetscCall(VecCopy(u0[c], x[c]));
+  }
   PetscCall(TSSetTime(ins->sub, t0));
   PetscCall(TSSetStepNumber(ins->sub, 0));
   PetscCall(TSSetTimeStep(ins->sub, (t1 - t0) / nsteps));
@@ -131,30 +134,29 @@ static PetscErrorCode InsplitSubcycle(TS ts, Vec u0, Vec v0, PetscReal t0, Petsc
   PetscCall(TSSolve(ins->sub, ins->subx));
   PetscCall(TSGetStepNumber(ins->sub, &its));
   PetscCheck(its == nsteps, PetscObjectComm((PetscObject)ts), PETSC_ERR_PLIB, "Subcycling took %" PetscInt_FMT " steps instead of %" PetscInt_FMT, its, nsteps);
-  PetscCall(VecCopy(xu, cu));
-  PetscCall(VecCopy(xv, cv));
+  for (PetscInt c = 0; c < ins->dim; c++) PetscCall(VecCopy(x[c], out[c]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TSInsplitGetHistory_Insplit(TS ts, PetscInt *n, const char ***names, Vec **vecs)
 {
-  TS_Insplit              *ins                 = (TS_Insplit *)ts->data;
-  static const char *const labels[5][INS_SMAX] = {
+  TS_Insplit              *ins                        = (TS_Insplit *)ts->data;
+  static const char *const labels[2 * INS_DMAX + 1][INS_SMAX] = {
       {"ins_u_1", "ins_u_2", "ins_u_3"},
       {"ins_v_1", "ins_v_2", "ins_v_3"},
+      {"ins_w_1", "ins_w_2", "ins_w_3"},
       {"ins_nu_1", "ins_nu_2", "ins_nu_3"},
       {"ins_nv_1", "ins_nv_2", "ins_nv_3"},
+      {"ins_nw_1", "ins_nw_2", "ins_nw_3"},
       {"ins_p_1", "ins_p_2", "ins_p_3"}};
   PetscInt k = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < ins->order - 1; i++) {
-    ins->history_names[k] = labels[0][i], ins->history_vecs[k++] = ins->Uh[i];
-    ins->history_names[k] = labels[1][i], ins->history_vecs[k++] = ins->Vh[i];
-    ins->history_names[k] = labels[2][i], ins->history_vecs[k++] = ins->NUh[i];
-    ins->history_names[k] = labels[3][i], ins->history_vecs[k++] = ins->NVh[i];
+  for (PetscInt i = 0; i < ins->order - 1; i++) { /* in 2D: u, v, nu, nv per level */
+    for (PetscInt c = 0; c < ins->dim; c++) ins->history_names[k] = labels[c][i], ins->history_vecs[k++] = ins->Uh[i][c];
+    for (PetscInt c = 0; c < ins->dim; c++) ins->history_names[k] = labels[INS_DMAX + c][i], ins->history_vecs[k++] = ins->NUh[i][c];
   }
-  for (PetscInt i = 0; i < ins->pressure_order - 1; i++) ins->history_names[k] = labels[4][i], ins->history_vecs[k++] = ins->Ph[i];
+  for (PetscInt i = 0; i < ins->pressure_order - 1; i++) ins->history_names[k] = labels[2 * INS_DMAX][i], ins->history_vecs[k++] = ins->Ph[i];
   ins->history_names[k] = "ins_phi", ins->history_vecs[k++] = ins->phi; /* the pressure solve's initial guess: a restart repeats the run bit for bit */
   *n     = k;
   *names = ins->history_names;
@@ -168,14 +170,18 @@ static PetscErrorCode TSReset_Insplit(TS ts)
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < INS_SMAX; i++) {
-    PetscCall(VecDestroy(&ins->Uh[i]));
-    PetscCall(VecDestroy(&ins->Vh[i]));
-    PetscCall(VecDestroy(&ins->NUh[i]));
-    PetscCall(VecDestroy(&ins->NVh[i]));
+    for (PetscInt c = 0; c < INS_DMAX; c++) {
+      PetscCall(VecDestroy(&ins->Uh[i][c]));
+      PetscCall(VecDestroy(&ins->NUh[i][c]));
+    }
     PetscCall(VecDestroy(&ins->Ph[i]));
   }
+  for (PetscInt c = 0; c < INS_DMAX; c++) {
+    Vec *work[] = {&ins->un[c], &ins->nun[c], &ins->uhat[c], &ins->g[c], &ins->fu[c], &ins->ubar[c]};
+    for (size_t k = 0; k < sizeof(work) / sizeof(work[0]); k++) PetscCall(VecDestroy(work[k]));
+  }
   {
-    Vec *work[] = {&ins->un, &ins->vn, &ins->pn, &ins->nun, &ins->nvn, &ins->uhat, &ins->vhat, &ins->gx, &ins->gy, &ins->w, &ins->b, &ins->div, &ins->phi, &ins->pstar, &ins->fu, &ins->fv, &ins->ubar, &ins->vbar, &ins->subx};
+    Vec *work[] = {&ins->pn, &ins->w, &ins->b, &ins->div, &ins->phi, &ins->pstar, &ins->subx};
     for (size_t k = 0; k < sizeof(work) / sizeof(work[0]); k++) PetscCall(VecDestroy(work[k]));
   }
   PetscCall(TSDestroy(&ins->sub));
@@ -191,35 +197,35 @@ static PetscErrorCode TSSetUp_Insplit(TS ts)
   PetscFunctionBeginUser;
   PetscCheck(ins->ops_set, PetscObjectComm((PetscObject)ts), PETSC_ERR_ORDER, "-ts_type insplit needs the incompressible flow operators (TSInsplitSetOps); it runs the problems with physics 'ins' (e.g. -problem taylor_vortex)");
   PetscCall(VecNestGetSize(ts->vec_sol, &nsub));
-  PetscCheck(nsub == 3, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "-ts_type insplit needs the solution as a VecNest (u, v, p), not %" PetscInt_FMT " blocks", nsub);
+  PetscCheck(nsub == 3 || nsub == 4, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "-ts_type insplit needs the solution as a VecNest (u, v, p) or (u, v, w, p), not %" PetscInt_FMT " blocks", nsub);
   PetscCall(TSReset_Insplit(ts));
+  ins->dim = nsub - 1;
   PetscCall(VecNestGetSubVec(ts->vec_sol, 0, &u));
-  PetscCall(VecNestGetSubVec(ts->vec_sol, 2, &p));
-  for (PetscInt i = 0; i < ins->order - 1; i++) {
-    PetscCall(VecDuplicate(u, &ins->Uh[i]));
-    PetscCall(VecDuplicate(u, &ins->Vh[i]));
-    PetscCall(VecDuplicate(u, &ins->NUh[i]));
-    PetscCall(VecDuplicate(u, &ins->NVh[i]));
-  }
+  PetscCall(VecNestGetSubVec(ts->vec_sol, ins->dim, &p));
+  for (PetscInt i = 0; i < ins->order - 1; i++)
+    for (PetscInt c = 0; c < ins->dim; c++) {
+      PetscCall(VecDuplicate(u, &ins->Uh[i][c]));
+      PetscCall(VecDuplicate(u, &ins->NUh[i][c]));
+    }
   for (PetscInt i = 0; i < ins->pressure_order - 1; i++) PetscCall(VecDuplicate(p, &ins->Ph[i]));
-  {
-    Vec *work[] = {&ins->un, &ins->vn, &ins->nun, &ins->nvn, &ins->uhat, &ins->vhat, &ins->gx, &ins->gy, &ins->w, &ins->b, &ins->fu, &ins->fv, &ins->ubar, &ins->vbar};
+  for (PetscInt c = 0; c < ins->dim; c++) {
+    Vec *work[] = {&ins->un[c], &ins->nun[c], &ins->uhat[c], &ins->g[c], &ins->fu[c], &ins->ubar[c]};
     for (size_t k = 0; k < sizeof(work) / sizeof(work[0]); k++) PetscCall(VecDuplicate(u, work[k]));
-    PetscCall(VecDuplicate(p, &ins->pn));
-    PetscCall(VecDuplicate(p, &ins->div));
-    PetscCall(VecDuplicate(p, &ins->phi));
-    PetscCall(VecDuplicate(p, &ins->pstar));
-    PetscCall(VecZeroEntries(ins->phi));
   }
+  PetscCall(VecDuplicate(u, &ins->w));
+  PetscCall(VecDuplicate(u, &ins->b));
+  PetscCall(VecDuplicate(p, &ins->pn));
+  PetscCall(VecDuplicate(p, &ins->div));
+  PetscCall(VecDuplicate(p, &ins->phi));
+  PetscCall(VecDuplicate(p, &ins->pstar));
+  PetscCall(VecZeroEntries(ins->phi));
   if (ins->subcycles) {
-    Vec         sub[2];
+    Vec         sub[INS_DMAX];
     const char *prefix;
     char        subprefix[256];
-    PetscCall(VecDuplicate(u, &sub[0]));
-    PetscCall(VecDuplicate(u, &sub[1]));
-    PetscCall(VecCreateNest(PetscObjectComm((PetscObject)ts), 2, NULL, sub, &ins->subx));
-    PetscCall(VecDestroy(&sub[0]));
-    PetscCall(VecDestroy(&sub[1]));
+    for (PetscInt c = 0; c < ins->dim; c++) PetscCall(VecDuplicate(u, &sub[c]));
+    PetscCall(VecCreateNest(PetscObjectComm((PetscObject)ts), ins->dim, NULL, sub, &ins->subx));
+    for (PetscInt c = 0; c < ins->dim; c++) PetscCall(VecDestroy(&sub[c]));
     PetscCall(TSCreate(PetscObjectComm((PetscObject)ts), &ins->sub));
     PetscCall(TSGetOptionsPrefix(ts, &prefix));
     PetscCall(PetscSNPrintf(subprefix, sizeof(subprefix), "%sins_sub_", prefix ? prefix : ""));
@@ -237,15 +243,14 @@ static PetscErrorCode TSSetUp_Insplit(TS ts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode InsplitFail(TS ts, Vec u, Vec v, Vec p, const char *why)
+static PetscErrorCode InsplitFail(TS ts, const Vec u[], Vec p, const char *why)
 {
   TS_Insplit *ins = (TS_Insplit *)ts->data;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(ins->failure, why, sizeof(ins->failure)));
   /* the solution keeps the last good state */
-  PetscCall(VecCopy(ins->un, u));
-  PetscCall(VecCopy(ins->vn, v));
+  for (PetscInt c = 0; c < ins->dim; c++) PetscCall(VecCopy(ins->un[c], u[c]));
   PetscCall(VecCopy(ins->pn, p));
   ts->reason = TS_DIVERGED_STEP_REJECTED;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,11 +260,12 @@ static PetscErrorCode TSStep_Insplit(TS ts)
 {
   TS_Insplit     *ins = (TS_Insplit *)ts->data;
   TSInsplitOps   *o   = &ins->ops;
+  const PetscInt  dim = ins->dim;
   const PetscReal dt = ins->dt, nu = o->nu, tn = ts->ptime;
   const PetscReal tn1 = InsplitNextTime(tn, dt);
   PetscInt        hist, S, q, its;
   PetscReal       gamma, beta[3], alpha[3], lambda;
-  Vec             u, v, p;
+  Vec             u[INS_DMAX], p;
 
   PetscFunctionBeginUser;
   if (ins->dt == 0) { /* the first step of this run */
@@ -277,51 +283,46 @@ static PetscErrorCode TSStep_Insplit(TS ts)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ins->failure[0] = 0;
-  PetscCall(VecNestGetSubVec(ts->vec_sol, 0, &u));
-  PetscCall(VecNestGetSubVec(ts->vec_sol, 1, &v));
-  PetscCall(VecNestGetSubVec(ts->vec_sol, 2, &p));
+  for (PetscInt c = 0; c < dim; c++) PetscCall(VecNestGetSubVec(ts->vec_sol, c, &u[c]));
+  PetscCall(VecNestGetSubVec(ts->vec_sol, dim, &p));
   /* history available: past states stored, from this run or a restart (ts->steps counts both) */
   hist = PetscMin(ts->steps + ins->history_given, ins->order - 1);
   S    = hist + 1;
   q    = PetscMin(ins->pressure_order, ts->steps + ins->history_given + 1);
   InsplitCoefficients(S, &gamma, beta, alpha);
-  PetscCall(VecCopy(u, ins->un));
-  PetscCall(VecCopy(v, ins->vn));
+  for (PetscInt c = 0; c < dim; c++) PetscCall(VecCopy(u[c], ins->un[c]));
   PetscCall(VecCopy(p, ins->pn));
 
   /* (17a) advection */
   PetscCall(PetscLogStagePush(ins->stage_advection));
   if (!ins->subcycles) {
-    Vec       us[INS_SMAX], vs[INS_SMAX], nus[INS_SMAX], nvs[INS_SMAX];
     PetscReal ab[INS_SMAX];
-    PetscCall(o->advection(o->ctx, tn, ins->un, ins->vn, ins->un, ins->vn, 2.0, ins->nun, ins->nvn));
-    us[0] = ins->un, vs[0] = ins->vn, nus[0] = ins->nun, nvs[0] = ins->nvn;
-    for (PetscInt i = 1; i < S; i++) us[i] = ins->Uh[i - 1], vs[i] = ins->Vh[i - 1], nus[i] = ins->NUh[i - 1], nvs[i] = ins->NVh[i - 1];
-    PetscCall(VecZeroEntries(ins->uhat));
-    PetscCall(VecZeroEntries(ins->vhat));
-    PetscCall(VecMAXPY(ins->uhat, S, beta, us));
-    PetscCall(VecMAXPY(ins->vhat, S, beta, vs));
+    PetscCall(o->advection(o->ctx, tn, ins->un, ins->un, 2.0, ins->nun));
     for (PetscInt i = 0; i < S; i++) ab[i] = -dt * alpha[i];
-    PetscCall(VecMAXPY(ins->uhat, S, ab, nus));
-    PetscCall(VecMAXPY(ins->vhat, S, ab, nvs));
+    for (PetscInt c = 0; c < dim; c++) {
+      Vec us[INS_SMAX], nus[INS_SMAX];
+      for (PetscInt i = 0; i < S; i++) us[i] = InsplitPast(ins, i, c), nus[i] = i ? ins->NUh[i - 1][c] : ins->nun[c];
+      PetscCall(VecZeroEntries(ins->uhat[c]));
+      PetscCall(VecMAXPY(ins->uhat[c], S, beta, us));
+      PetscCall(VecMAXPY(ins->uhat[c], S, ab, nus));
+    }
   } else {
     /* the advection term of U^n is kept in the history too (one evaluation per step), so a run may
      * restart with or without subcycles from either kind of checkpoint */
-    if (ins->order > 1) PetscCall(o->advection(o->ctx, tn, ins->un, ins->vn, ins->un, ins->vn, 2.0, ins->nun, ins->nvn));
+    if (ins->order > 1) PetscCall(o->advection(o->ctx, tn, ins->un, ins->un, 2.0, ins->nun));
     ins->sub_npoints = S; /* U_bar through U^n, ..., U^{n-S+1} */
     for (PetscInt j = 0; j < S; j++) ins->sub_times[j] = tn - j * dt;
-    PetscCall(VecZeroEntries(ins->uhat));
-    PetscCall(VecZeroEntries(ins->vhat));
+    for (PetscInt c = 0; c < dim; c++) PetscCall(VecZeroEntries(ins->uhat[c]));
     for (PetscInt i = 0; i < S; i++) {
-      PetscCall(InsplitSubcycle(ts, i ? ins->Uh[i - 1] : ins->un, i ? ins->Vh[i - 1] : ins->vn, tn - i * dt, tn1, (i + 1) * ins->subcycles, ins->gx, ins->gy));
-      PetscCall(VecAXPY(ins->uhat, beta[i], ins->gx));
-      PetscCall(VecAXPY(ins->vhat, beta[i], ins->gy));
+      Vec u0[INS_DMAX];
+      for (PetscInt c = 0; c < dim; c++) u0[c] = InsplitPast(ins, i, c);
+      PetscCall(InsplitSubcycle(ts, u0, tn - i * dt, tn1, (i + 1) * ins->subcycles, ins->g));
+      for (PetscInt c = 0; c < dim; c++) PetscCall(VecAXPY(ins->uhat[c], beta[i], ins->g[c]));
     }
   }
   if (o->forcing) {
-    PetscCall(o->forcing(o->ctx, tn1, ins->fu, ins->fv));
-    PetscCall(VecAXPY(ins->uhat, dt, ins->fu));
-    PetscCall(VecAXPY(ins->vhat, dt, ins->fv));
+    PetscCall(o->forcing(o->ctx, tn1, ins->fu));
+    for (PetscInt c = 0; c < dim; c++) PetscCall(VecAXPY(ins->uhat[c], dt, ins->fu[c]));
   }
   PetscCall(PetscLogStagePop());
 
@@ -331,23 +332,22 @@ static PetscErrorCode TSStep_Insplit(TS ts)
   if (q >= 1) PetscCall(VecAXPY(ins->pstar, q == 1 ? 1.0 : 2.0, ins->pn));
   if (q >= 2) PetscCall(VecAXPY(ins->pstar, -1.0, ins->Ph[0]));
   lambda = gamma / (nu * dt);
-  if (q >= 1) PetscCall(o->gradient(o->ctx, tn1, ins->pstar, NULL, ins->gx, ins->gy));
+  if (q >= 1) PetscCall(o->gradient(o->ctx, tn1, ins->pstar, NULL, ins->g));
   ins->vel_its = 0;
-  for (PetscInt c = 0; c < 2; c++) {
-    Vec hat = c ? ins->vhat : ins->uhat, x = c ? v : u;
-    PetscCall(VecCopy(hat, ins->w));
+  for (PetscInt c = 0; c < dim; c++) {
+    PetscCall(VecCopy(ins->uhat[c], ins->w));
     PetscCall(VecScale(ins->w, 1.0 / (nu * dt)));
-    if (q >= 1) PetscCall(VecAXPY(ins->w, -1.0 / nu, c ? ins->gy : ins->gx));
+    if (q >= 1) PetscCall(VecAXPY(ins->w, -1.0 / nu, ins->g[c]));
     PetscCall(o->mass(o->ctx, ins->w, ins->b));
-    PetscCall(VecCopy(c ? ins->vn : ins->un, x)); /* initial guess */
-    PetscCall(o->velocity_solve(o->ctx, tn1, lambda, c, ins->b, x, &its));
+    PetscCall(VecCopy(ins->un[c], u[c])); /* initial guess */
+    PetscCall(o->velocity_solve(o->ctx, tn1, lambda, c, ins->b, u[c], &its));
     ins->vel_its += its;
   }
   PetscCall(PetscLogStagePop());
 
   /* (17c) pressure increment: -L phi = -(gamma/dt) M D U^^ + boundary terms */
   PetscCall(PetscLogStagePush(ins->stage_pressure));
-  PetscCall(o->divergence(o->ctx, tn1, u, v, ins->div));
+  PetscCall(o->divergence(o->ctx, tn1, u, ins->div));
   PetscCall(o->mass(o->ctx, ins->div, ins->b));
   PetscCall(VecScale(ins->b, -gamma / dt));
   PetscCall(o->pressure_solve(o->ctx, tn1, ins->pstar, ins->b, ins->phi, &its));
@@ -356,36 +356,43 @@ static PetscErrorCode TSStep_Insplit(TS ts)
 
   /* (17d) projection and pressure update */
   PetscCall(PetscLogStagePush(ins->stage_update));
-  PetscCall(o->gradient(o->ctx, tn1, ins->phi, ins->pstar, ins->gx, ins->gy));
-  PetscCall(VecAXPY(u, -dt / gamma, ins->gx));
-  PetscCall(VecAXPY(v, -dt / gamma, ins->gy));
+  PetscCall(o->gradient(o->ctx, tn1, ins->phi, ins->pstar, ins->g));
+  for (PetscInt c = 0; c < dim; c++) PetscCall(VecAXPY(u[c], -dt / gamma, ins->g[c]));
   PetscCall(VecWAXPY(p, 1.0, ins->pstar, ins->phi));
   ts->ksp_its += ins->vel_its + ins->pres_its;
   {
-    PetscReal umax, vmax, pmax;
-    PetscCall(VecNorm(u, NORM_INFINITY, &umax));
-    PetscCall(VecNorm(v, NORM_INFINITY, &vmax));
+    PetscReal umax[INS_DMAX], pmax, vmax = 0;
+    PetscBool bad;
+    for (PetscInt c = 0; c < dim; c++) {
+      PetscCall(VecNorm(u[c], NORM_INFINITY, &umax[c]));
+      vmax = PetscMax(vmax, umax[c]);
+    }
     PetscCall(VecNorm(p, NORM_INFINITY, &pmax));
-    if (PetscIsInfOrNanReal(umax) || PetscIsInfOrNanReal(vmax) || PetscIsInfOrNanReal(pmax) || PetscMax(umax, vmax) > ins->divergence_factor * o->velocity_scale) {
-      char why[512];
-      PetscCall(PetscSNPrintf(why, sizeof(why), "step %" PetscInt_FMT " (t = %g to %g) diverged: max |u| = %g, |v| = %g, |p| = %g exceed %g times the reference speed %g. The time step dt = %g is beyond the advective stability limit%s: use subcycles (-ins_subcycles %" PetscInt_FMT ") or a smaller -ts_dt", ts->steps, (double)tn, (double)tn1, (double)umax, (double)vmax, (double)pmax, (double)ins->divergence_factor, (double)o->velocity_scale, (double)dt, ins->subcycles ? " of the subcycles" : "", ins->subcycles ? 2 * ins->subcycles : 4));
-      PetscCall(InsplitFail(ts, u, v, p, why));
+    bad = (PetscBool)(PetscIsInfOrNanReal(pmax) || vmax > ins->divergence_factor * o->velocity_scale);
+    for (PetscInt c = 0; c < dim; c++) bad = (PetscBool)(bad || PetscIsInfOrNanReal(umax[c]));
+    if (bad) {
+      static const char *const comp[INS_DMAX] = {"u", "v", "w"};
+      char                     why[512], norms[128] = "";
+      for (PetscInt c = 0; c < dim; c++) {
+        char one[48];
+        PetscCall(PetscSNPrintf(one, sizeof(one), "%s|%s| = %g", c ? ", " : "", comp[c], (double)umax[c]));
+        PetscCall(PetscStrlcat(norms, one, sizeof(norms)));
+      }
+      PetscCall(PetscSNPrintf(why, sizeof(why), "step %" PetscInt_FMT " (t = %g to %g) diverged: max %s, |p| = %g exceed %g times the reference speed %g. The time step dt = %g is beyond the advective stability limit%s: use subcycles (-ins_subcycles %" PetscInt_FMT ") or a smaller -ts_dt", ts->steps, (double)tn, (double)tn1, norms, (double)pmax, (double)ins->divergence_factor, (double)o->velocity_scale, (double)dt, ins->subcycles ? " of the subcycles" : "", ins->subcycles ? 2 * ins->subcycles : 4));
+      PetscCall(InsplitFail(ts, u, p, why));
       PetscCall(PetscLogStagePop());
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
   /* accepted: shift the history */
   if (ins->order > 1) {
-    Vec tu = ins->Uh[ins->order - 2], tv = ins->Vh[ins->order - 2], tnu = ins->NUh[ins->order - 2], tnv = ins->NVh[ins->order - 2];
-    for (PetscInt i = ins->order - 2; i > 0; i--) {
-      ins->Uh[i] = ins->Uh[i - 1], ins->Vh[i] = ins->Vh[i - 1];
-      ins->NUh[i] = ins->NUh[i - 1], ins->NVh[i] = ins->NVh[i - 1];
+    for (PetscInt c = 0; c < dim; c++) {
+      Vec tu = ins->Uh[ins->order - 2][c], tnu = ins->NUh[ins->order - 2][c];
+      for (PetscInt i = ins->order - 2; i > 0; i--) ins->Uh[i][c] = ins->Uh[i - 1][c], ins->NUh[i][c] = ins->NUh[i - 1][c];
+      ins->Uh[0][c] = tu, ins->NUh[0][c] = tnu;
+      PetscCall(VecCopy(ins->un[c], ins->Uh[0][c]));
+      PetscCall(VecCopy(ins->nun[c], ins->NUh[0][c]));
     }
-    ins->Uh[0] = tu, ins->Vh[0] = tv, ins->NUh[0] = tnu, ins->NVh[0] = tnv;
-    PetscCall(VecCopy(ins->un, ins->Uh[0]));
-    PetscCall(VecCopy(ins->vn, ins->Vh[0]));
-    PetscCall(VecCopy(ins->nun, ins->NUh[0]));
-    PetscCall(VecCopy(ins->nvn, ins->NVh[0]));
   }
   if (ins->pressure_order > 1) {
     Vec tp = ins->Ph[ins->pressure_order - 2];
@@ -481,7 +488,7 @@ PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u, Vec v, Vec p), void *ctx)
+PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, const Vec u[], Vec p), void *ctx)
 {
   TS_Insplit *ins = (TS_Insplit *)ts->data;
 
@@ -489,9 +496,10 @@ PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, Pets
   PetscCall(TSSetUp(ts));
   for (PetscInt k = 0; k < PetscMax(ins->order - 1, ins->pressure_order - 1); k++) {
     const PetscReal t = ts->ptime - (k + 1) * ts->time_step;
-    Vec             u = k < ins->order - 1 ? ins->Uh[k] : ins->un, v = k < ins->order - 1 ? ins->Vh[k] : ins->vn;
-    PetscCall(fill(ctx, t, u, v, k < ins->pressure_order - 1 ? ins->Ph[k] : ins->pn));
-    if (k < ins->order - 1) PetscCall(ins->ops.advection(ins->ops.ctx, t, u, v, u, v, 2.0, ins->NUh[k], ins->NVh[k]));
+    Vec             u[INS_DMAX];
+    for (PetscInt c = 0; c < ins->dim; c++) u[c] = k < ins->order - 1 ? ins->Uh[k][c] : ins->un[c];
+    PetscCall(fill(ctx, t, u, k < ins->pressure_order - 1 ? ins->Ph[k] : ins->pn));
+    if (k < ins->order - 1) PetscCall(ins->ops.advection(ins->ops.ctx, t, u, u, 2.0, ins->NUh[k]));
   }
   ins->history_given = PetscMax(ins->order - 1, ins->pressure_order - 1);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -20,6 +20,8 @@ PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
 /* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */
 PETSC_EXTERN PetscErrorCode HoflowDeviceUploadChecked(const void *host, size_t bytes, void **device);
 PETSC_EXTERN PetscErrorCode HoflowDeviceFreeChecked(void *device);
+/* Copy `bytes` from host into the existing device array, ordered on stream (a cudaStream_t). */
+PETSC_EXTERN PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *host, size_t bytes, void *stream);
 
 /* The device arrays of one object, freed together. */
 typedef struct {

@@ -101,6 +101,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBoundaryType types[]);
 /* mask[nslots]: the boundary face slots of owned elements in the named group (an error naming `option`
  * if the mesh has no such group). */
+/* The named groups with boundary faces (on any rank), comma-separated, in the mesh's label order. */
+PETSC_EXTERN PetscErrorCode MeshGetBoundaryGroups(Mesh *mesh, char groups[], size_t len);
 PETSC_EXTERN PetscErrorCode MeshGetGroupFaces(Mesh *mesh, const char option[], const char group[], PetscBool **mask);
 /* Centroid of element l (the mean of its vertices). */
 PETSC_EXTERN void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[]);

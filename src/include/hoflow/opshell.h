@@ -20,7 +20,7 @@
 #include <petscdm.h>
 #include <hoflow/device.h>
 
-#define OPSHELL_NLOCAL 4
+#define OPSHELL_NLOCAL 6
 
 /* A call of a CUDA kernel launcher (or device helper) on an operator's device path: compiled only in
  * CUDA builds; elsewhere the path is unreachable (OpShellBegin refuses CUDA vectors) and yields -1. */

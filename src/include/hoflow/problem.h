@@ -32,17 +32,28 @@ typedef struct {
   PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
   PetscBool boundary_time_dependent;      /* compressible flow: the boundary data (boundary, else exact) change in time */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
+  PetscInt dim; /* the dimension the problem is written for (0: any) */
   /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
-   * (u_D, v_D, du/dn, dv/dn, p_D) (hoflow/insops.h), and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
-  PetscErrorCode (*ins_boundary)(const PetscReal x[], const PetscReal n[], PetscReal values[5], void *ctx);
+   * 2 dim + 1 values (u_D[dim], du/dn[dim], p_D) (hoflow/insops.h; in 2D (u_D, v_D, du/dn, dv/dn, p_D)),
+   * and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
+  PetscErrorCode (*ins_boundary)(const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx);
   PetscReal (*ins_time_factor)(PetscReal t, PetscInt field, void *ctx);
+  /* or boundary data that differ by boundary group and may depend on time in any way: the values at
+   * time t of a point of group `group` (an index into the comma-separated ins_groups), evaluated on
+   * the boundary faces once, or whenever t changes when ins_boundary_time is set (then no time factor) */
+  PetscErrorCode (*ins_boundary_group)(PetscInt dim, PetscInt group, PetscReal t, const PetscReal x[], const PetscReal n[], PetscReal values[], void *ctx);
+  char      ins_groups[512];
+  PetscBool ins_boundary_time;
+  PetscBool forcing_time; /* the forcing depends on time (otherwise it is projected once) */
+  /* called with the mesh's boundary groups (comma-separated) before its boundary types are set (NULL: none) */
+  PetscErrorCode (*mesh_groups)(void *ctx, const char groups[]);
   /* defaults */
   char     mesh_options[PETSC_MAX_PATH_LEN]; /* default mesh options, used where the user gives none */
   PetscInt nbc;                              /* default boundary groups per boundary type of the physics */
   struct {
     char type[32], groups[128];
   } bc[PROBLEM_MAX_BC];
-  char monitors[256];   /* comma-separated monitors of the physics, written to monitors.csv every step */
+  char monitors[1024];  /* comma-separated monitors of the physics, written to monitors.csv every step */
   char derived[128];    /* comma-separated derived fields of the physics, written with the state */
   char force_group[64]; /* the boundary group whose force the drag and lift monitors measure */
   /* "key value" pairs for the summary line from the monitors' records (NULL: none): nrec times t[],
@@ -72,3 +83,5 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_SupersonicVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);

@@ -9,28 +9,28 @@
 #define TSINSPLIT "insplit"
 #define TSRKLSERK4 "lserk4"
 
-/* The operators the splitting scheme composes, supplied by the physics. Velocity (u, v) and
- * pressure p are DG global vectors; the TS solution is the VecNest (u, v, p). Boundary data are
- * those at time t. */
+/* The operators the splitting scheme composes, supplied by the physics. The velocity's dim
+ * components (dim = 2 or 3) and the pressure p are DG global vectors; the TS solution is the VecNest
+ * (u, v, p) or (u, v, w, p). Arrays of components have dim entries. Boundary data are those at time t. */
 typedef struct {
   void     *ctx;
   PetscReal nu;             /* kinematic viscosity */
   PetscReal velocity_scale; /* a reference speed: a step whose |u| exceeds -ins_divergence_factor times it has diverged */
-  /* (out_u, out_v) = N~(a; c): advection of (cu, cv) by (au, av) (lambda_scale 2: the nonlinear term N(u) with a = c) */
-  PetscErrorCode (*advection)(void *ctx, PetscReal t, Vec au, Vec av, Vec cu, Vec cv, PetscReal lambda_scale, Vec out_u, Vec out_v);
-  /* x = (-L + lambda M)^{-1} (b + boundary terms) for velocity component comp (0: u, 1: v); x holds the
-   * initial guess; *its the Krylov iterations */
+  /* out = N~(a; c): advection of the components c by the velocity a (lambda_scale 2: the nonlinear term N(u) with a = c) */
+  PetscErrorCode (*advection)(void *ctx, PetscReal t, const Vec a[], const Vec c[], PetscReal lambda_scale, const Vec out[]);
+  /* x = (-L + lambda M)^{-1} (b + boundary terms) for velocity component comp (0: u, 1: v, 2: w); x holds
+   * the initial guess; *its the Krylov iterations */
   PetscErrorCode (*velocity_solve)(void *ctx, PetscReal t, PetscReal lambda, PetscInt comp, Vec b, Vec x, PetscInt *its);
   /* phi = (-L)^{-1} (b + boundary terms of the increment p(t) - pstar) */
   PetscErrorCode (*pressure_solve)(void *ctx, PetscReal t, Vec pstar, Vec b, Vec phi, PetscInt *its);
-  /* (gx, gy) = G p of the extrapolated pressure (pstar NULL), or of the increment p = phi relative to pstar */
-  PetscErrorCode (*gradient)(void *ctx, PetscReal t, Vec p, Vec pstar, Vec gx, Vec gy);
-  /* div = D (u, v) */
-  PetscErrorCode (*divergence)(void *ctx, PetscReal t, Vec u, Vec v, Vec div);
+  /* g = G p of the extrapolated pressure (pstar NULL), or of the increment p = phi relative to pstar */
+  PetscErrorCode (*gradient)(void *ctx, PetscReal t, Vec p, Vec pstar, const Vec g[]);
+  /* div = D u */
+  PetscErrorCode (*divergence)(void *ctx, PetscReal t, const Vec u[], Vec div);
   /* Mx = M x (the DG mass matrix) */
   PetscErrorCode (*mass)(void *ctx, Vec x, Vec Mx);
-  /* body force (f_u, f_v) at time t, nodal values; NULL: none */
-  PetscErrorCode (*forcing)(void *ctx, PetscReal t, Vec fu, Vec fv);
+  /* body force f at time t, nodal values; NULL: none */
+  PetscErrorCode (*forcing)(void *ctx, PetscReal t, const Vec f[]);
 } TSInsplitOps;
 
 /* Time integrators whose state between steps is more than the solution expose it under this
@@ -42,8 +42,8 @@ typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char 
 PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
 /* Supply the past levels (velocity and pressure at t - dt, t - 2 dt, ...) before the first step, so
  * that the scheme runs at full order from the start instead of the lower-order start-up (for
- * convergence studies with an exact solution). fill(ctx, t, u, v, p) sets the state at time t. */
-PETSC_EXTERN PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u, Vec v, Vec p), void *ctx);
+ * convergence studies with an exact solution). fill(ctx, t, u, p) sets the state (u[dim], p) at time t. */
+PETSC_EXTERN PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, const Vec u[], Vec p), void *ctx);
 /* Why the last step was rejected (empty when it was not). */
 PETSC_EXTERN PetscErrorCode TSInsplitGetFailure(TS ts, const char **message);
 /* Register insplit and lserk4 with PETSc (idempotent). */

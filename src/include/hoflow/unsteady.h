@@ -13,7 +13,7 @@
 typedef struct Unsteady Unsteady;
 
 #define HOFLOW_MAX_FIELDS 4
-#define HOFLOW_MAX_MONITORS 8
+#define HOFLOW_MAX_MONITORS 32
 #define HOFLOW_MAX_DERIVED 4
 
 struct Unsteady {
@@ -55,7 +55,7 @@ struct Unsteady {
   Progress    progress;
   PetscInt    nmonitors, nderived;
   char       *monitors[HOFLOW_MAX_MONITORS], *derived_fields[HOFLOW_MAX_DERIVED]; /* the problem's, checked against the physics' */
-  char        monitor_list[256], derived_list[128];
+  char        monitor_list[1024], derived_list[128];
   Vec         derived[HOFLOW_MAX_DERIVED];
   PetscInt    nrec, caprec; /* the monitors' records: times and values, for the problem's summary */
   PetscReal  *rec_t, *rec_v[HOFLOW_MAX_MONITORS];
