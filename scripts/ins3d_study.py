@@ -36,7 +36,7 @@ PLAN = {
     2: ({"hexahedron": [0, 1, 2], "tetrahedron": [0, 1, 2]}, 1e-3, 0.02),
     3: ({"hexahedron": [0, 1, 2], "tetrahedron": [0, 1, 2]}, 1e-3, 0.02),
     4: ({"hexahedron": [0, 1, 2], "tetrahedron": [0, 1, 2]}, 2.5e-4, 0.005),
-    5: ({"hexahedron": [0, 1], "tetrahedron": [0, 1, 2]}, 1.25e-4, 0.0025),
+    5: ({"hexahedron": [0, 1], "tetrahedron": [0, 1, 2]}, 6.25e-5, 0.00125),
 }
 
 def mesh_args(shape, level):
@@ -88,9 +88,10 @@ def main():
             f.write(",".join(str(r[k]) for k in keys) + "\n")
     with open(a.out + ".md", "w") as f:
         f.write("# Beltrami flow, 3D incompressible splitting: spatial convergence\n\n")
-        f.write("Date %s UTC, machine %s (%s, %d cores), hoflow %s.\n\n" % (datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), platform.node(), platform.processor() or platform.machine(), os.cpu_count(),
+        f.write("Date %s UTC, machine %s (%s, %d cores), hoflow %s.\n\n" % (datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), platform.node(), cpu_model(), os.cpu_count(),
                                                                        subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()))
-        f.write("Command: `python3 scripts/ins3d_study.py --orders %s --shapes %s%s`\n\n" % (a.orders, a.shapes, (" -- " + " ".join(a.extra)) if a.extra else ""))
+        f.write("Command: `python3 scripts/ins3d_study.py --orders %s --shapes %s%s`; on a GPU: "
+                "`python3 scripts/ins3d_study.py --out bench/results/h100_DATE_ins3d_beltrami -- -dm_vec_type cuda`\n\n" % (a.orders, a.shapes, (" -- " + " ".join(a.extra)) if a.extra else ""))
         f.write("Each run: `hoflow -problem beltrami -order N -ts_dt DT -ts_max_time T -ins_order 3 -ins_pressure_order 2 -ins_exact_history` on the mesh of the level "
                 "(hexahedra: `-dm_plex_dim 3 -dm_plex_box_faces n,n,n`, n = 2^(L+1); tetrahedra: `-dm_plex_filename examples/meshes/cube_tet_structured.msh -dm_refine L`). "
                 "Velocity: L2 norm of the error of (u, v, w); pressure: mean removed. Rates against the previous level (h halves).\n\n")
@@ -98,6 +99,16 @@ def main():
         for r in rows:
             f.write("| %s | %d | %d | %d | %d | %g | %g | %.3e | %.2f | %.3e | %.2f | %d | %.1f |\n" % (r["shape"], r["N"], r["level"], r["cells"], r["dofs"], r["dt"], r["T"], r["L2_velocity"], r["rate_velocity"], r["L2_pressure"], r["rate_pressure"], r["iterations"], r["wall_s"]))
     print("wrote %s.csv, %s.md" % (a.out, a.out))
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 if __name__ == "__main__":

@@ -132,7 +132,7 @@ def _():
 
 
 test("errors/ins3d-prisms")(error_test(["-problem", "beltrami", "-dm_plex_filename", "examples/meshes/cube_prism.msh", "-ts_max_steps", "1"], r"Mesh \S+ has prisms; hoflow's incompressible flow operators run on triangles, quadrilaterals, tetrahedra and hexahedra"))
-test("errors/ins3d-order")(error_test(["-problem", "beltrami", "-order", "9", "-dm_plex_dim", "3", "-dm_plex_box_faces", "1,1,1", "-ts_max_steps", "1"], r"-order 9: hoflow's incompressible flow operators on hexahedron run N = 1\.\.8"))
+test("errors/ins3d-order")(error_test(["-problem", "beltrami", "-order", "9", "-dm_plex_filename", "examples/meshes/cube_tet_structured.msh", "-ts_max_steps", "1"], r"-order 9: hoflow's incompressible flow operators on tetrahedron run N = 1\.\.8"))
 test("errors/ins3d-beltrami-on-2d-mesh")(error_test(["-problem", "beltrami", "-dm_plex_box_faces", "2,2", "-ts_max_steps", "1"], r"Problem beltrami is 3D but mesh \S+ is 2-dimensional: give a 3D mesh \(a box: -dm_plex_dim 3\)"))
 test("errors/ins3d-taylor-vortex-on-3d-mesh")(error_test(["-problem", "taylor_vortex", "-dm_plex_filename", "examples/meshes/cube_hex.msh", "-ts_max_steps", "1"], r"Problem taylor_vortex is 2D but mesh \S+ is 3-dimensional: give a 2D mesh"))
 
