@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|ins3d|solvers|hex6|studies|curved]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|dmr]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -17,7 +17,7 @@ rm -f "$OUT/build.log"
 for part in $parts; do
   case $part in
   tests)
-    make test-gpu > "$OUT/test-gpu.log" 2>&1
+    python3 tests/run.py --gpu -j 4 ${TESTS_K:+-k "$TESTS_K"} > "$OUT/test-gpu.log" 2>&1
     grep -E '^FAIL' -A12 "$OUT/test-gpu.log" | head -80
     tail -2 "$OUT/test-gpu.log" ;;
   bench)
@@ -51,6 +51,14 @@ for part in $parts; do
       grep -E "^(cells|quadri|hexa|throughput)" "$OUT/r.txt"
     done
     rm -f "$OUT/r.txt" ;;
+  cpu1)  # one core of the GPU machine's CPU (quiet, unlike a shared VM): dense vs sum-factorized host SIPDG kernels
+    for mesh in "-dm_plex_simplex 0 -dm_plex_box_faces 64,64" "-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 12,12,12"; do
+      name=quad; orders=1,2,3,4,5,6,7,8; case "$mesh" in *12,12,12*) name=hex; orders=2,4,6,7 ;; esac
+      taskset -c 3 ./build/bench/ipdg_bench $mesh -bench_orders $orders -bench_reps 5 -bench_ins false \
+        -bench_kernels both -bench_csv "$OUT/cpu1_tensor_$name.csv" > "$OUT/r.txt" 2>&1 || tail -20 "$OUT/r.txt"
+      grep -E "^(device|cells|quadri|hexa|throughput)" "$OUT/r.txt"
+    done
+    rm -f "$OUT/r.txt" ;;
   ins3d)  # Beltrami flow, N = 2..5, hexahedra and tetrahedra
     python3 scripts/ins3d_study.py --out "$OUT/ins3d_beltrami" -- -dm_vec_type cuda 2>&1 | tail -30 ;;
   solvers)  # pMG-AMG and LOR-AMG iterations, N = 2..8, three tetrahedral and hexahedral levels
@@ -73,6 +81,28 @@ for part in $parts; do
       --meshes ${m}1p4.msh,${m}1.msh,${m}0p7.msh --out "$OUT/convergence_shell_octant" -- -dm_vec_type cuda \
       -options_file options/pmg_amg.yaml -bc_dirichlet inner,outer,left,front,bottom -bc_neumann none \
       -curve_inner sphere -curve_inner_radius 1 -curve_outer sphere -curve_outer_radius 2 2>&1 | tail -30 ;;
+  mdg)  # modal DG Euler right-hand side at N = 3 on ~1 M elements (seed 002 Fig. 12): the GPU against its
+        # roofline (measured copy bandwidth, FP64 peak 33.5 TFLOP/s of the H100 SXM without tensor cores),
+        # all 16 cores and one core of the GPU machine
+    bw=$(./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_box_faces 8,8 -bench_orders 1 -bench_reps 1 -bench_ins false 2>&1 | sed -n 's/^copy bandwidth Bg: \([0-9.]*\) GB.*/\1/p')
+    echo "copy bandwidth $bw GB/s"
+    for m in "--mesh quad --faces 1024" "--mesh tri --refine 7"; do
+      [ "${MDG_TRI:-1}" = 0 ] && [ "${m#*tri}" != "$m" ] && continue
+      python3 bench/mdg_bench.py --label gpu $m --steps 20 --bandwidth "${bw:-2980}" --peak 33500 --csv "$OUT/mdg_rhs.csv" -- -dm_vec_type cuda
+    done
+    for m in "--mesh quad --faces 1024"; do
+      [ "${MDG_CPU:-1}" = 1 ] || break
+      [ "${MDG_CPU16:-1}" = 1 ] && python3 bench/mdg_bench.py --label cpu16 $m --steps 1 --mpi 16 --csv "$OUT/mdg_rhs.csv"
+      python3 bench/mdg_bench.py --label cpu1 $m --steps 1 --taskset 3 --csv "$OUT/mdg_rhs.csv"
+    done ;;
+  dmr)  # double Mach reflection at N = 1 on 972 032 triangles (examples/meshes/double_mach.msh refined 4 times) to t = 0.2
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &
+    smi=$!
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${DMR_TIMEOUT:-500} ./hoflow -options_file options/double_mach.yaml -dm_refine 4 \
+      -dm_vec_type cuda -log_view -euler_means_file "$OUT/dmr_means.bin" -progress_interval 20 -monitor_interval 1000 > "$OUT/dmr.txt" 2>&1
+    kill $smi
+    grep -E "^progress|^hoflow|^wall|^(TSStep|MDGVolume|MDGFace|MDGLift|MDGLimit|MeshSetup|DGSetup) " "$OUT/dmr.txt" | cut -c1-160 | tail -25
+    echo "peak GPU memory used: $(sort -n "$OUT/dmr_gpu_memory.txt" | tail -1) MiB" ;;
   esac
 done
 date -u

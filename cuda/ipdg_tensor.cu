@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Curve
   extern __shared__ double smem[];
   int                      c[3];
   const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
-  double                  *su = smem + slot * 7 * NP, *s1 = su + NP, *s2 = s1 + NP, *s3 = s2 + NP, *uq = s3 + NP, *ua = uq + NP; // ua: DIM NP
+  double                  *su = smem + slot * (5 + DIM) * NP, *s1 = su + NP, *s2 = s1 + NP, *s3 = s2 + NP, *uq = s3 + NP, *ua = uq + NP; // ua: DIM NP
   const bool               live = e < e1;
   const int                base = d.node0 + (live ? e : e0) * NP;
 
@@ -450,11 +450,15 @@ dim3 Block()
   return DIM == 2 ? dim3(N1, N1, Tensor<DIM, N1>::E) : dim3(N1, N1, N1);
 }
 
-// Opt in to more than 48 KiB of dynamic shared memory where a kernel needs it; *ok: anything to launch.
+// Opt in to more than 48 KiB of shared memory (the kernel's static arrays plus the dynamic ones) where
+// a kernel needs it; *ok: anything to launch.
 template <typename K>
 static int Launch(K kernel, int nelem, size_t shared, bool *ok)
 {
-  if (shared > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared) != cudaSuccess) return (int)cudaGetLastError();
+  cudaFuncAttributes attr;
+  cudaError_t        err = cudaFuncGetAttributes(&attr, kernel);
+  if (err != cudaSuccess) return (int)err;
+  if (shared + attr.sharedSizeBytes > 48 * 1024 && (err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared)) != cudaSuccess) return (int)err;
   *ok = nelem > 0;
   return 0;
 }
@@ -491,7 +495,7 @@ template <int DIM, int N1>
 static int LaunchCurvedApply(const IPDGCurvedKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
   constexpr int    E = Tensor<DIM, N1>::E, NP = Tensor<DIM, N1>::NP;
-  constexpr size_t sv = sizeof(double) * E * 7 * NP, sl = sizeof(double) * E * DIM * NP;
+  constexpr size_t sv = sizeof(double) * E * (5 + DIM) * NP, sl = sizeof(double) * E * DIM * NP; // CurvedTensorVolumeKernel: su, s1, s2, s3, uq, ua[DIM]
   cudaStream_t     stream = (cudaStream_t)d->stream;
   bool             ok     = false;
   int              err;

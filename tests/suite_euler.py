@@ -247,7 +247,7 @@ def mdg_gpu_test(problem, order, mesh):
         for kernel in ("rhs", "wave_speed", "limiter"):
             m = re.search(r"^gpu %s (\S+)" % kernel, out, re.M)
             check(m and float(m.group(1)) <= 1e-14, "CUDA %s differs from its host twin:\n%s" % (kernel, out))
-        return "rhs, wave speed, limiter equal to 1e-14"
+        return "rhs (relative to its terms max (|v|+c)/h max |u|), wave speed, limiter equal to 1e-14"
     return f
 
 
@@ -255,3 +255,26 @@ for _order in (0, 1, 3, 6):
     test("gpu/mdg/quadrilateral/N%d" % _order, gpu=True)(mdg_gpu_test("isentropic_vortex", _order, vortex_mesh("quadrilateral", 0)))
     test("gpu/mdg/triangle/N%d" % _order, gpu=True)(mdg_gpu_test("isentropic_vortex", _order, vortex_mesh("triangle", 0)))
 test("gpu/mdg/curved-annulus/N3", gpu=True)(mdg_gpu_test("supersonic_vortex", 3, []))
+
+
+@test("euler/monitor-interval-and-means-file")
+def _():
+    """-monitor_interval 3 writes the monitors at steps 0, 3, 6 and the last (7); -euler_means_file writes one
+    float32 record (x, y, density, pressure) per element whose density integrates to the mass monitor
+    (constant modes: exact for affine elements) and whose values are physical."""
+    import struct
+    with tempfile.TemporaryDirectory() as tmp:
+        csv, means = os.path.join(tmp, "m.csv"), os.path.join(tmp, "means.bin")
+        _, out = run([HOFLOW, "-options_file", "options/double_mach.yaml", "-ts_max_steps", "7", "-monitor_interval", "3",
+                      "-monitor_file", csv, "-euler_means_file", means])
+        rows = [l.split(",") for l in open(csv).read().split("\n")[1:] if l]
+        steps = [int(r[0]) for r in rows]
+        check(steps == [0, 3, 6, 7], "monitor rows at steps %s, expected [0, 3, 6, 7]" % steps)
+        data = open(means, "rb").read()
+        cells = int(summary(out)["cells"])
+        check(len(data) == 16 * cells, "%s: %d bytes for %d cells (expected 16 per cell)" % (means, len(data), cells))
+        rec = struct.unpack(">%df" % (4 * cells), data)
+        rho = rec[2::4]
+        p = rec[3::4]
+        check(min(rho) > 0 and min(p) > 0 and all(0 <= x <= 4 for x in rec[0::4]), "means: density min %g, pressure min %g" % (min(rho), min(p)))
+    return "monitor rows at steps %s; %d element means, density in [%.3f, %.3f]" % (steps, cells, min(rho), max(rho))

@@ -430,3 +430,11 @@ int IPDGTensorCUDASupported(RefShape shape, int N)
    * hexahedron up to N = 9 (1000 threads a block), quadrilaterals up to HOFLOW_NMAX */
   return (shape == REF_QUADRILATERAL && N >= 1 && N <= HOFLOW_NMAX) || (shape == REF_HEXAHEDRON && N >= 1 && N <= 9);
 }
+
+int IPDGTensorCUDAPreferred(int dim, int N)
+{
+  /* -ipdg_kernel auto on CUDA, from bench/results/h100_2026-11-25_roofline_tensor_*.csv (gradient + apply,
+   * 64 000 hexahedra, 200 704 quadrilaterals): hexahedra N = 2..8 2.3-36x faster by sum factorization,
+   * N = 1 slower; quadrilaterals faster from N = 4 (N = 3: 19.6 against 20.1 GDOF/s dense) */
+  return dim == 3 ? IPDGTensorCUDASupported(REF_HEXAHEDRON, N) && N >= 2 : N >= 4 && IPDGTensorCUDASupported(REF_QUADRILATERAL, N);
+}

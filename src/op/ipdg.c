@@ -506,10 +506,10 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
   n = 2;
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4, 8) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
-  PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (sum factorization on the host, where it was measured faster, dense on CUDA); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
+  PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (where measured faster: sum factorization on the host; on CUDA for hexahedra N >= 2 and quadrilaterals N >= 4); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
   PetscOptionsEnd();
   ctx->tensor[0] = (PetscBool)(kernel != 0);
-  ctx->tensor[1] = (PetscBool)(kernel == 1);
+  ctx->tensor[1] = (PetscBool)(kernel == 1 || (kernel == 2 && IPDGTensorCUDAPreferred((int)dg->dim, (int)dg->N)));
   for (PetscInt k = 0; k < 2; k++) {
     PetscCheck(rows[k] >= 0 && rows[k] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_block %" PetscInt_FMT " must be in 0..1024", rows[k]);
     PetscCheck(per_thread[k] == 0 || per_thread[k] == 1 || per_thread[k] == 2 || per_thread[k] == 4 || per_thread[k] == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT " must be 1, 2, 4 or 8 (0: tuned)", per_thread[k]);

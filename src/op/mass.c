@@ -89,10 +89,10 @@ PetscErrorCode DGMassOperatorCreate(DGDisc *dg, PetscBool inverse, Mat *M)
     PetscInt    kernel    = 2;
     const char *kernels[] = {"dense", "tensor", "auto"};
     PetscOptionsBegin(PetscObjectComm((PetscObject)dg->dm), NULL, "DG mass", NULL);
-    PetscCall(PetscOptionsEList("-ipdg_kernel", "Mass and inverse mass on quadrilaterals and hexahedra (as the SIPDG operator's): dense, tensor, or auto (tensor on the host, dense on CUDA)", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
+    PetscCall(PetscOptionsEList("-ipdg_kernel", "Mass and inverse mass on quadrilaterals and hexahedra (as the SIPDG operator's): dense, tensor, or auto (as the SIPDG operator's)", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
     PetscOptionsEnd();
     ctx->tensor[0] = (PetscBool)(kernel != 0);
-    ctx->tensor[1] = (PetscBool)(kernel == 1);
+    ctx->tensor[1] = (PetscBool)(kernel == 1 || (kernel == 2 && IPDGTensorCUDAPreferred((int)dg->dim, (int)dg->N)));
   }
   PetscCall(OpShellCreateMat(&dg->shell, dg->nodes, ctx, (void (*)(void))MatMult_DGMass, (void (*)(void))MatDestroy_DGMass, M));
   PetscCall(MatSetOption(*M, MAT_SPD, PETSC_TRUE));

@@ -51,6 +51,31 @@ static void MDGFlops(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDou
   *fl = blk->K * (blk->curved ? 2.0 * nv * Np * Np : nv * Np);
 }
 
+/* bytes of one application per block at the least memory traffic (tables in cache; every element's
+ * modes read once by each kernel that needs them, the neighbours' once per face): volume reads u and
+ * G, w J at the points and writes rhs; face reads its own and its neighbours' modes, n and w sJ, the
+ * face records, and reads and writes rhs; lift reads and writes rhs and 1/J (or the curved M^-1). */
+static void MDGBytes(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDouble *bv, PetscLogDouble *bf, PetscLogDouble *bl)
+{
+  const PetscLogDouble Np = blk->Np, Nq = blk->Nq, nfq = blk->kd.nfq, K = blk->K, Nf = blk->Nfaces, m = nv * Np;
+  *bv = K * 8.0 * (2.0 * m + Nq * (dim * dim + 1));
+  *bf = K * (8.0 * ((2.0 + Nf) * m + nfq * (dim + 1)) + 4.0 * Nf * MDG_FACE_INFO);
+  *bl = K * 8.0 * (2.0 * m + (blk->curved ? Np * Np : 1.0));
+}
+
+PetscErrorCode MDGViewCost(MDGDisc *mdg, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const MDGBlock *blk = &mdg->blocks[b];
+    PetscLogDouble  fv, ff, fl, bv, bf, bl;
+    MDGFlops(blk, mdg->nv, mdg->dim, &fv, &ff, &fl);
+    MDGBytes(blk, mdg->nv, mdg->dim, &bv, &bf, &bl);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "mdg cost: block %" PetscInt_FMT " shape %s K %" PetscInt_FMT " Np %" PetscInt_FMT " Nq %" PetscInt_FMT " nfq %d nv %" PetscInt_FMT " curved %d flops volume %.6e face %.6e lift %.6e bytes volume %.6e face %.6e lift %.6e\n", b, RefShapes[blk->shape], blk->K, blk->Np, blk->Nq, blk->kd.nfq, mdg->nv, (int)blk->curved, fv, ff, fl, bv, bf, bl));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
 {
   const PetscScalar *ua, *ul;

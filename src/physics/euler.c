@@ -229,6 +229,49 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -euler_means_file FILE: every element's centroid and its constant-mode density, pressure, as float32
+ * records (x, y[, z], density, pressure) in the order of the global elements, written by all ranks to one
+ * PETSc binary file (no header: raw big-endian floats), for plots of runs whose field output would be
+ * large (bench/render_means.py). */
+static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
+{
+  MDGDisc           *mdg = eu->mdg;
+  const PetscInt     dim = mdg->dim, nr = dim + 2, K = mdg->mesh->K;
+  PetscInt           start = 0;
+  const PetscScalar *u;
+  float             *rec;
+  PetscViewer        viewer;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(K * nr, 1), &rec));
+  PetscCall(VecGetArrayRead(state, &u));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const MDGBlock *blk = &mdg->blocks[b];
+    PetscReal      *P0;
+    PetscCall(PetscCalloc1(blk->Np, &P0));
+    P0[0] = blk->Pq[0]; /* the constant mode's value (the orthonormal basis' first mode is constant) */
+    for (PetscInt k = 0; k < blk->K; k++) {
+      const PetscInt e = mdg->mesh->blocks[b].start + k;
+      PetscReal      c[3], w[EULER_NV_MAX];
+      MeshElementCentroid(mdg->mesh, e, c);
+      MDGEvaluate((int)mdg->nv, (int)blk->Np, P0, u + mdg->elem_dof[e], w);
+      for (PetscInt d = 0; d < dim; d++) rec[e * nr + d] = (float)c[d];
+      rec[e * nr + dim]     = (float)w[0];
+      rec[e * nr + dim + 1] = (float)EulerPressure((int)dim, eu->gamma, w);
+    }
+    PetscCall(PetscFree(P0));
+  }
+  PetscCall(VecRestoreArrayRead(state, &u));
+  PetscCallMPI(MPI_Exscan(&K, &start, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)state)));
+  PetscCall(PetscViewerBinaryOpen(PetscObjectComm((PetscObject)state), file, FILE_MODE_WRITE, &viewer));
+  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerBinaryWriteAll(viewer, rec, K * nr, start * nr, mdg->mesh->Kglobal * nr, PETSC_FLOAT));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCall(PetscFree(rec));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)state), "means: wrote %" PetscInt_FMT " element means (x..., density, pressure as float32) to %s\n", mdg->mesh->Kglobal, file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 {
   Euler         *eu = (Euler *)un->physics;
@@ -237,6 +280,12 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &time));
+  {
+    char      file[PETSC_MAX_PATH_LEN];
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-euler_means_file", file, sizeof(file), &set));
+    if (set) PetscCall(EulerWriteMeans(eu, un->state, file));
+  }
   PetscCall(MDGIntegrate(eu->mdg, un->state, total));
   for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
   if (un->app->problem.exact) {
@@ -352,6 +401,11 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
   PetscCall(EulerBoundaryData(eu));
   PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
+  {
+    PetscBool view = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mdg_view_cost", &view, NULL));
+    if (view) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));
+  }
 
   PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
   PetscCall(PetscObjectSetName((PetscObject)un->state, "u"));

@@ -101,7 +101,7 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
   un->iterations += un->iterations_last;
   un->ksp_its_seen = its;
 
-  if (un->csv && !(step == un->start_step && un->restart_file[0])) { /* a restart keeps the checkpointed run's row */
+  if (un->csv && !(step == un->start_step && un->restart_file[0]) && (step % un->monitor_interval == 0 || final)) { /* a restart keeps the checkpointed run's row */
     for (PetscInt k = 0; k < un->nmonitors; k++) PetscCall(un->physics_monitor(un, un->monitors[k], time, &values[k]));
     values[un->nmonitors] = (PetscReal)un->iterations_last;
     PetscCall(MonitorCSVWriteRow(un->csv, step, time, dt, values));
@@ -160,6 +160,7 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
   un->last_monitored_step  = -1;
   un->checkpoint_kill_step = -1;
   un->progress_interval    = 10;
+  un->monitor_interval     = 1;
 
   PetscCall(TSCreate(un->comm, &un->ts));
   PetscCall(TSSetType(un->ts, TSBEULER));
@@ -198,9 +199,11 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
   PetscCall(PetscOptionsBool("-restart_project", "Let -restart read a checkpoint of another -order and/or of the mesh this run refines (-dm_refine), projecting its fields and history", NULL, un->restart_project, &un->restart_project, NULL));
   PetscCall(PetscSNPrintf(un->monitor_file, sizeof(un->monitor_file), "%s/monitors.csv", un->output_dir));
   PetscCall(PetscOptionsString("-monitor_file", "CSV file of the problem's monitors, one row per step (none: no file)", NULL, un->monitor_file, un->monitor_file, sizeof(un->monitor_file), NULL));
+  PetscCall(PetscOptionsInt("-monitor_interval", "Evaluate the monitors every this many steps and at the end (on a GPU each evaluation may copy the state to the host)", NULL, un->monitor_interval, &un->monitor_interval, NULL));
   PetscCall(PetscOptionsReal("-progress_interval", "Seconds between progress lines (0: every step, negative: never)", NULL, un->progress_interval, &un->progress_interval, NULL));
   PetscCall(PetscOptionsInt("-checkpoint_test_kill_step", "Testing: kill the run while it writes the checkpoint of this step", NULL, un->checkpoint_kill_step, &un->checkpoint_kill_step, &set));
   PetscOptionsEnd();
+  PetscCheck(un->monitor_interval >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-monitor_interval %" PetscInt_FMT " must be >= 1", un->monitor_interval);
   PetscCheck(un->output_interval >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_interval %" PetscInt_FMT " must be >= 0", un->output_interval);
   PetscCheck(!un->restart_project || un->restart_file[0], un->comm, PETSC_ERR_ARG_WRONG, "-restart_project applies to a restart: give the checkpoint with -restart FILE");
   PetscCheck(un->checkpoint_interval >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %" PetscInt_FMT " must be >= 0", un->checkpoint_interval);

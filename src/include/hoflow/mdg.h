@@ -83,6 +83,9 @@ PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 PETSC_EXTERN PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps);
 /* f = the Euler right-hand side M^{-1} R(u) (op/mdg.c), on the backend of u. */
 PETSC_EXTERN PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f);
+/* Per block: the flops and the least bytes of one volume, face and lift application (the figures of
+ * -log_view's MDG events and of bench/mdg_bench.py's roofline); printed by -mdg_view_cost. */
+PETSC_EXTERN PetscErrorCode MDGViewCost(MDGDisc *mdg, PetscViewer viewer);
 /* The largest (|v| + c) / h over the owned elements of every rank; a negative density or pressure (or NaN)
  * gives *speed < 0 and, in *bad_cell, a DMPlex cell where it happens (-1 if none on this rank). */
 PETSC_EXTERN PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *bad_cell);

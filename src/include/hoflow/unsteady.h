@@ -45,6 +45,7 @@ struct Unsteady {
   PetscErrorCode (*physics_failure)(Unsteady *un, const char **message);
   /* output, checkpoints, monitors (options under "Output, checkpoints and monitors") */
   char        output_dir[PETSC_MAX_PATH_LEN], checkpoint_file[PETSC_MAX_PATH_LEN], restart_file[PETSC_MAX_PATH_LEN], monitor_file[PETSC_MAX_PATH_LEN];
+  PetscInt    monitor_interval; /* monitors every this many steps and at the end (-monitor_interval) */
   PetscInt    output_interval, checkpoint_interval, checkpoint_kill_step;
   PetscBool   restart_project; /* -restart_project: a restart may change the order and refine the mesh */
   PetscReal   progress_interval;

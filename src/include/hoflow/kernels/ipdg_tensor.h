@@ -44,6 +44,9 @@ void IPDGCurvedTensorApplyHost(const IPDGCurvedKernelData *d, int e0, int e1, co
  * the host; the CUDA twins for the orders of the dense CUDA kernels (hexahedra up to 9). */
 int IPDGTensorHostSupported(RefShape shape, int N);
 int IPDGTensorCUDASupported(RefShape shape, int N);
+/* -ipdg_kernel auto on CUDA: whether the sum-factorized kernels were measured faster than the dense
+ * ones for dimension dim and order N (hexahedra N >= 2, quadrilaterals N >= 4, on an H100). */
+int IPDGTensorCUDAPreferred(int dim, int N);
 
 /* CUDA twins (cuda/ipdg_tensor.cu): device pointers throughout; 0 or a cudaError_t. */
 int IPDGTensorGradientCUDA(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz);
