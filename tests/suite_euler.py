@@ -49,19 +49,20 @@ def vortex_mesh(shape, level):
 
 
 def vortex_rate_test(shape, order):
-    """Isentropic vortex on a periodic mesh to t = 0.05 (SSP-RK 10-stage 4th order, CFL 0.5): density L2
-    errors on three meshes, the last rate >= N + 0.5 (N + 0.7, the issue's goal, needs finer meshes than a test
-    affords: see docs/design-notes.md); mass, momentum and energy conserved to round-off."""
+    """Isentropic vortex on a periodic mesh to t = 0.05 (HLLC flux, SSP-RK 10-stage 4th order, CFL 0.5):
+    density L2 errors on three meshes (16..64 quadrilaterals a side, 264..4224 triangles), the last rate >=
+    N + 0.7; mass, momentum and energy conserved to round-off. (The Rusanov flux's larger dissipation gives
+    about N + 0.5 at even N on these meshes: bench/results/cpu_2026-11-25_isentropic_vortex_*.txt.)"""
     def f():
         errs, hs, drift = [], [], 0.0
-        for level in range(3):
-            s = euler_run(["-problem", "isentropic_vortex", "-order", str(order), "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5"] + vortex_mesh(shape, level))
+        for level in range(1, 4):
+            s = euler_run(["-problem", "isentropic_vortex", "-order", str(order), "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc"] + vortex_mesh(shape, level))
             check(abs(s["time"] - 0.05) < 1e-12, "final time %g, expected 0.05" % s["time"])
             errs.append(s["L2_density"])
             hs.append(s["h"])
             drift = max(drift, s["conservation"])
         rates = [math.log(errs[i] / errs[i + 1]) / math.log(hs[i] / hs[i + 1]) for i in range(2)]
-        check(rates[-1] >= order + 0.5, "N = %d on %s: density L2 errors %s, rates %s; expected the last >= %.1f" % (order, shape, errs, rates, order + 0.5))
+        check(rates[-1] >= order + 0.7, "N = %d on %s: density L2 errors %s, rates %s; expected the last >= %.1f" % (order, shape, errs, rates, order + 0.7))
         check(drift < 1e-12, "conservation drift %g on a periodic mesh (expected round-off)" % drift)
         return "errors %s rates %s conservation %.1e" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates), drift)
     return f
