@@ -65,30 +65,13 @@ def _():
     return "dp %.2e p(0.5,0.5) %.2e (exact 0)" % (dp, p1)
 
 
-# Ghia, Ghia & Shin (1982), J. Comput. Phys. 48, 387-411, Tables I and II, Re = 100: u(y) on the
-# vertical centreline x = 0.5 and v(x) on the horizontal centreline y = 0.5.
-GHIA_U = [(0.9766, 0.84123), (0.9688, 0.78871), (0.9609, 0.73722), (0.9531, 0.68717), (0.8516, 0.23151), (0.7344, 0.00332), (0.6172, -0.13641), (0.5, -0.20581),
-          (0.4531, -0.21090), (0.2813, -0.15662), (0.1719, -0.10150), (0.1016, -0.06434), (0.0703, -0.04775), (0.0625, -0.04192), (0.0547, -0.03717)]
-GHIA_V = [(0.9688, -0.05906), (0.9609, -0.07391), (0.9531, -0.08864), (0.9453, -0.10313), (0.9063, -0.16914), (0.8594, -0.22445), (0.8047, -0.24533), (0.5, 0.05454),
-          (0.2344, 0.17527), (0.2266, 0.17507), (0.1563, 0.16077), (0.0938, 0.12317), (0.0781, 0.10890), (0.0703, 0.10091), (0.0625, 0.09233)]
-
-
-def flow_centreline(tmp, prefix, fixed, along, field):
-    """Values of field on the line x_fixed = 0.5 from the last field output (the output points of
-    the 8 x 8 mesh include its element boundaries at 0.5; DG values of both sides averaged), sorted."""
-    import h5py
-    import numpy
-    out = sorted(f for f in os.listdir(tmp) if f.startswith(prefix + "_") and f.endswith(".h5") and "_mesh_" not in f)
-    mesh = [f for f in os.listdir(tmp) if f.startswith(prefix + "_mesh_")]
-    check(out and mesh, "no field output in %s: %s" % (tmp, os.listdir(tmp)))
-    with h5py.File(os.path.join(tmp, mesh[0]), "r") as h:
-        X = numpy.array(h["geometry"])
-    with h5py.File(os.path.join(tmp, out[-1]), "r") as h:
-        val = numpy.array(h[field])
-    sel = numpy.abs(X[:, fixed] - 0.5) < 1e-9
-    s, inv = numpy.unique(numpy.round(X[sel, along], 12), return_inverse=True)
-    check(len(s) > 20, "only %d output points on the line" % len(s))
-    return s, numpy.bincount(inv, val[sel]) / numpy.bincount(inv)
+# Ghia, Ghia & Shin (1982) centreline data and the centreline extraction: scripts/cavity_ghia.py.
+def cavity_ghia():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("cavity_ghia", os.path.join(ROOT, "scripts", "cavity_ghia.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @test("flow/cavity/re100-ghia")
@@ -103,12 +86,9 @@ def _():
         raise Skip("needs h5py and numpy")
     with tempfile.TemporaryDirectory() as tmp:
         run([HOFLOW, "-options_file", "examples/cavity/cavity.yaml", "-ts_max_time", "10", "-output_dir", tmp, "-progress_interval", "-1"])
-        yu, u = flow_centreline(tmp, "flow", 0, 1, "u")
-        xv, v = flow_centreline(tmp, "flow", 1, 0, "v")
+        eu, ev, _ = cavity_ghia().compare(tmp, 100)
         rows = flow_monitors(os.path.join(tmp, "monitors.csv"))
     flow_finite(rows, ["kinetic_energy", "pressure_probe_1", "drag_coefficient:lid", "force_viscous_x:lid"])
-    eu = max(abs(numpy.interp(y, yu, u) - r) for y, r in GHIA_U)
-    ev = max(abs(numpy.interp(x, xv, v) - r) for x, r in GHIA_V)
     check(eu <= 0.02 and ev <= 0.02, "centreline differences from Ghia et al.: u %.4f, v %.4f (tolerance 0.02)" % (eu, ev))
     return "max |u - Ghia| %.4f, max |v - Ghia| %.4f (tolerance 0.02)" % (eu, ev)
 
@@ -170,3 +150,27 @@ def _():
                 big.append("%s %s: %d copies, %g MB" % (name, t[0], c2g, c2g_mb))
     check(not big, "host-to-device copies of a volume vector's size inside a step: " + "; ".join(big))
     return "pressure difference host %s device %s" % (res["host"][0]["pressure_difference"], res["device"][0]["pressure_difference"])
+
+
+@test("flow/square-cylinder-preset/equals-problem")
+def _():
+    """options/square_cylinder_flow.yaml (-problem flow, boundary data and monitors from options) against
+    -problem square_cylinder (C): 10 steps at N = 2 give the same drag and lift coefficients at every
+    step to 1e-9 relative to the largest, so the preset sheds at the problem's Strouhal number."""
+    res = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("square_cylinder", "square_cylinder_flow"):
+            csvf = os.path.join(tmp, name + ".csv")
+            run([HOFLOW, "-options_file", "options/%s.yaml" % name, "-order", "2", "-ts_max_steps", "10", "-output_interval", "0",
+                 "-checkpoint_interval", "0", "-progress_interval", "-1", "-monitor_file", csvf, "-output_dir", tmp])
+            res[name] = flow_monitors(csvf)
+    a, b = res["square_cylinder"], res["square_cylinder_flow"]
+    check(len(a) == len(b) == 11, "rows: %d and %d (expected 11)" % (len(a), len(b)))
+    worst = 0.0
+    for col_a, col_b in (("drag_coefficient", "drag_coefficient:cylinder"), ("lift_coefficient", "lift_coefficient:cylinder")):
+        va, vb = [float(r[col_a]) for r in a], [float(r[col_b]) for r in b]
+        scale = max(abs(v) for v in va)
+        diff = max(abs(x - y) for x, y in zip(va, vb)) / scale
+        check(diff <= 1e-9, "%s: problem %s, preset %s (relative difference %.1e)" % (col_a, va[-3:], vb[-3:], diff))
+        worst = max(worst, diff)
+    return "drag %.6f lift %.3e after 10 steps, largest relative difference %.1e" % (float(a[-1]["drag_coefficient"]), float(a[-1]["lift_coefficient"]), worst)
