@@ -68,3 +68,25 @@ def _():
     code, err = run([IPDG_BENCH, "-bench_orders", "1", "-dm_plex_box_faces", "2,2", "-bench_cpu_peak_gflops", "-1"], expect_ok=False)
     check(code != 0 and re.search(r"-bench_cpu_peak_gflops -1\.? must be > 0", err), "a negative peak should be refused:\n" + err[-800:])
     return "triad %.1f GB/s, FP64 peak %.1f GFLOP/s; N=3: %s" % (bw, peak, ", ".join("%s %s GFLOP/s %s%%" % (r["kernel"], r["gflops"], r["percent_roofline"]) for r in rows))
+
+
+@test("bench/mdg-rhs")
+def _():
+    """bench/mdg_bench.py on 16 x 16 periodic quadrilaterals (N = 3, one step): the volume, face and lift
+    rows with finite times, flops over bytes equal to -mdg_view_cost's intensity, a roofline percentage when
+    a bandwidth and a peak are given, and the seconds per DOF per stage of the whole right-hand side."""
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_path = os.path.join(tmp, "mdg.csv")
+        _, out = run([sys.executable, os.path.join(ROOT, "bench", "mdg_bench.py"), "--label", "cpu1", "--faces", "16", "--steps", "1",
+                      "--bandwidth", "20", "--peak", "12", "--csv", csv_path, "--hoflow", HOFLOW])
+        with open(csv_path) as fh:
+            rows = list(csv.DictReader(fh))
+    check([r["kernel"] for r in rows] == ["Volume", "Face", "Lift"], "kernels %s\n%s" % ([r["kernel"] for r in rows], out))
+    for r in rows:
+        t = finite(r["seconds_per_call"], r["kernel"] + " seconds", 1e-9, 10)
+        ai = finite(r["flop_per_byte"], r["kernel"] + " flop/byte", 0.01, 100)
+        finite(r["percent_roofline"], r["kernel"] + " % roofline", 1e-3, 1e4)
+        check(abs(float(r["gflops"]) / float(r["gbs"]) - ai) <= 0.01 * ai, "%s: GFLOP/s over GB/s %s/%s is not the intensity %s" % (r["kernel"], r["gflops"], r["gbs"], ai))
+    per_dof = finite(rows[0]["rhs_seconds_per_dof_stage"], "seconds per DOF per stage", 1e-12, 1e-4)
+    check(int(rows[0]["dofs"]) == 16 * 16 * 16 * 4, "dofs %s, expected %d" % (rows[0]["dofs"], 16 * 16 * 16 * 4))
+    return "volume %.2e s, %.3e s per DOF per stage" % (float(rows[0]["seconds_per_call"]), per_dof)
