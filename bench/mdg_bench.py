@@ -27,7 +27,7 @@ def parse(text):
     events, cost, dofs, cells = {}, {}, None, None
     for line in text.splitlines():
         w = line.split()
-        if w and w[0] in EVENTS + ("TSStep", "MDGLimit") and len(w) > 5:
+        if w and w[0] in EVENTS and len(w) > 5:
             try:
                 events[w[0]] = dict(count=int(w[1]), time=float(w[3]), flops=float(w[5]))
             except ValueError:

@@ -55,16 +55,26 @@ __global__ void MDGLimitKernel(const MDGKernelData d, const double *means_local,
   if (e < d.K) limited[e] = MDGLimitElement(&d, e, means_local, nb_elem, u + d.dof0 + e * s);
 }
 
+// The modes of block blockIdx.x's group of E elements into shared memory c [E][nv Np] (coalesced); the
+// group's first element in *e0, its size returned.
+__device__ int MDGLoadGroup(const MDGKernelData &d, int E, const double *u, double *c, int *e0)
+{
+  const int     s  = d.nv * d.Np, Eb = min(E, d.K - (int)blockIdx.x * E);
+  const double *ug = u + d.dof0 + (size_t)blockIdx.x * E * s;
+  *e0              = blockIdx.x * E;
+  for (int i = threadIdx.x; i < Eb * s; i += blockDim.x) c[i] = ug[i];
+  __syncthreads();
+  return Eb;
+}
+
 // volume: c [E][nv Np], then the reference fluxes w J G^T F at every point [E][Nq][dim][nv]
 __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
 {
   extern __shared__ double sm[];
   const int  nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, gs = dim * dim + 1, s = nv * Np;
-  const int  e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
   double    *c = sm, *F = sm + (size_t)E * s;
-  const double *ug = u + d.dof0 + (size_t)e0 * s;
-  for (int i = threadIdx.x; i < Eb * s; i += blockDim.x) c[i] = ug[i];
-  __syncthreads();
+  int        e0;
+  const int  Eb = MDGLoadGroup(d, E, u, c, &e0);
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
     const int     el = it / Nq, q = it % Nq;
     const double *g  = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
@@ -94,11 +104,9 @@ __global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u
 {
   extern __shared__ double sm[];
   const int  nv = d.nv, Np = d.Np, dim = d.dim, s = nv * Np, nfq = d.nfq;
-  const int  e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
   double    *c = sm, *W = sm + (size_t)E * s;
-  const double *ug = u + d.dof0 + (size_t)e0 * s;
-  for (int i = threadIdx.x; i < Eb * s; i += blockDim.x) c[i] = ug[i];
-  __syncthreads();
+  int        e0;
+  const int  Eb = MDGLoadGroup(d, E, u, c, &e0);
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) {
     const int el = it / nfq, qq = it % nfq, e = e0 + el;
     int       f  = 0;
@@ -152,7 +160,7 @@ static int MDGGroup(const void *kernel, int K, int points, size_t per_element, s
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) optin = 48 * 1024;
   }
-  E = E < K ? E : (K > 0 ? K : 1);
+  E = E < K ? E : K; /* K >= 1: the launchers return early on empty blocks */
   while (E > 1 && E * per_element * sizeof(double) > 64 * 1024) E--;
   *shared = E * per_element * sizeof(double);
   if (*shared > (size_t)optin) return 0;
@@ -162,9 +170,10 @@ static int MDGGroup(const void *kernel, int K, int points, size_t per_element, s
 
 extern "C" int MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs)
 {
-  size_t    shared;
-  const int E = d->K ? MDGGroup((const void *)MDGVolumeGroupKernel, d->K, d->Nq, (size_t)d->nv * d->Np + (size_t)d->Nq * d->dim * d->nv, &shared) : 0;
+  size_t shared;
+  int    E;
   if (!d->K) return 0;
+  E = MDGGroup((const void *)MDGVolumeGroupKernel, d->K, d->Nq, (size_t)d->nv * d->Np + (size_t)d->Nq * d->dim * d->nv, &shared);
   if (E) MDGVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
   else MDGVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
   return (int)cudaGetLastError();
@@ -172,9 +181,10 @@ extern "C" int MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rh
 
 extern "C" int MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs)
 {
-  size_t    shared;
-  const int E = d->K ? MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nv * d->Np + (size_t)d->nfq * d->nv, &shared) : 0;
+  size_t shared;
+  int    E;
   if (!d->K) return 0;
+  E = MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nv * d->Np + (size_t)d->nfq * d->nv, &shared);
   if (E) MDGFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
   else MDGFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
   return (int)cudaGetLastError();

@@ -261,8 +261,8 @@ test("gpu/mdg/curved-annulus/N3", gpu=True)(mdg_gpu_test("supersonic_vortex", 3,
 @test("euler/monitor-interval-and-means-file")
 def _():
     """-monitor_interval 3 writes the monitors at steps 0, 3, 6 and the last (7); -euler_means_file writes one
-    float32 record (x, y, density, pressure) per element whose density integrates to the mass monitor
-    (constant modes: exact for affine elements) and whose values are physical."""
+    float32 record (x, y, density, pressure) per element: the element means, inside the domain and
+    physical."""
     import struct
     with tempfile.TemporaryDirectory() as tmp:
         csv, means = os.path.join(tmp, "m.csv"), os.path.join(tmp, "means.bin")

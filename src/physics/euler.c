@@ -35,6 +35,7 @@ typedef struct {
   PetscReal  last_good_time, total0[EULER_NV_MAX];
   PetscInt   last_good_step, nlimited_total;
   char       failure[512];
+  char       means_file[PETSC_MAX_PATH_LEN]; /* -euler_means_file: element means written at the end ("" none) */
 } Euler;
 
 static const char *const EulerFluxTypes[] = {"rusanov", "roe", "hllc", "EulerFluxType", "EULER_FLUX_", NULL};
@@ -229,10 +230,10 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -euler_means_file FILE: every element's centroid and its constant-mode density, pressure, as float32
- * records (x, y[, z], density, pressure) in the order of the global elements, written by all ranks to one
- * PETSc binary file (no header: raw big-endian floats), for plots of runs whose field output would be
- * large (bench/render_means.py). */
+/* -euler_means_file FILE: every element's centroid and its cell means of density and pressure (MDGMeansElement:
+ * w J-weighted over the volume points, exact on curved elements), as float32 records (x, y[, z], density,
+ * pressure) in the order of the global elements, written by all ranks to one PETSc binary file (no header:
+ * raw big-endian floats), for plots of runs whose field output would be large (bench/render_means.py). */
 static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
 {
   MDGDisc           *mdg = eu->mdg;
@@ -245,22 +246,16 @@ static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(PetscMax(K * nr, 1), &rec));
   PetscCall(VecGetArrayRead(state, &u));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    const MDGBlock *blk = &mdg->blocks[b];
-    PetscReal      *P0;
-    PetscCall(PetscCalloc1(blk->Np, &P0));
-    P0[0] = blk->Pq[0]; /* the constant mode's value (the orthonormal basis' first mode is constant) */
-    for (PetscInt k = 0; k < blk->K; k++) {
+  for (PetscInt b = 0; b < mdg->nblocks; b++)
+    for (PetscInt k = 0; k < mdg->blocks[b].K; k++) {
       const PetscInt e = mdg->mesh->blocks[b].start + k;
-      PetscReal      c[3], w[EULER_NV_MAX];
+      PetscReal      c[3], mean[EULER_NV_MAX];
       MeshElementCentroid(mdg->mesh, e, c);
-      MDGEvaluate((int)mdg->nv, (int)blk->Np, P0, u + mdg->elem_dof[e], w);
+      MDGMeansElement(&mdg->blocks[b].kd, (int)k, u + mdg->elem_dof[e], mean);
       for (PetscInt d = 0; d < dim; d++) rec[e * nr + d] = (float)c[d];
-      rec[e * nr + dim]     = (float)w[0];
-      rec[e * nr + dim + 1] = (float)EulerPressure((int)dim, eu->gamma, w);
+      rec[e * nr + dim]     = (float)mean[0];
+      rec[e * nr + dim + 1] = (float)EulerPressure((int)dim, eu->gamma, mean);
     }
-    PetscCall(PetscFree(P0));
-  }
   PetscCall(VecRestoreArrayRead(state, &u));
   PetscCallMPI(MPI_Exscan(&K, &start, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)state)));
   PetscCall(PetscViewerBinaryOpen(PetscObjectComm((PetscObject)state), file, FILE_MODE_WRITE, &viewer));
@@ -280,12 +275,7 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &time));
-  {
-    char      file[PETSC_MAX_PATH_LEN];
-    PetscBool set;
-    PetscCall(PetscOptionsGetString(NULL, NULL, "-euler_means_file", file, sizeof(file), &set));
-    if (set) PetscCall(EulerWriteMeans(eu, un->state, file));
-  }
+  if (eu->means_file[0]) PetscCall(EulerWriteMeans(eu, un->state, eu->means_file)); /* the end of the run */
   PetscCall(MDGIntegrate(eu->mdg, un->state, total));
   for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
   if (un->app->problem.exact) {
@@ -378,6 +368,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   App      *app = un->app;
   Euler    *eu;
   PetscInt  limiter = 0;
+  PetscBool view_cost = PETSC_FALSE;
   PetscReal eps;
 
   PetscFunctionBeginUser;
@@ -394,6 +385,8 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(PetscOptionsBool("-euler_positivity", "Positivity-preserving limiter (Zhang-Shu: density and pressure >= -euler_positivity_eps at every cubature point); default on with a limiter", NULL, eu->positivity, &eu->positivity, NULL));
   eps = 1e-10;
   PetscCall(PetscOptionsReal("-euler_positivity_eps", "Lower bound of density and pressure of the positivity limiter", NULL, eps, &eps, NULL));
+  PetscCall(PetscOptionsString("-euler_means_file", "At the end, write every element's centroid and mean density and pressure (float32) to this file", NULL, eu->means_file, eu->means_file, sizeof(eu->means_file), NULL));
+  PetscCall(PetscOptionsBool("-mdg_view_cost", "Print the flops and least bytes of the right-hand side's volume, face and lift kernels per block", NULL, view_cost, &view_cost, NULL));
   PetscOptionsEnd();
   PetscCheck(eps > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_positivity_eps %g must be positive", (double)eps);
   PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
@@ -401,11 +394,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
   PetscCall(EulerBoundaryData(eu));
   PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
-  {
-    PetscBool view = PETSC_FALSE;
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mdg_view_cost", &view, NULL));
-    if (view) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));
-  }
+  if (view_cost) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));
 
   PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
   PetscCall(PetscObjectSetName((PetscObject)un->state, "u"));
