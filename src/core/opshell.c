@@ -11,6 +11,9 @@ PetscErrorCode OpShellInit(OpShell *op, const char name[], DM dm, PetscErrorCode
   op->dm           = dm;
   op->device_setup = device_setup;
   op->ctx          = ctx;
+  op->overlap      = PETSC_TRUE;
+  for (PetscInt k = 0; k < OPSHELL_NLOCAL; k++) op->halo_done[k] = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-halo_overlap", &op->overlap, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,6 +152,8 @@ PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
   PetscCall(DMGlobalToLocalBegin(op->dm, g, INSERT_VALUES, local));
+  op->halo_done[k] = (PetscBool)!op->overlap;
+  if (!op->overlap) PetscCall(DMGlobalToLocalEnd(op->dm, g, INSERT_VALUES, local));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,7 +163,8 @@ PetscErrorCode OpShellHaloEnd(OpShell *op, PetscInt k, Vec g, const PetscScalar 
 
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
-  PetscCall(DMGlobalToLocalEnd(op->dm, g, INSERT_VALUES, local));
+  if (!op->halo_done[k]) PetscCall(DMGlobalToLocalEnd(op->dm, g, INSERT_VALUES, local));
+  op->halo_done[k] = PETSC_FALSE;
   PetscCall(OpShellGetArrayRead(op, local, local_array));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

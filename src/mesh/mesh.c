@@ -788,6 +788,102 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -dm_refine on several ranks with -dm_refine_distributed: refine after distributing (a serial
+ * refinement of the whole mesh on rank 0, then its distribution, takes time and memory that grow with
+ * the fine mesh). The option is taken out of the database before DMSetFromOptions (and put back after
+ * it) so PETSc builds the coarse mesh only; MeshRefineDistributed refines it. Curved groups (-curve_*)
+ * are projected on the serial refined mesh (MeshCurveCreate), so those runs keep the serial
+ * refinement, and so do periodic meshes. Off by default until it has run on the GPU machine's PETSc
+ * 3.22 (docs/design-notes.md, multi-GPU). */
+static PetscErrorCode MeshDeferRefinementBegin(MPI_Comm comm, PetscInt *levels, char value[], size_t len)
+{
+  PetscMPIInt size;
+  PetscBool   set, distributed = PETSC_FALSE;
+  char       *all, *tok;
+
+  PetscFunctionBeginUser;
+  *levels = 0;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_refine_distributed", &distributed, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_refine", value, len, &set));
+  if (size == 1 || !set || !distributed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", levels, NULL));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok(all, " "); tok; tok = strtok(NULL, " "))
+    if (!strncmp(tok, "-curve_", 7)) *levels = 0;
+  PetscCall(PetscFree(all));
+  if (*levels > 0) PetscCall(PetscOptionsClearValue(NULL, "-dm_refine"));
+  else *levels = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One uniform refinement of dm (serial or distributed), keeping its name and vector/matrix types. */
+static PetscErrorCode MeshRefineOnce(DM *dm)
+{
+  DM      rdm;
+  VecType vtype;
+  MatType mtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexSetRefinementUniform(*dm, PETSC_TRUE));
+  PetscCall(DMRefine(*dm, PetscObjectComm((PetscObject)*dm), &rdm));
+  PetscCall(DMGetVecType(*dm, &vtype)); /* strings of *dm: copied before it goes */
+  PetscCall(DMGetMatType(*dm, &mtype));
+  PetscCall(DMSetVecType(rdm, vtype));
+  PetscCall(DMSetMatType(rdm, mtype));
+  PetscCall(PetscObjectSetName((PetscObject)rdm, "mesh"));
+  PetscCall(DMDestroy(dm));
+  *dm = rdm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Replace *dm by new (when there is one), which takes its name and vector/matrix types. */
+static PetscErrorCode MeshReplace(DM *dm, DM *new)
+{
+  VecType vtype;
+  MatType mtype;
+
+  PetscFunctionBeginUser;
+  if (!*new) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetVecType(*dm, &vtype));
+  PetscCall(DMGetMatType(*dm, &mtype));
+  PetscCall(DMSetVecType(*new, vtype));
+  PetscCall(DMSetMatType(*new, mtype));
+  PetscCall(PetscObjectSetName((PetscObject)*new, "mesh"));
+  PetscCall(DMDestroy(dm));
+  *dm = *new;
+  *new = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Distribute the coarse mesh after refining it on rank 0 only until it has at least 64 cells per rank
+ * (the partition's balance), refine the rest of the levels in parallel, then add hoflow's one-cell
+ * face-adjacent overlap. */
+static PetscErrorCode MeshRefineDistributed(DM *dm, PetscInt levels)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)*dm);
+  PetscMPIInt size;
+  PetscInt    cStart, cEnd, ncells;
+  DM          dist = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (; levels > 0; levels--) {
+    PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+    ncells = cEnd - cStart;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ncells, 1, MPIU_INT, MPI_SUM, comm));
+    if (ncells >= 64 * (PetscInt)size) break;
+    PetscCall(MeshRefineOnce(dm));
+  }
+  PetscCall(DMPlexDistribute(*dm, 0, NULL, &dist));
+  PetscCall(MeshReplace(dm, &dist));
+  for (; levels > 0; levels--) PetscCall(MeshRefineOnce(dm));
+  PetscCall(DMSetBasicAdjacency(*dm, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(DMPlexDistributeOverlap(*dm, 1, NULL, &dist));
+  PetscCall(MeshReplace(dm, &dist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **mesh_out)
 {
   Mesh           *mesh;
@@ -798,6 +894,8 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   const PetscInt *leaves;
   RefShape       *cell_shape;
   PetscSF         sf;
+  PetscInt        refine_after = 0;
+  char            refine_value[64] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_MeshSetup, 0, 0, 0, 0));
@@ -835,13 +933,20 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(DMSetType(dm, DMPLEX));
   PetscCall(PetscObjectSetName((PetscObject)dm, "mesh"));
   PetscCall(DMPlexDistributeSetDefault(dm, PETSC_FALSE)); /* hoflow distributes below, with its overlap */
+  PetscCall(MeshDeferRefinementBegin(comm, &refine_after, refine_value, sizeof(refine_value)));
   PetscCall(DMSetFromOptions(dm));
+  if (refine_after) { /* back in the database, used (MeshRefineDistributed does its work) */
+    PetscInt levels;
+    PetscCall(PetscOptionsSetValue(NULL, "-dm_refine", refine_value));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", &levels, NULL));
+  }
   PetscCall(DMGetDimension(dm, &dim));
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow solves in 2D and 3D (-dm_plex_dim 2 or 3)", mesh->source, dim);
   mesh->dim = dim;
   /* Periodic meshes (PETSc boxes with -dm_plex_box_bd periodic, Gmsh files with a $Periodic section)
    * are tori with localized cell coordinates; DMGetPeriodicity knows only the boxes. */
   PetscCall(DMGetCoordinatesLocalized(dm, &mesh->periodic));
+  for (; refine_after > 0 && mesh->periodic; refine_after--) PetscCall(MeshRefineOnce(&dm)); /* periodic: serial, as PETSc does */
   {
     const PetscReal *maxcell, *L;
     PetscCall(DMGetPeriodicity(dm, &maxcell, NULL, &L));
@@ -853,7 +958,8 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
   PetscCall(DMSetBasicAdjacency(dm, PETSC_TRUE, PETSC_FALSE));
-  PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
+  if (refine_after) PetscCall(MeshRefineDistributed(&dm, refine_after));
+  else PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
   if (dist) {
     PetscCall(DMDestroy(&dm));
     dm = dist;

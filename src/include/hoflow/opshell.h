@@ -38,8 +38,10 @@ typedef struct {
   HoflowDeviceArrays device; /* device copies of the kernel data, uploaded by device_setup */
   PetscErrorCode (*device_setup)(void *ctx);
   void *ctx; /* passed to device_setup */
-  Vec   local[OPSHELL_NLOCAL], local_device[OPSHELL_NLOCAL];
-  void *stream; /* the CUDA stream of the call */
+  Vec       local[OPSHELL_NLOCAL], local_device[OPSHELL_NLOCAL];
+  void     *stream;                      /* the CUDA stream of the call */
+  PetscBool overlap;                     /* -halo_overlap: interior work while the halo is in flight */
+  PetscBool halo_done[OPSHELL_NLOCAL];   /* the exchange of a slot already ended in OpShellHaloBegin */
 } OpShell;
 
 /* Name, DM and the routine that uploads the operator's kernel data at the first device call (may be NULL). */
@@ -54,7 +56,10 @@ PETSC_EXTERN PetscErrorCode OpShellGetArrayWrite(OpShell *op, Vec v, PetscScalar
 PETSC_EXTERN PetscErrorCode OpShellRestoreArrayWrite(OpShell *op, Vec v, PetscScalar **a);
 PETSC_EXTERN PetscErrorCode OpShellGetArray(OpShell *op, Vec v, PetscScalar **a);
 PETSC_EXTERN PetscErrorCode OpShellRestoreArray(OpShell *op, Vec v, PetscScalar **a);
-/* The halo exchange of global vector g into local slot k (0..OPSHELL_NLOCAL-1) of the call's backend. */
+/* The halo exchange of global vector g into local slot k (0..OPSHELL_NLOCAL-1) of the call's backend.
+ * Operators compute what needs only owned data (interior elements) between Begin and End. With
+ * -halo_overlap 0 (run-wide; default 1) Begin completes the exchange itself, so the same operators
+ * run without overlap: the measurement of what the overlap gains. */
 PETSC_EXTERN PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g);
 PETSC_EXTERN PetscErrorCode OpShellHaloEnd(OpShell *op, PetscInt k, Vec g, const PetscScalar **local);
 PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const PetscScalar **local);

@@ -1,0 +1,67 @@
+#!/bin/bash
+# Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
+# CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
+# halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|crash|aware|strong|weak|ins|tests|cpu]...
+# Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
+# 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
+# ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
+set -uo pipefail
+OUT=${OUT:-output/multigpu}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/summary.txt") 2>&1
+export PATH=$PATH:/usr/local/cuda/bin OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+date -u
+make CUDA=1 -j32 hoflow > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+P6="-problem poisson -order 6 -dm_plex_filename examples/meshes/square.msh -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda ${EXTRA:-}"
+COARSE=-pmg_mg_coarse_pc_mg_galerkin_mat_product_algorithm
+T=${T:-90}
+# run NAME NRANKS ARGS...: the summary line, wall time, errors and the -log_view lines that matter
+run() {
+  local name=$1 n=$2; shift 2
+  local t0=$(date +%s%N)
+  if [ "$n" = 1 ]; then timeout $T ./hoflow "$@" > "$OUT/$name.log" 2>&1; else timeout $T mpiexec --bind-to none -n $n ./hoflow "$@" > "$OUT/$name.log" 2>&1; fi
+  local rc=$? t1=$(date +%s%N)
+  printf '%-28s ranks %s rc %3d wall %6d ms\n' "$name" "$n" $rc $(( (t1 - t0) / 1000000 ))
+  grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
+  grep -m3 -E "PETSC ERROR: [A-Z].*|CUDA ERROR|cudaError|hypre_assert|not GPU-aware" "$OUT/$name.log" | cut -c1-200
+  grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
+}
+for part in ${*:-crash aware strong weak ins tests}; do
+  case $part in
+  diag)   # 2 ranks: mpiexec alone, host vectors, then GPUs at 0.3 M DOFs (ran on 2 H200s, 2026-11-22)
+    timeout 20 mpiexec --bind-to none -n 2 hostname; echo "mpiexec -n 2 hostname: rc $?"
+    T=40 run cpu-2ranks 2 -problem poisson -order 2 -dm_plex_filename examples/meshes/square.msh -dm_refine 2
+    T=40 run r4-2gpu 2 $P6 -dm_refine 4
+    T=40 run r4-2gpu-refine-distributed 2 $P6 -dm_refine 4 -dm_refine_distributed
+    T=40 run r4-2gpu-log-trace 2 $P6 -dm_refine 4 -log_trace; tail -5 "$OUT/r4-2gpu-log-trace.log" | cut -c1-150 ;;
+  crash)  # machine's Open MPI (not CUDA-aware): BoomerAMG's SpGEMM by cuSPARSE (PETSc's default) and by hypre
+    run r6-2gpu-cusparse 2 $P6 -dm_refine 6 $COARSE cusparse
+    run r6-2gpu-hyprespgemm 2 $P6 -dm_refine 6 $COARSE hypre ;;
+  aware)  # the CUDA-aware Open MPI: no host staging of halos (-log_view copies of MatMult)
+    ( source scripts/gpu-toolchain/env.sh && ompi_info --parsable --all | grep -m1 mpi_built_with_cuda_support &&
+      run r6-2gpu-aware 2 $P6 -dm_refine 6 -log_view ) ;;
+  strong) # 19.3 M DOFs on 1 and 2 GPUs (CUDA-aware MPI), with and without overlap
+    ( source scripts/gpu-toolchain/env.sh
+      run r7-1gpu 1 $P6 -dm_refine 7 -log_view -log_view_gpu_time
+      run r7-2gpu 2 $P6 -dm_refine 7 -log_view
+      run r7-2gpu-no-overlap 2 $P6 -dm_refine 7 -halo_overlap 0 -log_view ) ;;
+  weak)   # about 10 M DOFs per GPU: 359 552 and 720 000 triangles at N = 6
+    ( source scripts/gpu-toolchain/env.sh
+      W="-problem poisson -order 6 -dm_plex_simplex 1 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda -dm_refine 3"
+      run weak-1gpu 1 $W -dm_plex_box_faces 53,53
+      run weak-2gpu 2 $W -dm_plex_box_faces 75,75 ) ;;
+  ins)    # the incompressible step at 14.5 M DOFs (Taylor vortex, N = 6, 172 032 triangles), 10 steps
+    ( source scripts/gpu-toolchain/env.sh
+      I="-options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -dm_refine 6 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -log_view"
+      run ins-1gpu 1 $I -output_dir /tmp/ins1
+      run ins-2gpu 2 $I -output_dir /tmp/ins2
+      for f in ins-1gpu ins-2gpu; do echo "$f stages:"; grep -E "^ *[0-9]+: +INS " "$OUT/$f.log" | cut -c1-60; done ) ;;
+  tests)
+    ( source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k 2- > "$OUT/test-2gpu.log" 2>&1; tail -8 "$OUT/test-2gpu.log" ) ;;
+  cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
+    run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;
+  esac
+done
+date -u
