@@ -75,18 +75,17 @@ static PetscErrorCode MDGFaceTables(MDGDisc *mdg, RefShape shape)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The modes of the order-1 space among the order-N modes: those whose projection onto the order-1
- * orthonormal basis keeps their norm (the bases are hierarchical: every mode is in it or orthogonal). */
-static PetscErrorCode MDGLinearModes(MDGDisc *mdg, MDGBlock *blk)
+/* The modes of the order-M space among the order-N modes (in[m]: 1 or 0): those whose projection onto
+ * the order-M orthonormal basis keeps their norm (the bases are hierarchical: every mode is in it or
+ * orthogonal to it). */
+static PetscErrorCode MDGModesIn(MDGDisc *mdg, MDGBlock *blk, PetscInt M, PetscBool in[])
 {
-  const PetscInt N1 = PetscMin(mdg->N, 1), Np1 = RefShapeNumNodes(blk->shape, (int)N1);
+  const PetscInt Np1 = RefShapeNumNodes(blk->shape, (int)M);
   PetscReal     *P1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(blk->Nq * Np1, &P1));
-  PetscCall(RefElementModalBasis(blk->shape, N1, blk->Nq, blk->xiq, P1, NULL));
-  PetscCall(PetscMalloc1(blk->Np, &blk->lin));
-  blk->nlin = 0;
+  PetscCall(RefElementModalBasis(blk->shape, M, blk->Nq, blk->xiq, P1, NULL));
   for (PetscInt m = 0; m < blk->Np; m++) {
     PetscReal norm2 = 0;
     for (PetscInt j = 0; j < Np1; j++) {
@@ -94,9 +93,31 @@ static PetscErrorCode MDGLinearModes(MDGDisc *mdg, MDGBlock *blk)
       for (PetscInt q = 0; q < blk->Nq; q++) s += blk->wq[q] * blk->Pq[q * blk->Np + m] * P1[q * Np1 + j];
       norm2 += s * s;
     }
-    if (norm2 > 0.5) blk->lin[blk->nlin++] = (int)m;
+    in[m] = (PetscBool)(norm2 > 0.5);
   }
   PetscCall(PetscFree(P1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The modes of the linear part (the order-1 space), for the limiter, and those of degree N (outside
+ * the order N-1 space), for its troubled-cell sensor. */
+static PetscErrorCode MDGLinearModes(MDGDisc *mdg, MDGBlock *blk)
+{
+  PetscBool *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(blk->Np, &in));
+  PetscCall(PetscMalloc2(blk->Np, &blk->lin, blk->Np, &blk->top));
+  blk->nlin = blk->ntop = 0;
+  PetscCall(MDGModesIn(mdg, blk, PetscMin(mdg->N, 1), in));
+  for (PetscInt m = 0; m < blk->Np; m++)
+    if (in[m]) blk->lin[blk->nlin++] = (int)m;
+  if (mdg->N > 0) {
+    PetscCall(MDGModesIn(mdg, blk, mdg->N - 1, in));
+    for (PetscInt m = 0; m < blk->Np; m++)
+      if (!in[m]) blk->top[blk->ntop++] = (int)m;
+  }
+  PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,6 +297,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     kd->face_info = blk->face_info;
     kd->lin       = blk->lin;
     kd->nlin      = blk->nlin;
+    kd->top       = blk->top;
+    kd->ntop      = blk->ntop;
     kd->gamma     = 1.4;
     kd->flux      = EULER_FLUX_RUSANOV;
   }
@@ -414,7 +437,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
     PetscCall(PetscFree(blk->xiq));
     PetscCall(PetscFree(blk->wq));
     PetscCall(PetscFree2(blk->Pq, blk->dPq));
-    PetscCall(PetscFree(blk->lin));
+    PetscCall(PetscFree2(blk->lin, blk->top));
     PetscCall(PetscFree4(blk->vgeo, blk->fgeo, blk->xq, blk->h));
     PetscCall(PetscFree2(blk->face_info, blk->nb_elem));
     PetscCall(PetscFree(blk->Minv));
@@ -452,6 +475,7 @@ static PetscErrorCode MDGDeviceSetUp(void *ctx)
     if (h->Jinv) PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->Jinv, sizeof(double) * h->K, (const void **)&d->Jinv));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->face_info, sizeof(int) * h->K * h->Nfaces * MDG_FACE_INFO, (const void **)&d->face_info));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->lin, sizeof(int) * h->nlin, (const void **)&d->lin));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->top, sizeof(int) * PetscMax(h->ntop, 1), (const void **)&d->top)); /* N = 0: none (one int read by nobody) */
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->h, sizeof(double) * PetscMax(h->K, 1), (const void **)&blk->h_device));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->nb_elem, sizeof(int) * PetscMax(h->K * h->Nfaces, 1), (const void **)&blk->nb_device));

@@ -32,6 +32,20 @@ PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MDGSetLimiterSensor(MDGDisc *mdg, PetscReal kappa)
+{
+  const PetscReal N4 = PetscPowReal((PetscReal)PetscMax(mdg->N, 1), 4);
+
+  PetscFunctionBeginUser;
+  PetscCheck(kappa >= 0, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_OUTOFRANGE, "The troubled-cell sensor's threshold %g must be >= 0 (0: limit every cell)", (double)kappa);
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const double tol = mdg->N >= 2 ? (double)(kappa / N4) : 0.0; /* N <= 1: the limiter acts on every cell */
+    mdg->blocks[b].kd.sensor        = tol;
+    mdg->blocks[b].kd_device.sensor = tol;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg)
 {
   PetscFunctionBeginUser;

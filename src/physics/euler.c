@@ -369,7 +369,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   Euler    *eu;
   PetscInt  limiter = 0;
   PetscBool view_cost = PETSC_FALSE;
-  PetscReal eps;
+  PetscReal eps, kappa = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
@@ -381,6 +381,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
   PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
   PetscCall(PetscOptionsEList("-euler_limiter", "Slope limiter", NULL, EulerLimiters, 2, EulerLimiters[limiter], &limiter, NULL));
+  PetscCall(PetscOptionsReal("-euler_limiter_sensor", "N >= 2: limit only troubled cells, where the density's modes of degree N hold more than this / N^4 of its modal energy (Persson-Peraire sensor; 0: every cell)", NULL, kappa, &kappa, NULL));
   eu->positivity = limiter ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-euler_positivity", "Positivity-preserving limiter (Zhang-Shu: density and pressure >= -euler_positivity_eps at every cubature point); default on with a limiter", NULL, eu->positivity, &eu->positivity, NULL));
   eps = 1e-10;
@@ -392,6 +393,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
   eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
+  PetscCall(MDGSetLimiterSensor(eu->mdg, kappa));
   PetscCall(EulerBoundaryData(eu));
   PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
   if (view_cost) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));

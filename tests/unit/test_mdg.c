@@ -74,6 +74,11 @@ int main(int argc, char **argv)
   for (PetscInt i = 0; i < mdg->nbpoints; i++) PetscCall(ExactState(mdg->dim, mdg->bx + i * mdg->dim, mdg->bc_point + i * EULER_BC_DATA, &ex));
   PetscCall(MDGSetEuler(mdg, app->problem.gamma > 0 ? app->problem.gamma : 1.4, EULER_FLUX_ROE));
   PetscCall(MDGSetLimiter(mdg, PETSC_TRUE, PETSC_TRUE, 1e-10));
+  {
+    PetscReal kappa = 0;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-test_sensor", &kappa, NULL)); /* the troubled-cell sensor's branch */
+    PetscCall(MDGSetLimiterSensor(mdg, kappa));
+  }
   PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
   PetscCall(VecDuplicate(u, &f));
   PetscCall(MDGProject(mdg, ExactState, &ex, u));

@@ -24,6 +24,7 @@ typedef struct {
   PetscReal    *xiq, *wq;    /* volume cubature */
   PetscReal    *Pq, *dPq;    /* modes and their derivatives at the volume points */
   int          *lin, nlin;   /* the modes of the order-1 space */
+  int          *top, ntop;   /* the modes of degree N (outside the order N-1 space) */
   PetscReal    *vgeo, *fgeo; /* kernel geometry (hoflow/kernels/mdg.h) */
   PetscReal    *Minv, *Jinv; /* inverse element mass matrices (curved) or 1/J (affine) */
   PetscReal    *xq;          /* [K*Nq*dim] the physical volume points of owned elements */
@@ -81,6 +82,9 @@ PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt 
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */
 PETSC_EXTERN PetscErrorCode MDGSetLimiter(MDGDisc *mdg, PetscBool barth, PetscBool positivity, PetscReal eps);
+/* Barth–Jespersen only on troubled cells (N >= 2): where the density's modes of degree N hold more than
+ * kappa / N^4 of its modal energy (Persson & Peraire's sensor); kappa = 0: every cell (the default). */
+PETSC_EXTERN PetscErrorCode MDGSetLimiterSensor(MDGDisc *mdg, PetscReal kappa);
 /* f = the Euler right-hand side M^{-1} R(u) (op/mdg.c), on the backend of u. */
 PETSC_EXTERN PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f);
 /* Per block: the flops and the least bytes of one volume, face and lift application (the figures of

@@ -40,6 +40,9 @@ typedef struct {
   const int    *face_info; /* [K*Nfaces*MDG_FACE_INFO] */
   const int    *lin;       /* [nlin] the modes of the linear part (the order-1 modes) */
   int           nlin;
+  const int    *top;       /* [ntop] the modes of degree N (those outside the order N-1 space) */
+  int           ntop;
+  double        sensor;    /* > 0: Barth–Jespersen only where the density's top modes hold more than this fraction of its modal energy (troubled cells) */
   double        gamma;
   int           flux;       /* EULER_FLUX_* */
   int           barth;      /* MDGLimit: Barth–Jespersen ... */
@@ -236,11 +239,24 @@ HOFLOW_HD int MDGPositivityElement(const MDGKernelData *d, int e, const double *
   return scaled;
 }
 
+/* The modal smoothness sensor of Persson & Peraire (2006) on the density: the fraction of its modal
+ * energy in the modes of degree N, sum_top c_m^2 / sum_m c_m^2 (orthonormal modes), above d->sensor
+ * marks a troubled cell. Resolved smooth data decay like h^(2N) there; a discontinuity keeps O(1/N). */
+HOFLOW_HD int MDGTroubledElement(const MDGKernelData *d, const double *HOFLOW_RESTRICT c)
+{
+  double top = 0, all = 0;
+  if (d->sensor <= 0) return 1;
+  for (int i = 0; i < d->ntop; i++) top += c[d->top[i]] * c[d->top[i]];
+  for (int m = 0; m < d->Np; m++) all += c[m] * c[m];
+  return top > d->sensor * all;
+}
+
 HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT means_local, const int *HOFLOW_RESTRICT nb_elem, double *HOFLOW_RESTRICT c)
 {
   const int dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
+  const int barth   = d->barth && MDGTroubledElement(d, c);
   int       limited = 0;
-  for (int k = 0; k < nv && d->barth; k++) {
+  for (int k = 0; k < nv && barth; k++) {
     const double mean = means_local[(size_t)(d->e0 + e) * nv + k];
     double       umax = mean, umin = mean, alpha = 1;
     for (int f = 0; f < d->Nfaces; f++) {
