@@ -467,10 +467,10 @@ def two_gpus_or_skip():
         raise Skip("needs two GPUs (this machine has %d)" % gpus)
 
 
-def run_two_gpus(args):
+def run_two_gpus(args, timeout=600):
     """hoflow on two ranks, one GPU each."""
     per_rank = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"', HOFLOW]
-    return run(MPIEXEC + ["2"] + per_rank + args)[1]
+    return run(MPIEXEC + ["2"] + per_rank + args, timeout=timeout)[1]
 
 
 @test("gpu/solve/2-gpus", gpu=True)
