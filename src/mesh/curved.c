@@ -385,7 +385,12 @@ PetscErrorCode MeshCurveCheckFile(MPI_Comm comm, const char filename[])
         if (nfam++) PetscCall(PetscStrlcat(list, " and ", sizeof(list)));
         PetscCall(PetscStrlcat(list, families[f], sizeof(list)));
       }
+    PetscInt refine = 0;
     PetscCheck(nfam == 1 && !(info[1] & (1 << 4 | 1 << 5)), comm, PETSC_ERR_SUP, "Mesh %s is a high-order (curved) mesh of %s cells: PETSc 3.18 reads curved triangles, quadrilaterals, tetrahedra and hexahedra of one type only (curved prisms come out wrong, mixed curved meshes are not supported); remesh, or read it straight-sided with -dm_plex_gmsh_highorder 0", filename, list);
+    /* PETSc's refinement moves a high-order mesh's nodes onto its straight-sided children (3.18 gives
+     * non-finite coordinates, 3.22 inverted cells): refuse it before */
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", &refine, NULL));
+    PetscCheck(refine <= 0, comm, PETSC_ERR_SUP, "Mesh %s is a high-order (curved) mesh: PETSc cannot refine curved meshes with -dm_refine (%" PetscInt_FMT "); remesh with gmsh -clscale instead, or refine a straight-sided mesh and curve its boundary with -curve_<group>", filename, refine);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
