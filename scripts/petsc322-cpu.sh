@@ -6,6 +6,7 @@
 # that the GPU machine's PETSc runs. Usage: scripts/petsc322-cpu.sh [K]
 set -eu
 cd "$(dirname "$0")/.."
+ROOT=$(pwd)
 K=${1:-parallel}
 PREFIX=${PREFIX:-/opt/petsc-3.22-cpu}
 W=${WORK:-/tmp/petsc322-cpu}
@@ -19,7 +20,7 @@ if [ ! -f "$PREFIX/lib/petsc/conf/variables" ]; then
     || { tail -30 configure.log; exit 1; }
   make PETSC_ARCH=arch-cpu -j"$(nproc)" > make.out 2>&1 || { grep -E " error" make.out | head; exit 1; }
   make PETSC_ARCH=arch-cpu install > install.out 2>&1
-  cd - > /dev/null
+  cd "$ROOT"
 fi
 tree=$W/hoflow
 rm -rf "$tree" && git worktree prune && git worktree add -q --detach "$tree" HEAD
