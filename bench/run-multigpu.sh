@@ -34,6 +34,8 @@ for part in ${*:-crash aware strong weak ins tests}; do
     timeout 20 mpiexec --bind-to none -n 2 hostname; echo "mpiexec -n 2 hostname: rc $?"
     T=40 run cpu-2ranks 2 -problem poisson -order 2 -dm_plex_filename examples/meshes/square.msh -dm_refine 2
     T=40 run r4-2gpu 2 $P6 -dm_refine 4
+    T=40 run r4-2gpu-gamg-coarse 2 $P6 -dm_refine 4 -pmg_mg_coarse_pc_type gamg   # without hypre
+    T=40 run r4-2gpu-jacobi 2 ${P6/-options_file options\/pmg_amg.yaml/} -dm_refine 4 -ksp_rtol 1e-3 -ksp_max_it 5000  # no multigrid at all (Jacobi CG)
     T=40 run r4-2gpu-refine-distributed 2 $P6 -dm_refine 4 -dm_refine_distributed
     T=40 run r4-2gpu-log-trace 2 $P6 -dm_refine 4 -log_trace; tail -5 "$OUT/r4-2gpu-log-trace.log" | cut -c1-150 ;;
   crash)  # machine's Open MPI (not CUDA-aware): BoomerAMG's SpGEMM by cuSPARSE (PETSc's default) and by hypre
