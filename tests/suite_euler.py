@@ -108,6 +108,14 @@ def _():
     return "L1 %s rates %s; L2 %s rates %s" % (" ".join("%.3e" % e for e in l1), " ".join("%.2f" % r for r in rates1), " ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates))
 
 
+def sod_final_fields(tmp, *names):
+    """The named fields at every output node of the last field output of a Sod run in tmp."""
+    import numpy as np
+    last = sorted(f for f in os.listdir(tmp) if re.match(r"sod_\d+\.h5$", f))[-1]
+    with h5py_or_skip().File(os.path.join(tmp, last), "r") as f:
+        return [np.array(f[n]).ravel() for n in names]
+
+
 @test("euler/limiter-sensor/smooth-vortex")
 def _():
     """-euler_limiter_sensor 0.1 (Barth-Jespersen only where the density's degree-N modes hold more than
@@ -132,17 +140,14 @@ def _():
     contact are limited, the density L1 error is less than half of limiting every cell, and the final
     density stays within 0.005 of the initial bounds [0.125, 1] at every output node (the sensor lets
     small oscillations through: 0.0019 at N = 2, 0.0010 at N = 3 on 2026-11-25)."""
-    h5py = h5py_or_skip()
-    import numpy as np
+    h5py_or_skip()
     out = []
     S = ["-problem", "sod", "-dm_plex_box_faces", "64,2", "-dm_plex_box_upper", "1,0.0625", "-euler_limiter", "barth_jespersen"]
     for order in (2, 3):
         every = euler_run(S + ["-order", str(order)])
         with tempfile.TemporaryDirectory() as tmp:
             sensed = euler_run(S + ["-order", str(order), "-euler_limiter_sensor", "0.1", "-output_interval", "100000", "-output_dir", tmp])
-            last = sorted(f for f in os.listdir(tmp) if re.match(r"sod_\d+\.h5$", f))[-1]
-            with h5py.File(os.path.join(tmp, last), "r") as f:
-                rho = np.array(f["density"]).ravel()
+            rho, = sod_final_fields(tmp, "density")
         l1e, l1s = float(every["L1_density"]), float(sensed["L1_density"])
         check(sensed["limited"] > 0 and l1s < 0.5 * l1e, "N = %d: L1 sensor %g (limited %d), every cell %g" % (order, l1s, sensed["limited"], l1e))
         check(rho.min() >= 0.125 - 5e-3 and rho.max() <= 1 + 5e-3, "N = %d: density range [%g, %g]" % (order, rho.min(), rho.max()))
@@ -252,15 +257,12 @@ def _():
     """Field output of -disc mdg (density, pressure, Mach at the nodes of a nodal DG of the same mesh, XDMF +
     HDF5) for Sod at N = 2 with the limiters: the final density stays within the initial bounds [0.125, 1]
     (to 1e-10) at every output node, the Mach number below 1 (the flow behind the shock is subsonic)."""
-    h5py = h5py_or_skip()
-    import numpy as np
+    h5py_or_skip()
     with tempfile.TemporaryDirectory() as tmp:
         s = euler_run(["-problem", "sod", "-order", "2", "-euler_limiter", "barth_jespersen", "-output_interval", "1000", "-output_dir", tmp])
         xmf = open(os.path.join(tmp, "sod.xmf")).read()
         check(all('Name="%s"' % f in xmf for f in ("density", "pressure", "mach")), "XDMF lacks the derived fields:\n" + xmf[:800])
-        last = sorted(f for f in os.listdir(tmp) if re.match(r"sod_\d+\.h5$", f))[-1]
-        with h5py.File(os.path.join(tmp, last), "r") as f:
-            rho, mach = np.array(f["density"]).ravel(), np.array(f["mach"]).ravel()
+        rho, mach = sod_final_fields(tmp, "density", "mach")
     check(rho.min() >= 0.125 - 1e-10 and rho.max() <= 1 + 1e-10 and mach.max() < 1, "density range [%g, %g], Mach max %g" % (rho.min(), rho.max(), mach.max()))
     return "%d nodes: density in [%.12f, %.12f], Mach <= %.3f, %d element-steps limited" % (rho.size, rho.min(), rho.max(), mach.max(), s["limited"])
 

@@ -101,7 +101,7 @@ static PetscErrorCode MDGModesIn(MDGDisc *mdg, MDGBlock *blk, PetscInt M, PetscB
 
 /* The modes of the linear part (the order-1 space), for the limiter, and those of degree N (outside
  * the order N-1 space), for its troubled-cell sensor. */
-static PetscErrorCode MDGLinearModes(MDGDisc *mdg, MDGBlock *blk)
+static PetscErrorCode MDGLimiterModes(MDGDisc *mdg, MDGBlock *blk)
 {
   PetscBool *in;
 
@@ -157,7 +157,7 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     for (PetscInt d = 0; d < dim; d++) dP[d] = blk->dPq + d * Nq * Np;
     PetscCall(RefElementModalBasis(mb->shape, mdg->N, Nq, blk->xiq, blk->Pq, dP));
   }
-  PetscCall(MDGLinearModes(mdg, blk));
+  PetscCall(MDGLimiterModes(mdg, blk));
   nfq_off[0] = 0;
   for (PetscInt f = 0; f < info->nfaces; f++) {
     GeomReferenceFace(mb->shape, (int)f, nref[f], &ratio[f]);

@@ -551,6 +551,19 @@ static PetscErrorCode CurveDetectHighOrder(Mesh *mesh, DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MeshCurveOptionsGiven(PetscBool *given)
+{
+  char *all, *tok;
+
+  PetscFunctionBeginUser;
+  *given = PETSC_FALSE;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok(all, " "); tok; tok = strtok(NULL, " "))
+    if (!strncmp(tok, "-curve_", 7) && strcmp(tok, "-curve_order")) *given = PETSC_TRUE;
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshCurveCreate(Mesh *mesh, DM dm)
 {
   PetscInt  order = 4, Ng = 0;

@@ -795,45 +795,20 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh)
  * are projected on the serial refined mesh (MeshCurveCreate), so those runs keep the serial
  * refinement, and so do periodic meshes. Off by default until it has run on the GPU machine's PETSc
  * 3.22 (docs/design-notes.md, multi-GPU). */
-static PetscErrorCode MeshDeferRefinementBegin(MPI_Comm comm, PetscInt *levels, char value[], size_t len)
+static PetscErrorCode MeshDeferRefinementBegin(MPI_Comm comm, PetscInt *levels)
 {
   PetscMPIInt size;
-  PetscBool   set, distributed = PETSC_FALSE;
-  char       *all, *tok;
+  PetscBool   distributed = PETSC_FALSE, curved;
 
   PetscFunctionBeginUser;
   *levels = 0;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_refine_distributed", &distributed, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_refine", value, len, &set));
-  if (size == 1 || !set || !distributed) PetscFunctionReturn(PETSC_SUCCESS);
+  if (size == 1 || !distributed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MeshCurveOptionsGiven(&curved));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", levels, NULL));
-  PetscCall(PetscOptionsGetAll(NULL, &all));
-  for (tok = strtok(all, " "); tok; tok = strtok(NULL, " "))
-    if (!strncmp(tok, "-curve_", 7)) *levels = 0;
-  PetscCall(PetscFree(all));
+  if (curved || *levels < 0) *levels = 0;
   if (*levels > 0) PetscCall(PetscOptionsClearValue(NULL, "-dm_refine"));
-  else *levels = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* One uniform refinement of dm (serial or distributed), keeping its name and vector/matrix types. */
-static PetscErrorCode MeshRefineOnce(DM *dm)
-{
-  DM      rdm;
-  VecType vtype;
-  MatType mtype;
-
-  PetscFunctionBeginUser;
-  PetscCall(DMPlexSetRefinementUniform(*dm, PETSC_TRUE));
-  PetscCall(DMRefine(*dm, PetscObjectComm((PetscObject)*dm), &rdm));
-  PetscCall(DMGetVecType(*dm, &vtype)); /* strings of *dm: copied before it goes */
-  PetscCall(DMGetMatType(*dm, &mtype));
-  PetscCall(DMSetVecType(rdm, vtype));
-  PetscCall(DMSetMatType(rdm, mtype));
-  PetscCall(PetscObjectSetName((PetscObject)rdm, "mesh"));
-  PetscCall(DMDestroy(dm));
-  *dm = rdm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -851,8 +826,20 @@ static PetscErrorCode MeshReplace(DM *dm, DM *new)
   PetscCall(DMSetMatType(*new, mtype));
   PetscCall(PetscObjectSetName((PetscObject)*new, "mesh"));
   PetscCall(DMDestroy(dm));
-  *dm = *new;
+  *dm  = *new;
   *new = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One uniform refinement of dm (serial or distributed). */
+static PetscErrorCode MeshRefineOnce(DM *dm)
+{
+  DM rdm;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexSetRefinementUniform(*dm, PETSC_TRUE));
+  PetscCall(DMRefine(*dm, PetscObjectComm((PetscObject)*dm), &rdm));
+  PetscCall(MeshReplace(dm, &rdm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -895,7 +882,6 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   RefShape       *cell_shape;
   PetscSF         sf;
   PetscInt        refine_after = 0;
-  char            refine_value[64] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_MeshSetup, 0, 0, 0, 0));
@@ -933,12 +919,13 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(DMSetType(dm, DMPLEX));
   PetscCall(PetscObjectSetName((PetscObject)dm, "mesh"));
   PetscCall(DMPlexDistributeSetDefault(dm, PETSC_FALSE)); /* hoflow distributes below, with its overlap */
-  PetscCall(MeshDeferRefinementBegin(comm, &refine_after, refine_value, sizeof(refine_value)));
+  PetscCall(MeshDeferRefinementBegin(comm, &refine_after));
   PetscCall(DMSetFromOptions(dm));
   if (refine_after) { /* back in the database, used (MeshRefineDistributed does its work) */
-    PetscInt levels;
-    PetscCall(PetscOptionsSetValue(NULL, "-dm_refine", refine_value));
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", &levels, NULL));
+    char value[32];
+    PetscCall(PetscSNPrintf(value, sizeof(value), "%" PetscInt_FMT, refine_after));
+    PetscCall(PetscOptionsSetValue(NULL, "-dm_refine", value));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", &refine_after, NULL));
   }
   PetscCall(DMGetDimension(dm, &dim));
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_SUP, "Mesh %s is %" PetscInt_FMT "-dimensional; hoflow solves in 2D and 3D (-dm_plex_dim 2 or 3)", mesh->source, dim);
@@ -959,10 +946,9 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
   PetscCall(DMSetBasicAdjacency(dm, PETSC_TRUE, PETSC_FALSE));
   if (refine_after) PetscCall(MeshRefineDistributed(&dm, refine_after));
-  else PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
-  if (dist) {
-    PetscCall(DMDestroy(&dm));
-    dm = dist;
+  else {
+    PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
+    PetscCall(MeshReplace(&dm, &dist));
   }
   PetscCall(DMViewFromOptions(dm, NULL, "-mesh_view"));
   mesh->dm = dm;

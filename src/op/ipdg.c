@@ -970,7 +970,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
         vals[ncoo]  = B11[i * Np + j];
       }
   }
-  PetscCall(HoflowMatCreateCOO(dg->dm, "ipdg_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
+  PetscCall(HoflowMatCreateFromTriplets(dg->dm, "ipdg_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
   PetscCall(PetscObjectSetName((PetscObject)*assembled, "assembled SIPDG"));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (nullsp) PetscCall(MatSetNullSpace(*assembled, nullsp));
@@ -985,19 +985,18 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
 /* Local triplets (rows this rank owns) to a CSR matrix: rows counted and scattered in O(ncoo), each
  * row's few columns sorted and duplicates summed. PETSc's COO preallocation sorts all ncoo triplets
  * and keeps maps of two PetscCount per triplet (the SIPDG order-1 matrix of 688 k triangles: 25 M
- * triplets, 1.6 s of its 2.6 s assembly on the H100 machine's host). On rows of another rank (none
- * of hoflow's assemblies make them) the COO path is taken. */
-static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscInt n, PetscCount ncoo, const PetscInt coo_i[], const PetscInt coo_j[], const PetscScalar v[], PetscBool *done)
+ * triplets, 1.6 s of its 2.6 s assembly on the H100 machine's host). hoflow's assemblies (SIPDG,
+ * LOR) put entries on their own rows only. */
+static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscInt n, PetscCount ncoo, const PetscInt coo_i[], const PetscInt coo_j[], const PetscScalar v[])
 {
   PetscInt    *rowptr, *fill, *cols;
   PetscScalar *vals;
   PetscBool    local = PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  *done = PETSC_FALSE;
   for (PetscCount k = 0; k < ncoo && local; k++) local = (PetscBool)(coo_i[k] >= rstart && coo_i[k] < rstart + n && coo_j[k] >= 0);
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &local, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)B)));
-  if (!local) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(local, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "An assembly put a matrix entry on a row of another rank or a negative column");
   PetscCheck(ncoo <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscCount_FMT " matrix entries on one rank exceed PetscInt: use more ranks or a 64-bit-index PETSc", ncoo);
   PetscCall(PetscCalloc2(n + 1, &rowptr, n + 1, &fill));
   PetscCall(PetscMalloc2(ncoo, &cols, ncoo, &vals));
@@ -1029,13 +1028,12 @@ static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscI
   PetscCall(MatMPIAIJSetPreallocationCSR(B, rowptr, cols, vals));
   PetscCall(PetscFree2(rowptr, fill));
   PetscCall(PetscFree2(cols, vals));
-  *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
+PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
 {
-  PetscBool cuda, done;
+  PetscBool cuda;
   PetscInt  rstart;
 
   PetscFunctionBeginUser;
@@ -1047,16 +1045,6 @@ PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscC
   PetscCall(MatSetFromOptions(*B));
   PetscCallMPI(MPI_Scan(&n, &rstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)dm)));
   rstart -= n; /* the first row of this rank (PETSc's layout of the local sizes n) */
-  PetscCall(HoflowMatSetCSRFromTriplets(*B, rstart, n, ncoo, coo_i, coo_j, v, &done));
-  if (done) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatSetPreallocationCOO(*B, ncoo, coo_i, coo_j));
-  PetscCall(MatSetValuesCOO(*B, v, INSERT_VALUES));
-  { /* the COO maps (two PetscCount per triplet) outweigh the matrix; a copy holds only the matrix */
-    Mat copy;
-    PetscCall(MatDuplicate(*B, MAT_COPY_VALUES, &copy));
-    PetscCall(MatSetOptionsPrefix(copy, prefix));
-    PetscCall(MatDestroy(B));
-    *B = copy;
-  }
+  PetscCall(HoflowMatSetCSRFromTriplets(*B, rstart, n, ncoo, coo_i, coo_j, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -308,7 +308,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
       }
     }
   }
-  PetscCall(HoflowMatCreateCOO(disc->dm, "lor_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
+  PetscCall(HoflowMatCreateFromTriplets(disc->dm, "lor_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
   PetscCall(PetscObjectSetName((PetscObject)*assembled, "LOR"));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (nullsp) PetscCall(MatSetNullSpace(*assembled, nullsp));

@@ -106,9 +106,9 @@ PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
-/* A sparse matrix from COO triplets (row, col global; repeated entries add) on the communicator of dm, AIJ or
- * AIJCUSPARSE by the DM's vector type, with options prefix `prefix`. */
-PETSC_EXTERN PetscErrorCode HoflowMatCreateCOO(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B);
+/* A sparse matrix from triplets (row, col global; rows owned by this rank; repeated entries add) on the
+ * communicator of dm, AIJ or AIJCUSPARSE by the DM's vector type, with options prefix `prefix`. */
+PETSC_EXTERN PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B);
 /* p-multigrid transfer (op/transfer.c): prolongation from the order of `coarse` to the order of `fine` on the
  * same mesh by nodal interpolation; MatMultTranspose restricts. */
 PETSC_EXTERN PetscErrorCode DGTransferCreate(DGDisc *coarse, DGDisc *fine, Mat *P);

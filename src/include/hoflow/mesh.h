@@ -141,6 +141,8 @@ PETSC_EXTERN PetscErrorCode MeshCurveCheckFile(MPI_Comm comm, const char filenam
 /* Curved geometry sources from the options and the mesh file, before distribution: -curve_<group>
  * projections (marking the groups' faces and edges), -curve_order, high-order coordinates. */
 PETSC_EXTERN PetscErrorCode MeshCurveCreate(Mesh *mesh, DM dm);
+/* Whether the options curve any boundary group (-curve_<group> ...), before a mesh exists. */
+PETSC_EXTERN PetscErrorCode MeshCurveOptionsGiven(PetscBool *given);
 /* After distribution: vertex coordinates of a high-order mesh (NULL for straight-sided coordinates). */
 PETSC_EXTERN PetscErrorCode MeshCurveVertexCoordinates(Mesh *mesh, const PetscReal **vcoord, PetscInt *vStart);
 /* The geometry nodes xg[Npg*dim] of cell `cell` with reference-ordered vertex points cv and coordinates
