@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|crash|aware|strong|weak|ins|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|aware|strong|weak|ins|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -21,7 +21,11 @@ T=${T:-90}
 run() {
   local name=$1 n=$2; shift 2
   local t0=$(date +%s%N)
-  if [ "$n" = 1 ]; then timeout $T ./hoflow "$@" > "$OUT/$name.log" 2>&1; else timeout $T mpiexec --bind-to none -n $n ./hoflow "$@" > "$OUT/$name.log" 2>&1; fi
+  # stdbuf: a rank's stdout is a pipe (block-buffered), so a run killed by timeout would lose what it printed
+  if [ "$n" = 1 ]; then timeout $T stdbuf -oL ./hoflow "$@" > "$OUT/$name.log" 2>&1
+  elif [ -n "${GPUBIND:-}" ]; then   # one visible GPU per rank, as a cluster's launcher would set it
+    timeout $T mpiexec --bind-to none -n $n bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec stdbuf -oL ./hoflow "$@"' hoflow "$@" > "$OUT/$name.log" 2>&1
+  else timeout $T mpiexec --bind-to none -n $n stdbuf -oL ./hoflow "$@" > "$OUT/$name.log" 2>&1; fi
   local rc=$? t1=$(date +%s%N)
   printf '%-28s ranks %s rc %3d wall %6d ms\n' "$name" "$n" $rc $(( (t1 - t0) / 1000000 ))
   grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
@@ -37,7 +41,25 @@ for part in ${*:-crash aware strong weak ins tests}; do
     T=40 run r4-2gpu-gamg-coarse 2 $P6 -dm_refine 4 -pmg_mg_coarse_pc_type gamg   # without hypre
     T=40 run r4-2gpu-jacobi 2 ${P6/-options_file options\/pmg_amg.yaml/} -dm_refine 4 -ksp_rtol 1e-3 -ksp_max_it 5000  # no multigrid at all (Jacobi CG)
     T=40 run r4-2gpu-refine-distributed 2 $P6 -dm_refine 4 -dm_refine_distributed
-    T=40 run r4-2gpu-log-trace 2 $P6 -dm_refine 4 -log_trace; tail -5 "$OUT/r4-2gpu-log-trace.log" | cut -c1-150 ;;
+    T=40 run r4-2gpu-log-trace 2 $P6 -dm_refine 4 -log_trace; tail -5 "$OUT/r4-2gpu-log-trace.log" | cut -c1-150
+    T=40 GPUBIND=1 run r4-2gpu-visible-devices 2 $P6 -dm_refine 4
+    T=40 OMPI_MCA_btl=self,tcp run r4-2gpu-btl-tcp 2 $P6 -dm_refine 4 ;;
+  hang)   # where a hung 2-rank run waits: stacks of both ranks (gdb, else cuda-gdb), then variants of the coarse solve
+    dbg=$(command -v gdb || command -v cuda-gdb)
+    echo "debugger: $dbg"
+    ( timeout 100 mpiexec --bind-to none -n 2 stdbuf -oL ./hoflow $P6 -dm_refine 4 > "$OUT/hang.log" 2>&1 & )
+    sleep 30
+    for p in $(pgrep -x hoflow); do
+      echo "== rank pid $p"
+      timeout 90 "$dbg" -p "$p" -batch -ex "thread apply all bt 40" 2>&1 | grep -E "^#|^Thread" | cut -c1-220 | head -120
+    done > "$OUT/hang-bt.txt" 2>&1
+    pkill -9 -x hoflow; pkill -9 mpiexec; sleep 1
+    grep -E "^#[0-9]+ .* in (hypre|MPI|PMPI|ompi|PC|KSP|Mat|HYPRE)" "$OUT/hang-bt.txt" | sed 's/ (.*//' | sort | uniq -c | sort -rn | head -30
+    T=30 run r4-1gpu 1 $P6 -dm_refine 4
+    T=30 run r4-2gpu-pmis 2 $P6 -dm_refine 4 -pmg_mg_coarse_pc_hypre_boomeramg_coarsen_type PMIS
+    T=30 run r4-2gpu-pmis-interp6 2 $P6 -dm_refine 4 -pmg_mg_coarse_pc_hypre_boomeramg_coarsen_type PMIS -pmg_mg_coarse_pc_hypre_boomeramg_interp_type ext+i-cc
+    T=30 run r2-2gpu-order1-hypre 2 -problem poisson -order 1 -dm_plex_filename examples/meshes/square.msh -dm_refine 2 -ksp_type cg -pc_type hypre -pmat assembled -dm_vec_type cuda
+    T=30 run r2-2gpu-order1-hypre-pmis 2 -problem poisson -order 1 -dm_plex_filename examples/meshes/square.msh -dm_refine 2 -ksp_type cg -pc_type hypre -pmat assembled -dm_vec_type cuda -pc_hypre_boomeramg_coarsen_type PMIS -pc_hypre_boomeramg_interp_type ext+i -pc_hypre_boomeramg_P_max 4 ;;
   crash)  # machine's Open MPI (not CUDA-aware): BoomerAMG's SpGEMM by cuSPARSE (PETSc's default) and by hypre
     run r6-2gpu-cusparse 2 $P6 -dm_refine 6 $COARSE cusparse
     run r6-2gpu-hyprespgemm 2 $P6 -dm_refine 6 $COARSE hypre ;;

@@ -236,6 +236,19 @@ def _():
     # the partitioned BoomerAMG hierarchy differs a little from the serial one
     check(abs(s1["iterations"] - s2["iterations"]) <= 0.2 * s1["iterations"] + 2 and abs(s1["L2"] - s2["L2"]) <= 1e-5 * s1["L2"], "1 GPU vs 2 GPUs: %s / %s" % (s1, s2))
     return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
+@test("gpu/errors/hmis-on-2-gpus", gpu=True)
+def _():
+    """HMIS coarsening hung hypre 2.32's device BoomerAMG setup on two GPUs: asked for explicitly it is
+    refused with the option's name (PMIS, hoflow's device default, runs)."""
+    two_gpus_or_skip()
+    opt = "-pmg_mg_coarse_pc_hypre_boomeramg_coarsen_type"
+    args = ["-dm_vec_type", "cuda", "-order", "3", "-options_file", "options/pmg_amg.yaml", "-dm_plex_filename", SQUARE, "-dm_refine", "1", opt, "HMIS"]
+    per_rank = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"', HOFLOW]
+    code, out = run(MPIEXEC + ["2"] + per_rank + args, expect_ok=False, timeout=120)
+    check(code != 0 and re.search(re.escape(opt) + r" HMIS: BoomerAMG on the GPU with 2 ranks needs PMIS coarsening", out), "expected a clear error:\n%s" % out[-1500:])
+    return "refused: " + re.search(re.escape(opt) + r" HMIS: [^(]*", out).group(0).strip()
+
+
 @test("gpu/solver/pmg_amg-2-gpus-4.8M", gpu=True)
 def _():
     """The size where BoomerAMG's setup crashed on 2 GPUs (N = 6, 4.8 M DOFs, cudaErrorIllegalAddress in

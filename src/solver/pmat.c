@@ -4,6 +4,7 @@
  *   lor        the low-order-refined matrix (LOR-AMG: -pc_type hypre or gamg on it)
  * so every solver stack is a KSP with PETSc's own PC on the right matrix. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/dg.h>
 #include <hoflow/solver.h>
 
@@ -33,5 +34,15 @@ PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
   }
   PetscCall(KSPSetOperators(ksp, A, P));
   PetscCall(MatDestroy(&P));
+  { /* BoomerAMG on P: hoflow's defaults (solver/hypre.c), read again if the PC took its options already */
+    DGDisc   *dg;
+    PC        pc;
+    PetscBool device = PETSC_FALSE, boomer;
+    PetscCall(IPDGOperatorGetDisc(A, &dg));
+    PetscCall(HoflowDMIsCUDA(dg->dm, &device));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(HoflowHypreSetDefaults(pc, 0.0, device, &boomer));
+    if (boomer) PetscCall(PCSetFromOptions(pc));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

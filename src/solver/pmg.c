@@ -111,43 +111,6 @@ static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* BoomerAMG on the assembled order-1 matrix with HMIS coarsening and extended+i interpolation (at
- * most 4 entries per row): the setup that runs on GPUs, and the least memory
- * (-<prefix>pmg_mg_coarse_pc_hypre_boomeramg_* override it). The defaults go into the options
- * database under the coarse PC's own prefix (pmg_mg_coarse_, or pmg_mg_levels_0_ when order 1 is
- * the only level), and only when that PC stays BoomerAMG: with -pmg_mg_coarse_pc_type gamg nothing
- * would read them, and -options_left would report them unused. */
-static PetscErrorCode PMGSetCoarseHypre(PC cpc, PetscInt dim)
-{
-  PetscFunctionBeginUser;
-#if defined(PETSC_HAVE_HYPRE)
-  /* strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix has more and
-   * weaker off-diagonal couplings (tetrahedra, order 1 alone, one V-cycle: 19/26/28 CG iterations on
-   * three refinements with 0.25, 13/18/21 with 0.7; 0.5, 0.8 and 0.9 do no better) */
-  const char *const defaults[][2] = {{"coarsen_type", "HMIS"}, {"interp_type", "ext+i"}, {"P_max", "4"}, {"strong_threshold", dim == 3 ? "0.7" : "0.25"}};
-  const char       *cprefix;
-  char              type[64] = PCHYPRE, hypre_type[64] = "boomeramg";
-  PetscBool         is_hypre, is_boomeramg;
-
-  PetscCall(PCSetType(cpc, PCHYPRE));
-  PetscCall(PCHYPRESetType(cpc, "boomeramg"));
-  PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
-  PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_type", type, sizeof(type), NULL));
-  PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_hypre_type", hypre_type, sizeof(hypre_type), NULL));
-  PetscCall(PetscStrcmp(type, PCHYPRE, &is_hypre));
-  PetscCall(PetscStrcmp(hypre_type, "boomeramg", &is_boomeramg));
-  if (!is_hypre || !is_boomeramg) PetscFunctionReturn(PETSC_SUCCESS);
-  for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
-    char      name[PETSC_MAX_OPTION_NAME];
-    PetscBool set;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%spc_hypre_boomeramg_%s", cprefix ? cprefix : "", defaults[k][0]));
-    PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, name, defaults[k][1]));
-  }
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetUp_PMG(PC pc)
 {
   PC_PMG         *pmg  = (PC_PMG *)pc->data;
@@ -251,9 +214,17 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     PetscCall(HoflowDMIsCUDA(fine->dm, &use_hypre));
 #  endif
 #endif
-    if (use_hypre)
-      PetscCall(PMGSetCoarseHypre(cpc, fine->dim));
-    else
+    if (use_hypre) { /* the defaults of solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or
+                      * pmg_mg_levels_0_ when order 1 is the only level), unless it is made GAMG */
+      PetscBool device = PETSC_FALSE, boomer;
+      PetscCall(HoflowDMIsCUDA(fine->dm, &device));
+      PetscCall(PCSetType(cpc, PCHYPRE));
+      PetscCall(PCHYPRESetType(cpc, "boomeramg"));
+      /* strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix has more and
+       * weaker off-diagonal couplings (tetrahedra, order 1 alone, one V-cycle: 19/26/28 CG iterations
+       * on three refinements with 0.25, 13/18/21 with 0.7; 0.5, 0.8 and 0.9 do no better) */
+      PetscCall(HoflowHypreSetDefaults(cpc, fine->dim == 3 ? 0.7 : 0.25, device, &boomer));
+    } else
       PetscCall(PCSetType(cpc, PCGAMG));
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));

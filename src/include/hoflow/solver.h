@@ -40,5 +40,10 @@ PETSC_EXTERN const char *const HoflowPmatTypes[];
 /* KSPSetOperators(ksp, A, P) for a SIPDG operator A, with P chosen by -[prefix]pmat shell|assembled|lor
  * (solver/pmat.c). Attach A's null space before calling: assembled matrices inherit it. */
 PETSC_EXTERN PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A);
+/* hoflow's BoomerAMG defaults for pc (solver/hypre.c): PMIS (device) or HMIS (host) coarsening,
+ * ext+i interpolation with P_max 4, the strong threshold given (0: hypre's); into the options database under
+ * pc's prefix unless given, and only if pc is or will be BoomerAMG (*is_boomeramg). Refuses a
+ * coarsening other than PMIS on more than one GPU rank. */
+PETSC_EXTERN PetscErrorCode HoflowHypreSetDefaults(PC pc, PetscReal strong_threshold, PetscBool device, PetscBool *is_boomeramg);
 /* Register hoflow's PC and KSP types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);
