@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|aware|strong|weak|ins|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|aware|strong|weak|ins|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -71,11 +71,21 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu 1 $P6 -dm_refine 7 -log_view -log_view_gpu_time
       run r7-2gpu 2 $P6 -dm_refine 7 -log_view
       run r7-2gpu-no-overlap 2 $P6 -dm_refine 7 -halo_overlap 0 -log_view ) ;;
-  weak)   # about 10 M DOFs per GPU: 359 552 and 720 000 triangles at N = 6
+  levels) # where the 2-GPU solve time goes (multigrid levels, coarse BoomerAMG), and coarse-solve variants
     ( source scripts/gpu-toolchain/env.sh
-      W="-problem poisson -order 6 -dm_plex_simplex 1 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda -dm_refine 3"
-      run weak-1gpu 1 $W -dm_plex_box_faces 53,53
-      run weak-2gpu 2 $W -dm_plex_box_faces 75,75 ) ;;
+      L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
+      run r7-1gpu-levels 1 $P6 -dm_refine 7 $L
+      run r7-2gpu-levels 2 $P6 -dm_refine 7 $L
+      TEL="-pmg_mg_coarse_pc_type telescope -pmg_mg_coarse_pc_telescope_reduction_factor 2 -pmg_mg_coarse_telescope_pc_type hypre -pmg_mg_coarse_telescope_pc_hypre_boomeramg_coarsen_type PMIS -pmg_mg_coarse_telescope_pc_hypre_boomeramg_interp_type ext+i -pmg_mg_coarse_telescope_pc_hypre_boomeramg_P_max 4"
+      run r7-2gpu-telescope 2 $P6 -dm_refine 7 $L $TEL
+      run r7-1gpu-aggnl1 1 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
+      run r7-2gpu-aggnl1 2 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
+      for f in r7-1gpu-levels r7-2gpu-levels r7-2gpu-telescope; do echo "$f:"; grep -E "^(MGSmooth Level|MGResid Level|MGInterp Level|PCApply|KSPSolve|VecTDot|VecNorm) " "$OUT/$f.log" | cut -c1-40; done ) ;;
+  weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
+    ( source scripts/gpu-toolchain/env.sh
+      W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
+      run weak-1gpu 1 $W -dm_plex_box_faces 452,452
+      run weak-2gpu 2 $W -dm_plex_box_faces 639,639 ) ;;
   ins)    # the incompressible step at 14.5 M DOFs (Taylor vortex, N = 6, 172 032 triangles), 10 steps
     ( source scripts/gpu-toolchain/env.sh
       I="-options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -dm_refine 6 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -log_view"
@@ -83,7 +93,8 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run ins-2gpu 2 $I -output_dir /tmp/ins2
       for f in ins-1gpu ins-2gpu; do echo "$f stages:"; grep -E "^ *[0-9]+: +INS " "$OUT/$f.log" | cut -c1-60; done ) ;;
   tests)
-    ( source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k 2- > "$OUT/test-2gpu.log" 2>&1; tail -8 "$OUT/test-2gpu.log" ) ;;
+    ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
+      source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
     run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;
   esac
