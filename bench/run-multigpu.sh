@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|aware|strong|weak|ins|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|aware|strong|weak|ins|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -81,6 +81,20 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu-aggnl1 1 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
       run r7-2gpu-aggnl1 2 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
       for f in r7-1gpu-levels r7-2gpu-levels r7-2gpu-telescope; do echo "$f:"; grep -E "^(MGSmooth Level|MGResid Level|MGInterp Level|PCApply|KSPSolve|VecTDot|VecNorm) " "$OUT/$f.log" | cut -c1-40; done ) ;;
+  coarse) # the coarse solve on 2 GPUs: BoomerAMG variants (coarsest-level solver, level count) and GAMG
+    ( source scripts/gpu-toolchain/env.sh
+      C=-pmg_mg_coarse_
+      L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
+      run r6-1gpu 1 $P6 -dm_refine 6
+      run r6-2gpu-refine-distributed 2 $P6 -dm_refine 6 -dm_refine_distributed
+      run r6-2gpu-stats 2 $P6 -dm_refine 6 ${C}pc_hypre_boomeramg_print_statistics 1
+      grep -E "^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+ +[0-9]+ " "$OUT/r6-2gpu-stats.log" | head -20
+      grep -iE "relax|coarsest|cycle type|num levels|Number of levels" "$OUT/r6-2gpu-stats.log" | head -12
+      run r7-2gpu-relaxcoarse 2 $P6 -dm_refine 7 $L ${C}pc_hypre_boomeramg_relax_type_coarse l1scaled-Jacobi
+      run r7-2gpu-maxlevels6 2 $P6 -dm_refine 7 $L ${C}pc_hypre_boomeramg_max_levels 6
+      run r7-1gpu-gamg 1 $P6 -dm_refine 7 $L ${C}pc_type gamg
+      run r7-2gpu-gamg 2 $P6 -dm_refine 7 $L ${C}pc_type gamg
+      for f in r7-2gpu-relaxcoarse r7-2gpu-maxlevels6 r7-1gpu-gamg r7-2gpu-gamg; do echo "$f:"; grep -E "^(MGSmooth Level 0|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40; done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
