@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|aware|strong|weak|ins|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|aware|strong|weak|ins|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -95,6 +95,12 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu-gamg 1 $P6 -dm_refine 7 $L ${C}pc_type gamg
       run r7-2gpu-gamg 2 $P6 -dm_refine 7 $L ${C}pc_type gamg
       for f in r7-2gpu-relaxcoarse r7-2gpu-maxlevels6 r7-1gpu-gamg r7-2gpu-gamg; do echo "$f:"; grep -E "^(MGSmooth Level 0|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40; done ) ;;
+  hypreaware) # hypre told to pass device buffers to MPI (HoflowHypreSetDeviceMPI, with the CUDA-aware Open MPI)
+    ( source scripts/gpu-toolchain/env.sh
+      L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
+      run r7-1gpu-ha 1 $P6 -dm_refine 7 $L
+      run r7-2gpu-ha 2 $P6 -dm_refine 7 $L
+      for f in r7-1gpu-ha r7-2gpu-ha; do echo "$f:"; grep -E "^(MGSmooth Level|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40; done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"

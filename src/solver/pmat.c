@@ -43,6 +43,7 @@ PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(HoflowHypreSetDefaults(pc, 0.0, device, &boomer));
     if (boomer) PetscCall(PCSetFromOptions(pc));
+    PetscCall(HoflowHypreSetDeviceMPI(pc));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -229,6 +229,9 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));
+  PetscCall(PCMGGetCoarseSolve(pmg->mg, &ksp));
+  PetscCall(KSPGetPC(ksp, &cpc));
+  PetscCall(HoflowHypreSetDeviceMPI(cpc));
   PetscCall(PCSetUp(pmg->mg));
   PetscCall(PetscLogEventEnd(HOFLOW_PMGSetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

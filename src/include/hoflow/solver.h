@@ -45,5 +45,8 @@ PETSC_EXTERN PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A);
  * pc's prefix unless given, and only if pc is or will be BoomerAMG (*is_boomeramg). Refuses a
  * coarsening other than PMIS on more than one GPU rank. */
 PETSC_EXTERN PetscErrorCode HoflowHypreSetDefaults(PC pc, PetscReal strong_threshold, PetscBool device, PetscBool *is_boomeramg);
+/* Tell hypre to hand device buffers to MPI when PETSc does (-use_gpu_aware_mpi); pc a PCHYPRE
+ * (anything else: nothing). solver/hypre.c. */
+PETSC_EXTERN PetscErrorCode HoflowHypreSetDeviceMPI(PC pc);
 /* Register hoflow's PC and KSP types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);
