@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -33,6 +33,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("MDGVolume", HOFLOW_CLASSID, &HOFLOW_MDGVolume));
   PetscCall(PetscLogEventRegister("MDGFace", HOFLOW_CLASSID, &HOFLOW_MDGFace));
   PetscCall(PetscLogEventRegister("MDGLift", HOFLOW_CLASSID, &HOFLOW_MDGLift));
+  PetscCall(PetscLogEventRegister("MDGViscous", HOFLOW_CLASSID, &HOFLOW_MDGViscous));
   PetscCall(PetscLogEventRegister("MDGLimit", HOFLOW_CLASSID, &HOFLOW_MDGLimit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

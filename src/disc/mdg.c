@@ -243,11 +243,13 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
           fi[1]             = (int)mdg->elem_dof[nb];
           fi[2]             = (int)mdg->pf_offset[s2][g][o2];
           fi[4]             = RefShapeNumNodes(s2, (int)mdg->N);
+          fi[5]             = (int)nb;
         } else {
           PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[l]);
           fi[1] = -1;
           fi[2] = (int)mdg->nbpoints;
           fi[4] = (int)Np;
+          fi[5] = -1;
           PetscCall(PetscRealloc(sizeof(PetscReal) * (mdg->nbpoints + nf) * dim, &mdg->bx));
           PetscCall(PetscRealloc(sizeof(PetscReal) * (mdg->nbpoints + nf) * dim, &mdg->bn));
           PetscCall(PetscRealloc(sizeof(PetscInt) * (mdg->nbpoints + nf), &mdg->btype));
@@ -450,6 +452,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(PetscFree(mdg->bc_point));
   PetscCall(PetscFree(mdg->xdof));
   PetscCall(PetscFree(mdg->elem_dof));
+  PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

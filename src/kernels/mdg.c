@@ -1,6 +1,6 @@
 /* Host kernels of modal DG for the Euler equations (hoflow/kernels/mdg.h): the reference for the CUDA
  * twins in cuda/mdg.cu, element routines shared with them. */
-#include <hoflow/kernels/mdg.h>
+#include <hoflow/kernels/mdg_viscous.h>
 
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
 {
@@ -40,4 +40,27 @@ void MDGLimitHost(const MDGKernelData *d, const double *means_local, const int *
 {
   const size_t s = (size_t)d->nv * d->Np;
   for (int e = 0; e < d->K; e++) limited[e] = MDGLimitElement(d, e, means_local, nb_elem, u + d->dof0 + e * s);
+}
+
+/* ---- BR2 viscous terms (hoflow/kernels/mdg_viscous.h) ---- */
+void MDGGradientHost(const MDGKernelData *d, const double *u, double *grad)
+{
+  for (int k = 0; k < d->K + d->Kh; k++) MDGGradientElement(d, k, u, grad);
+}
+
+void MDGLiftedGradientHost(const MDGKernelData *d, const double *u, double *Q)
+{
+  for (int e = 0; e < d->K; e++) MDGLiftedGradientElement(d, e, u, Q);
+}
+
+void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) MDGViscousVolumeElement(d, e, u, rhs + d->dof0 + e * s);
+}
+
+void MDGViscousFaceHost(const MDGKernelData *d, const double *u, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) MDGViscousFaceElement(d, e, u, rhs + d->dof0 + e * s);
 }

@@ -6,6 +6,8 @@
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
 #include <hoflow/kernels/device.h>
+#include <hoflow/kernels/mdg_viscous.h>
+#include <hoflow/ref.h>
 
 PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
 {
@@ -15,6 +17,60 @@ PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
     mdg->blocks[b].kd.flux     = (int)flux;
     mdg->blocks[b].kd.bc_point = mdg->bc_point;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta)
+{
+  const PetscInt dim = mdg->dim, gs = dim * dim + 1, Kl = mdg->mesh->Klocal;
+  PetscInt       n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(eta > 0, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_OUTOFRANGE, "The BR2 penalty %g must be positive", (double)eta);
+  /* the inverse mass of every local element, owned and halo: 1/J (affine) or M^{-1} from the volume points */
+  for (PetscInt b = 0; b < mdg->nblocks; b++) n += (mdg->blocks[b].K + mdg->blocks[b].Kh) * (mdg->blocks[b].curved ? mdg->blocks[b].Np * mdg->blocks[b].Np : 1);
+  PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
+  PetscCall(PetscMalloc4(PetscMax(n, 1), &mdg->imass, 2 * PetscMax(Kl, 1), &mdg->imass_info, PetscMax(dim * mdg->ndof_local, 1), &mdg->grad, PetscMax(dim * mdg->ndof_local, 1), &mdg->Q));
+  n = 0;
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock      *blk = &mdg->blocks[b];
+    const PetscInt Np = blk->Np, Nq = blk->Nq;
+    PetscCheck(blk->kd.nfq <= MDG_VISCOUS_NFQ_MAX * blk->Nfaces, PETSC_COMM_SELF, PETSC_ERR_SUP, "Navier-Stokes: %d face points per element exceed the viscous kernels' %d per face", blk->kd.nfq, MDG_VISCOUS_NFQ_MAX);
+    for (PetscInt k = 0; k < blk->K + blk->Kh; k++) {
+      int            l;
+      const PetscInt q0 = 0;
+      (void)MDGElementOffset(&blk->kd, (int)k, &l);
+      mdg->imass_info[2 * l]     = (int)n;
+      mdg->imass_info[2 * l + 1] = blk->curved ? 1 : 0;
+      if (!blk->curved) {
+        mdg->imass[n++] = blk->wq[q0] / blk->vgeo[(k * Nq + q0) * gs + dim * dim]; /* w / (w J) */
+      } else {
+        PetscReal *M;
+        PetscCall(PetscMalloc1(Np * Np, &M));
+        for (PetscInt i = 0; i < Np; i++)
+          for (PetscInt j = 0; j < Np; j++) {
+            PetscReal s = 0;
+            for (PetscInt q = 0; q < Nq; q++) s += blk->vgeo[(k * Nq + q) * gs + dim * dim] * blk->Pq[q * Np + i] * blk->Pq[q * Np + j];
+            M[i * Np + j] = s;
+          }
+        PetscCall(DenseInvert(Np, M, mdg->imass + n));
+        PetscCall(PetscFree(M));
+        n += Np * Np;
+      }
+    }
+  }
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGKernelData *kd = &mdg->blocks[b].kd;
+    kd->viscous       = 1;
+    kd->vis           = *vis;
+    kd->eta           = eta;
+    kd->visc_dt       = 2.0 * mdg->N + 1;
+    kd->grad          = mdg->grad;
+    kd->Q             = mdg->Q;
+    kd->imass         = mdg->imass;
+    kd->imass_info    = mdg->imass_info;
+  }
+  mdg->viscous = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -106,6 +162,7 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
     fl += d;
   }
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  PetscCheck(!(on_device && mdg->viscous), PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP, "The Navier-Stokes viscous terms run on the host only so far: drop -dm_vec_type cuda (or options/gpu.yaml)");
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&mdg->shell, f, &fa));
@@ -130,6 +187,16 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
   }
   PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, ff));
+  if (mdg->viscous) { /* BR2: gradients of owned and halo elements, lifted gradients, viscous volume and face terms */
+    PetscCall(PetscLogEventBegin(HOFLOW_MDGViscous, 0, 0, 0, 0));
+    for (PetscInt b = 0; b < mdg->nblocks; b++) MDGGradientHost(&mdg->blocks[b].kd, ul, mdg->grad);
+    for (PetscInt b = 0; b < mdg->nblocks; b++) MDGLiftedGradientHost(&mdg->blocks[b].kd, ul, mdg->Q);
+    for (PetscInt b = 0; b < mdg->nblocks; b++) {
+      MDGViscousVolumeHost(&mdg->blocks[b].kd, ul, fa);
+      MDGViscousFaceHost(&mdg->blocks[b].kd, ul, fa);
+    }
+    PetscCall(PetscLogEventEnd(HOFLOW_MDGViscous, 0, 0, 0, 0));
+  }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLift));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {

@@ -17,6 +17,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "heat", PhysicsInfo_Heat));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "ins", PhysicsInfo_INS));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "euler", PhysicsInfo_Euler));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "navier_stokes", PhysicsInfo_NavierStokes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

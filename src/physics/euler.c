@@ -16,7 +16,15 @@
  *
  * A step that leaves a non-physical state (density or pressure <= 0 or not finite at a volume point)
  * is undone: the run stops with the cell and the time, the last good state kept and written (output,
- * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells. */
+ * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells.
+ *
+ * The compressible Navier–Stokes equations (physics navier_stokes, seed 004) are the same run with the
+ * BR2 viscous terms (hoflow/kernels/mdg_viscous.h): -ns_viscosity mu_0 (default the problem's),
+ * -ns_prandtl (0.72), Sutherland's law with -ns_sutherland_constant S > 0 and -ns_sutherland_temperature,
+ * -ns_br2_eta (default: the most faces of an element), and two more boundary types: no_slip_isothermal
+ * (the wall temperature and velocity from the problem's exact or boundary state, else
+ * -bc_wall_temperature and -bc_wall_velocity) and no_slip_adiabatic (-bc_wall_velocity, default 0).
+ * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)). */
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
 #include <hoflow/mdg.h>
@@ -27,7 +35,7 @@ typedef struct {
   MDGDisc   *mdg;
   PetscReal  gamma, cfl;
   PetscInt   flux;
-  PetscBool  limit, positivity;
+  PetscBool  limit, positivity, viscous;
   Vec        last_good, limited_stage;
   Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
@@ -301,7 +309,8 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   const PetscInt  dim = mdg->dim, nv = mdg->nv;
   const PetscReal g = eu->gamma;
   PetscReal       inflow[EULER_NV_MAX], far_w[EULER_NV_MAX], far_u[EULER_NV_MAX], mach = 0.5, angle = 0, pfar = 1.0 / g, rhofar = 1.0, p0 = -1, T0 = -1, dir[3] = {0, 0, 0}, pout = -1;
-  PetscInt        n_in = EULER_NV_MAX, ndir = 3;
+  PetscInt        n_in = EULER_NV_MAX, ndir = 3, nvw = 3;
+  PetscReal       twall = -1, vwall[3] = {0, 0, 0};
   PetscBool       set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
 
   PetscFunctionBeginUser;
@@ -320,6 +329,10 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   PetscCall(PetscOptionsReal("-bc_subsonic_inflow_total_temperature", "Subsonic inflow: total temperature T0 (T = p / rho)", NULL, T0, &T0, NULL));
   PetscCall(PetscOptionsRealArray("-bc_subsonic_inflow_direction", "Subsonic inflow: flow direction (default: against the outward normal)", NULL, dir, &ndir, NULL));
   PetscCall(PetscOptionsReal("-bc_pressure_outflow_pressure", "Pressure outflow: the static pressure", NULL, pout, &pout, NULL));
+  if (eu->viscous) {
+    PetscCall(PetscOptionsReal("-bc_wall_temperature", "No-slip isothermal walls: the wall temperature (T = p / rho; default: the problem's)", NULL, twall, &twall, NULL));
+    PetscCall(PetscOptionsRealArray("-bc_wall_velocity", "No-slip walls: the wall velocity (default 0 or the problem's)", NULL, vwall, &nvw, NULL));
+  }
   PetscOptionsEnd();
   if (set_in) {
     PetscCheck(n_in == nv, app->comm, PETSC_ERR_ARG_SIZ, "-bc_supersonic_inflow_state needs %" PetscInt_FMT " values rho,v_1..v_%" PetscInt_FMT ",p; got %" PetscInt_FMT, nv, dim, n_in);
@@ -355,6 +368,19 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
       row[0] = p0;
       row[1] = T0;
       for (PetscInt d = 0; d < dim; d++) row[2 + d] = dir[d];
+    } else if (type == EULER_BC_NOSLIP_ISOTHERMAL || type == EULER_BC_NOSLIP_ADIABATIC) {
+      const ProblemFunction fp = app->problem.boundary ? app->problem.boundary : app->problem.exact;
+      if (fp) { /* the wall's temperature and velocity from the problem's state there */
+        PetscReal ub[EULER_NV_MAX], w[EULER_NV_MAX];
+        PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, ub, NULL, app->problem.ctx));
+        EulerConservativeToPrimitive((int)dim, g, ub, w);
+        row[0] = w[dim + 1] / w[0];
+        for (PetscInt d = 0; d < dim; d++) row[1 + d] = w[1 + d];
+      } else {
+        PetscCheck(type == EULER_BC_NOSLIP_ADIABATIC || twall > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type no_slip_isothermal needs the wall's temperature: give -bc_wall_temperature T > 0 (problem %s has no boundary data), or make the wall no_slip_adiabatic", app->problem_name);
+        row[0] = twall;
+        for (PetscInt d = 0; d < dim; d++) row[1 + d] = d < nvw ? vwall[d] : 0;
+      }
     } else if (type == EULER_BC_PRESSURE_OUTFLOW) {
       PetscCheck(pout > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type pressure_outflow needs a positive -bc_pressure_outflow_pressure (got %g)", (double)pout);
       row[0] = pout;
@@ -363,7 +389,33 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode EulerCreate(Unsteady *un)
+/* -ns_*: the viscosity law and the BR2 penalty; errors name the option */
+static PetscErrorCode EulerViscousOptions(Euler *eu)
+{
+  App        *app = eu->app;
+  NSViscosity vis = {0, 0, 1, 0};
+  PetscReal   mu = app->problem.mu, pr = app->problem.prandtl > 0 ? app->problem.prandtl : 0.72, eta = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < eu->mdg->nblocks; b++) eta = PetscMax(eta, (PetscReal)eu->mdg->blocks[b].Nfaces);
+  PetscOptionsBegin(app->comm, NULL, "Compressible Navier-Stokes", NULL);
+  PetscCall(PetscOptionsReal("-ns_viscosity", "Dynamic viscosity mu_0 (default: the problem's, e.g. from its Reynolds number)", NULL, mu, &mu, NULL));
+  PetscCall(PetscOptionsReal("-ns_prandtl", "Prandtl number", NULL, pr, &pr, NULL));
+  PetscCall(PetscOptionsReal("-ns_sutherland_constant", "Sutherland's constant S (T = p / rho units; 0: constant viscosity)", NULL, vis.suth_S, &vis.suth_S, NULL));
+  PetscCall(PetscOptionsReal("-ns_sutherland_temperature", "Sutherland's reference temperature, where mu = mu_0", NULL, vis.suth_T, &vis.suth_T, NULL));
+  PetscCall(PetscOptionsReal("-ns_br2_eta", "BR2 penalty of the face liftings (stable above the number of faces of an element)", NULL, eta, &eta, NULL));
+  PetscOptionsEnd();
+  PetscCheck(mu > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "Navier-Stokes needs a positive viscosity: -ns_viscosity %g (or the problem's Reynolds number, which must be > 0)", (double)mu);
+  PetscCheck(pr > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ns_prandtl %g must be positive", (double)pr);
+  PetscCheck(vis.suth_S <= 0 || vis.suth_T > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ns_sutherland_temperature %g must be positive", (double)vis.suth_T);
+  PetscCheck(eta > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ns_br2_eta %g must be positive", (double)eta);
+  vis.mu    = mu;
+  vis.cp_pr = eu->gamma / (eu->gamma - 1) / pr;
+  PetscCall(MDGSetViscous(eu->mdg, &vis, eta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
 {
   App      *app = un->app;
   Euler    *eu;
@@ -373,7 +425,8 @@ static PetscErrorCode EulerCreate(Unsteady *un)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
-  eu->app   = app;
+  eu->app     = app;
+  eu->viscous = viscous;
   eu->gamma = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
   eu->cfl   = 0.5;
   PetscCall(DiscGetMDG(app->disc, "The Euler equations", &eu->mdg));
@@ -396,6 +449,7 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscCall(MDGSetLimiterSensor(eu->mdg, kappa));
   PetscCall(EulerBoundaryData(eu));
   PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
+  if (eu->viscous) PetscCall(EulerViscousOptions(eu));
   if (view_cost) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));
 
   PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
@@ -447,10 +501,31 @@ static PetscErrorCode EulerCreate(Unsteady *un)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode EulerCreate(Unsteady *un)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EulerCreateAny(un, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NavierStokesCreate(Unsteady *un)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EulerCreateAny(un, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerRun(App *app)
 {
   PetscFunctionBeginUser;
   PetscCall(UnsteadyRun(app, EulerCreate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NavierStokesRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyRun(app, NavierStokesCreate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -471,5 +546,16 @@ PetscErrorCode PhysicsInfo_Euler(PhysicsInfo *info)
   info->bc[5]          = (MeshBoundaryType){"pressure_outflow", EULER_BC_PRESSURE_OUTFLOW, NULL, "subsonic outflow: the static pressure"};
   info->run            = EulerRun;
   info->num_components = EulerComponents;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PhysicsInfo_NavierStokes(PhysicsInfo *info)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PhysicsInfo_Euler(info));
+  info->nbc   = 8;
+  info->bc[6] = (MeshBoundaryType){"no_slip_isothermal", EULER_BC_NOSLIP_ISOTHERMAL, NULL, "no-slip wall at a given temperature (and velocity)"};
+  info->bc[7] = (MeshBoundaryType){"no_slip_adiabatic", EULER_BC_NOSLIP_ADIABATIC, NULL, "no-slip wall without heat flux"};
+  info->run   = NavierStokesRun;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

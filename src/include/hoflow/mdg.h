@@ -59,6 +59,11 @@ typedef struct {
   Vec            speed, limited; /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
   PetscInt       nlimited;       /* elements limited by the last MDGLimit */
   PetscLogDouble flops_volume, flops_face, flops_lift;
+  /* Navier–Stokes (MDGSetViscous) */
+  PetscBool  viscous;
+  PetscReal *imass;      /* inverse masses of every local element (hoflow/kernels/mdg.h) */
+  int       *imass_info; /* [2*Klocal] */
+  PetscReal *grad, *Q;   /* [dim*ndof_local] projected and lifted gradients */
 } MDGDisc;
 
 /* A state function of position: u[nv] at x[dim]. */
@@ -78,6 +83,9 @@ PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[])
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
  * boundary face point (mdg->bc_point, [nbpoints*EULER_BC_DATA], filled by the physics from bx, bn, btype). */
 PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux);
+/* The viscous terms of the compressible Navier–Stokes equations by BR2 with penalty eta
+ * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler. Host vectors only so far. */
+PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta);
 /* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */

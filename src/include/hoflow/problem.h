@@ -30,6 +30,7 @@ typedef struct {
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
   PetscReal length_scale;                 /* a reference length (force coefficients) */
   PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
+  PetscReal mu, prandtl;                  /* compressible Navier–Stokes: dynamic viscosity and Prandtl number (0: from options) */
   PetscBool boundary_time_dependent;      /* compressible flow: the boundary data (boundary, else exact) change in time */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
   PetscInt dim; /* the dimension the problem is written for (0: any) */
@@ -83,5 +84,6 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_SupersonicVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Couette(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);

@@ -14,11 +14,11 @@
 #pragma once
 
 #include <hoflow/kernels/common.h>
-#include <hoflow/pointwise/euler.h>
+#include <hoflow/pointwise/navier_stokes.h>
 
 #define MDG_NMAX 6
 #define MDG_NP_MAX ((MDG_NMAX + 1) * (MDG_NMAX + 1) * (MDG_NMAX + 1))
-#define MDG_FACE_INFO 5 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np */
+#define MDG_FACE_INFO 6 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np, neighbour local element (-1: boundary) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +49,15 @@ typedef struct {
   int           positivity; /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
   double        eps;        /* positivity bound */
   const double *bc_point;   /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
+  /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
+  int           viscous;
+  NSViscosity   vis;
+  double        eta;        /* BR2 penalty of the face liftings */
+  double        visc_dt;    /* 2N + 1: the diffusive part of the step's speed, visc_dt D / h^2 */
+  const double *grad;       /* [dim*ndof_local] projected broken gradients of owned and halo elements, at dim*(dof offset) */
+  const double *Q;          /* [dim*ndof_local] the lifted gradients (broken gradient + all face liftings) of owned elements */
+  const double *imass;      /* inverse masses of every local element: 1/J (affine) or M^{-1} (curved) ... */
+  const int    *imass_info; /* ... at imass + imass_info[2 l], imass_info[2 l + 1] = 1 for M^{-1} */
   void         *stream;     /* CUDA stream */
 } MDGKernelData;
 
@@ -63,6 +72,12 @@ void MDGWaveSpeedHost(const MDGKernelData *d, const double *u, const double *h, 
  * (means_local[l*nv + k]) and the face neighbours nb_elem[K*Nfaces] (local elements, -1 on the boundary),
  * conservatively; limited[e] = 1 where it limited, else 0 */
 void MDGLimitHost(const MDGKernelData *d, const double *means_local, const int *nb_elem, double *u, double *limited);
+/* BR2 viscous terms (hoflow/kernels/mdg_viscous.h): projected gradients of owned and halo elements,
+ * lifted gradients of owned elements, then the viscous volume and face terms (before the lift) */
+void MDGGradientHost(const MDGKernelData *d, const double *u, double *grad);
+void MDGLiftedGradientHost(const MDGKernelData *d, const double *u, double *Q);
+void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs);
+void MDGViscousFaceHost(const MDGKernelData *d, const double *u, double *rhs);
 int  MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs);
 int  MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs);
 int  MDGLiftCUDA(const MDGKernelData *d, double *rhs);
@@ -168,7 +183,7 @@ HOFLOW_HD void MDGMeansElement(const MDGKernelData *d, int e, const double *HOFL
   for (int k = 0; k < nv; k++) mean[k] /= vol;
 }
 
-/* max over the volume points of (|v| + c) / h; a non-physical state (rho <= 0, p <= 0 or not finite) gives -1 */
+/* max over the volume points of (|v| + c) / h (+ (2N+1) D / h^2 with viscosity, D the largest diffusivity); a non-physical state (rho <= 0, p <= 0 or not finite) gives -1 */
 HOFLOW_HD double MDGWaveSpeedElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT c, double h)
 {
   const int nv = d->nv, Np = d->Np;
@@ -179,7 +194,7 @@ HOFLOW_HD double MDGWaveSpeedElement(const MDGKernelData *d, int e, const double
     {
       const double p = EulerPressure(d->dim, d->gamma, u);
       if (!(u[0] > 0) || !(p > 0) || !(p < 1e300)) return -1;
-      s = fmax(s, EulerWaveSpeed(d->dim, d->gamma, u, 0) / h);
+      s = fmax(s, EulerWaveSpeed(d->dim, d->gamma, u, 0) / h + (d->viscous ? d->visc_dt * NSDiffusivity(d->dim, d->gamma, &d->vis, u) / (h * h) : 0.0));
     }
   }
   return s;

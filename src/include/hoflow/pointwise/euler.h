@@ -34,7 +34,11 @@ enum {
  *   supersonic outflow  none (the interior state)
  *   far field           the conserved free-stream state [nv] (characteristic: Riemann invariants)
  *   subsonic inflow     total pressure p0, total temperature T0, flow direction [dim] (unit; 0: -n)
- *   pressure outflow    the static pressure p_out */
+ *   pressure outflow    the static pressure p_out
+ *   no-slip isothermal  (Navier–Stokes) the wall temperature T_w, the wall velocity [dim]
+ *   no-slip adiabatic   (Navier–Stokes) data[0] unused, the wall velocity [dim]
+ * The inviscid flux at a no-slip wall sees the state mirrored about the wall's velocity (uP: the same
+ * density and pressure, velocity 2 V_w - v); the viscous flux the wall state (hoflow/pointwise/navier_stokes.h). */
 enum {
   EULER_BC_SLIP_WALL          = 3,
   EULER_BC_SUPERSONIC_INFLOW  = 4,
@@ -42,7 +46,9 @@ enum {
   EULER_BC_FARFIELD           = 6,
   EULER_BC_SUBSONIC_INFLOW    = 7,
   EULER_BC_PRESSURE_OUTFLOW   = 8,
-  EULER_BC_END                = 9
+  EULER_BC_NOSLIP_ISOTHERMAL  = 9,
+  EULER_BC_NOSLIP_ADIABATIC   = 10,
+  EULER_BC_END                = 11
 };
 #define EULER_BC_DATA 8 /* doubles of data per boundary type */
 #define EULER_BC_TYPES (EULER_BC_END - EULER_BC_SLIP_WALL)
@@ -258,6 +264,13 @@ HOFLOW_HD void EulerBoundaryState(int type, int dim, double gamma, const double 
   case EULER_BC_SUPERSONIC_INFLOW:
     for (int k = 0; k < nv; k++) uP[k] = data[k];
     break;
+  case EULER_BC_NOSLIP_ISOTHERMAL:
+  case EULER_BC_NOSLIP_ADIABATIC: { /* the velocity mirrored about the wall's: the average is the wall's */
+    double wb[EULER_NV_MAX];
+    for (int k = 0; k < nv; k++) wb[k] = wM[k];
+    for (int d = 0; d < dim; d++) wb[1 + d] = 2 * data[1 + d] - wM[1 + d];
+    EulerPrimitiveToConservative(dim, gamma, wb, uP);
+  } break;
   case EULER_BC_FARFIELD: { /* Riemann invariants R+- = vn +- 2c/(gamma-1) normal to the boundary */
     double       wI[EULER_NV_MAX], vnI = 0;
     const double cM = sqrt(gamma * wM[dim + 1] / wM[0]);
