@@ -65,3 +65,11 @@ def _():
     code, out = run([HOFLOW, "-problem", "couette", "-disc", "mdg", "-order", "1", "-ts_max_steps", "1", "-bc_no_slip_isothermal", "none", "-bc_no_slip_adiabatic", "bottom,top", "-ts_max_time", "0.01"], expect_ok=True)
     check("L2_density" in out, "adiabatic walls run:\n" + out[-800:])
     return "Re, viscosity, Prandtl, BR2 penalty refused with the option named; adiabatic walls run"
+
+
+@test("navier-stokes/couette/mixed-rates")
+def _():
+    """One residual over quadrilaterals and triangles (examples/meshes/couette_mixed.geo: 10 quadrilaterals
+    below y = 1, 22 triangles above, periodic in x; refined once): rates >= N + 0.6 (2026-11-25: 1.86, 2.77)."""
+    mixed = lambda r: ["-dm_plex_filename", "examples/meshes/couette_mixed.msh", "-dm_refine", str(r)]
+    return couette_rates({1: [mixed(0), mixed(1)], 2: [mixed(0), mixed(1)]}, (1, 2))
