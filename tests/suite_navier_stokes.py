@@ -73,3 +73,20 @@ def _():
     below y = 1, 22 triangles above, periodic in x; refined once): rates >= N + 0.6 (2026-11-25: 1.86, 2.77)."""
     mixed = lambda r: ["-dm_plex_filename", "examples/meshes/couette_mixed.msh", "-dm_refine", str(r)]
     return couette_rates({1: [mixed(0), mixed(1)], 2: [mixed(0), mixed(1)]}, (1, 2))
+
+
+@test("navier-stokes/couette/implicit-steady")
+def _():
+    """The seed's Re = 100 steady state by pseudo-transient continuation (options/couette_steady.yaml:
+    Newton-Krylov, Jacobian by colored finite differences): the residual falls 9 orders in <= 10 pseudo
+    steps, on 1 and 2 ranks alike (1e-4), to the state explicit SSP-RK3 approaches (density L2
+    3.876689e-7 at t = 1000 after 43 376 steps, 2026-11-25; stored here, within 1e-4)."""
+    out = {}
+    for n in (1, 2):
+        o = run((MPIEXEC + ["2"] if n == 2 else []) + [HOFLOW, "-options_file", "options/couette_steady.yaml"], timeout=300)[1]
+        s = summary(o)
+        out[n] = (int(s["steps"]), float(s["L2_density"]))
+        check(out[n][0] <= 10, "%d rank(s): %d pseudo steps" % (n, out[n][0]))
+    check(abs(out[1][1] - out[2][1]) <= 1e-4 * out[1][1], "1 rank %.8e, 2 ranks %.8e" % (out[1][1], out[2][1]))
+    check(abs(out[1][1] - 3.876689e-7) <= 1e-4 * 3.876689e-7, "implicit steady L2 %.6e, explicit t = 1000: 3.876689e-7" % out[1][1])
+    return "steps %d / %d, density L2 %.6e / %.6e (explicit t = 1000: 3.876689e-7)" % (out[1][0], out[2][0], out[1][1], out[2][1])

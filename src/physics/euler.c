@@ -24,7 +24,13 @@
  * -ns_br2_eta (default: the most faces of an element), and two more boundary types: no_slip_isothermal
  * (the wall temperature and velocity from the problem's exact or boundary state, else
  * -bc_wall_temperature and -bc_wall_velocity) and no_slip_adiabatic (-bc_wall_velocity, default 0).
- * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)). */
+ * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
+ *
+ * Implicit integrators (-ts_type pseudo for steady states by pseudo-transient continuation, or beuler,
+ * cn, theta, bdf) solve each step by Newton-Krylov: the operator matrix-free (SNES's finite
+ * differences of the residual), GMRES preconditioned by the Jacobian assembled by colored finite
+ * differences (op/mdg_jacobian.c; -euler_jacobian_full 0: its element blocks only) with any PETSc PC
+ * (LU or ILU on one rank, block Jacobi/ILU by default on several). */
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
 #include <hoflow/mdg.h>
@@ -36,6 +42,9 @@ typedef struct {
   PetscReal  gamma, cfl;
   PetscInt   flux;
   PetscBool  limit, positivity, viscous;
+  PetscBool        pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
+  MDGBlockJacobian bj;     /* implicit steps: the element blocks of the Jacobian (the preconditioner) */
+  Mat              Pj;
   Vec        last_good, limited_stage;
   Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
@@ -55,6 +64,8 @@ static PetscErrorCode EulerDestroy(void **ptr)
 
   PetscFunctionBeginUser;
   if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MDGBlockJacobianDestroy(&eu->bj));
+  PetscCall(MatDestroy(&eu->Pj));
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
   PetscCall(PetscFree(eu->row_from_problem));
@@ -112,6 +123,32 @@ static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* implicit steps: F(t, u, u') = u' - M^{-1} R(u); its Jacobian shift I - d(M^{-1} R)/du preconditioned by
+ * the element blocks (the operator itself is matrix-free, SNESSetUseMatrixFree) */
+static PetscErrorCode EulerIFunction(TS ts, PetscReal t, Vec u, Vec udot, Vec F, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EulerRHSFunction(ts, t, u, F, ctx));
+  PetscCall(VecAYPX(F, -1.0, udot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscReal shift, Mat A, Mat P, void *ctx)
+{
+  Euler *eu = (Euler *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(EulerBoundaryDataAt(eu, t));
+  PetscCall(MDGBlockJacobianCompute(eu->bj, u, P));
+  PetscCall(MatScale(P, -1.0));
+  PetscCall(MatShift(P, shift));
+  if (A != P) {
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* before a step: keep the state, set the CFL step */
 static PetscErrorCode EulerPreStep(TS ts)
 {
@@ -127,7 +164,7 @@ static PetscErrorCode EulerPreStep(TS ts)
   PetscCall(VecCopy(u, eu->last_good));
   PetscCall(TSGetTime(ts, &eu->last_good_time));
   PetscCall(TSGetStepNumber(ts, &eu->last_good_step));
-  if (eu->cfl > 0) {
+  if (eu->cfl > 0 && !eu->pseudo) {
     PetscReal speed;
     PetscInt  cell;
     PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
@@ -478,7 +515,37 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   if (app->problem.default_max_time > 0) PetscCall(TSSetMaxTime(un->ts, app->problem.default_max_time));
   PetscCall(TSSetMaxSteps(un->ts, 1000000));
   PetscCall(TSSetProblemType(un->ts, TS_NONLINEAR));
-  PetscCall(TSSetRHSFunction(un->ts, NULL, EulerRHSFunction, eu));
+  { /* implicit integrators: Newton-Krylov, matrix-free operator, element-block Jacobi from colored finite differences */
+    char      type[64] = "";
+    PetscBool implicit = PETSC_FALSE;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_type", type, sizeof(type), NULL));
+    eu->pseudo = (PetscBool)!strcmp(type, TSPSEUDO);
+    implicit   = (PetscBool)(eu->pseudo || !strcmp(type, TSBEULER) || !strcmp(type, TSCN) || !strcmp(type, TSTHETA) || !strcmp(type, TSBDF));
+    if (implicit) {
+      SNES snes;
+      PetscBool full = PETSC_TRUE;
+      PetscCall(PetscOptionsGetBool(NULL, NULL, "-euler_jacobian_full", &full, NULL));
+      PetscCall(MDGBlockJacobianCreate(eu->mdg, full, &eu->bj, &eu->Pj));
+      PetscCall(TSSetIFunction(un->ts, NULL, EulerIFunction, eu));
+      PetscCall(TSSetIJacobian(un->ts, eu->Pj, eu->Pj, EulerIJacobian, eu));
+      PetscCall(TSGetSNES(un->ts, &snes));
+      PetscCall(SNESSetUseMatrixFree(snes, PETSC_TRUE, PETSC_FALSE));
+      {
+        KSP ksp;
+        PetscCall(SNESGetKSP(snes, &ksp));
+        PetscCall(KSPSetType(ksp, KSPGMRES));
+        PetscCall(KSPSetTolerances(ksp, 1e-3, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+      }
+      un->own_solver = PETSC_TRUE;
+      if (eu->pseudo) { /* to the steady state (-ts_pseudo_frtol, -ts_max_steps). The step is capped (-ts_pseudo_max_dt):
+                         * steady states with a free constant (the mass of a closed periodic channel) make the Newton
+                         * step singular along it, and past convergence round-off would drift the state along it */
+        PetscCall(TSSetMaxTime(un->ts, 1e30));
+        PetscCall(TSPseudoSetMaxTimeStep(un->ts, 1e6));
+      }
+    } else
+      PetscCall(TSSetRHSFunction(un->ts, NULL, EulerRHSFunction, eu));
+  }
   PetscCall(TSSetApplicationContext(un->ts, un));
   PetscCall(TSSetPreStep(un->ts, EulerPreStep));
   PetscCall(TSSetPostStep(un->ts, EulerPostStep));

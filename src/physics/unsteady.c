@@ -173,7 +173,7 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
   PetscCall(UnsteadyNames(un, "monitor", un->monitor_list, un->monitor_names, HOFLOW_MAX_MONITORS, &un->nmonitors, un->monitors));
   PetscCall(UnsteadyNames(un, "derived field", un->derived_list, un->derived_names, HOFLOW_MAX_DERIVED, &un->nderived, un->derived_fields));
   PetscCall(TSSetSolution(un->ts, un->state));
-  if (un->nfields == 1) { /* implicit PETSc integrators on one field: CG inside each stage */
+  if (un->nfields == 1 && !un->own_solver) { /* implicit PETSc integrators on one field: CG inside each stage */
     PetscCall(TSGetSNES(un->ts, &snes));
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPSetType(ksp, KSPCG));

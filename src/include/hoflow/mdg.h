@@ -86,6 +86,13 @@ PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt 
 /* The viscous terms of the compressible Navier–Stokes equations by BR2 with penalty eta
  * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler. Host vectors only so far. */
 PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta);
+/* d(M^{-1} R)/du by colored finite differences (op/mdg_jacobian.c): the element-diagonal blocks only
+ * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
+ * makes the coloring and the preallocated matrix. */
+typedef struct _MDGBlockJacobian *MDGBlockJacobian;
+PETSC_EXTERN PetscErrorCode       MDGBlockJacobianCreate(MDGDisc *mdg, PetscBool full, MDGBlockJacobian *bj, Mat *P);
+PETSC_EXTERN PetscErrorCode       MDGBlockJacobianCompute(MDGBlockJacobian bj, Vec u, Mat P);
+PETSC_EXTERN PetscErrorCode       MDGBlockJacobianDestroy(MDGBlockJacobian *bj);
 /* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */

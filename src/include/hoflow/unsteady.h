@@ -39,6 +39,7 @@ struct Unsteady {
    * summary line, the first (velocity or u) also in un->l2_error */
   PetscErrorCode (*physics_errors)(Unsteady *un, char summary[], size_t len);
   const char *required_ts_type; /* set by a physics that runs with one integrator only */
+  PetscBool   own_solver;       /* the physics set up the implicit steps' SNES/KSP itself (else: CG + Jacobi for one field) */
   /* optional: called after the TS options and any restart are applied */
   PetscErrorCode (*physics_setup)(Unsteady *un);
   /* optional: why a rejected step was rejected */
