@@ -90,3 +90,19 @@ def _():
     check(abs(out[1][1] - out[2][1]) <= 1e-4 * out[1][1], "1 rank %.8e, 2 ranks %.8e" % (out[1][1], out[2][1]))
     check(abs(out[1][1] - 3.876689e-7) <= 1e-4 * 3.876689e-7, "implicit steady L2 %.6e, explicit t = 1000: 3.876689e-7" % out[1][1])
     return "steps %d / %d, density L2 %.6e / %.6e (explicit t = 1000: 3.876689e-7)" % (out[1][0], out[2][0], out[1][1], out[2][1])
+
+
+@test("navier-stokes/cylinder-re40/N1-steady")
+def _():
+    """Flow past the cylinder at Ma 0.2, Re 40 (seed 004 §3.1.2) on the mixed mesh (quadrilateral ring,
+    triangles outside, curved wall), N = 1, steady by pseudo-transient continuation (options/cylinder_re40.yaml):
+    <= 12 pseudo steps; C_D within 3 % of the seed's 1.553 (2026-11-25: 1.5843 = 1.0877 pressure + 0.4965
+    viscous); lift ~0 (symmetric flow)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run([HOFLOW, "-options_file", "options/cylinder_re40.yaml", "-order", "1", "-output_dir", tmp], timeout=600)[1]
+        rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
+    s, last = summary(out), rows[-1]
+    cd, cdp, cdv, cl = (float(last[k]) for k in ("drag", "drag_pressure", "drag_viscous", "lift"))
+    check(int(s["steps"]) <= 12, "pseudo steps %s" % s["steps"])
+    check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
+    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e" % (s["steps"], cd, cdp, cdv, cl)

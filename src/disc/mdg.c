@@ -198,18 +198,9 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     }
     if (k >= blk->K) continue;
     /* mass */
-    if (blk->curved) {
-      PetscReal *M;
-      PetscCall(PetscMalloc1(Np * Np, &M));
-      for (PetscInt i = 0; i < Np; i++)
-        for (PetscInt j = 0; j < Np; j++) {
-          PetscReal s = 0;
-          for (PetscInt q = 0; q < Nq; q++) s += blk->vgeo[(k * Nq + q) * gs + dim * dim] * blk->Pq[q * Np + i] * blk->Pq[q * Np + j];
-          M[i * Np + j] = s;
-        }
-      PetscCall(DenseInvert(Np, M, blk->Minv + k * Np * Np));
-      PetscCall(PetscFree(M));
-    } else
+    if (blk->curved)
+      PetscCall(MDGBlockInverseMass(blk, dim, k, blk->Minv + k * Np * Np));
+    else
       blk->Jinv[k] = 1.0 / mesh->geo[l * HOFLOW_GEO_SIZE(dim) + HOFLOW_GEO_J(dim)];
     /* faces */
     {
@@ -304,6 +295,24 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     kd->gamma     = 1.4;
     kd->flux      = EULER_FLUX_RUSANOV;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGBlockInverseMass(const MDGBlock *blk, PetscInt dim, PetscInt k, PetscReal Minv[])
+{
+  const PetscInt Np = blk->Np, Nq = blk->Nq, gs = dim * dim + 1;
+  PetscReal     *M;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(Np * Np, &M));
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++) {
+      PetscReal s = 0;
+      for (PetscInt q = 0; q < Nq; q++) s += blk->vgeo[(k * Nq + q) * gs + dim * dim] * blk->Pq[q * Np + i] * blk->Pq[q * Np + j];
+      M[i * Np + j] = s;
+    }
+  PetscCall(DenseInvert(Np, M, Minv));
+  PetscCall(PetscFree(M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

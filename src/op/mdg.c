@@ -45,16 +45,7 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
       if (!blk->curved) {
         mdg->imass[n++] = blk->wq[q0] / blk->vgeo[(k * Nq + q0) * gs + dim * dim]; /* w / (w J) */
       } else {
-        PetscReal *M;
-        PetscCall(PetscMalloc1(Np * Np, &M));
-        for (PetscInt i = 0; i < Np; i++)
-          for (PetscInt j = 0; j < Np; j++) {
-            PetscReal s = 0;
-            for (PetscInt q = 0; q < Nq; q++) s += blk->vgeo[(k * Nq + q) * gs + dim * dim] * blk->Pq[q * Np + i] * blk->Pq[q * Np + j];
-            M[i * Np + j] = s;
-          }
-        PetscCall(DenseInvert(Np, M, mdg->imass + n));
-        PetscCall(PetscFree(M));
+        PetscCall(MDGBlockInverseMass(blk, dim, k, mdg->imass + n));
         n += Np * Np;
       }
     }
@@ -307,5 +298,57 @@ PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited)
   PetscCall(VecSum(mdg->limited, &count));
   *nlimited     = (PetscInt)count;
   mdg->nlimited = *nlimited;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[])
+{
+  const PetscInt     dim = mdg->dim, nv = mdg->nv;
+  const PetscScalar *ul;
+  Vec                f;
+  PetscReal          F[6] = {0, 0, 0, 0, 0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
+  PetscCall(VecDuplicate(u, &f));
+  PetscCall(MDGEulerRHS(mdg, u, f)); /* the projected gradients of u (mdg->grad) */
+  PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
+  PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    const MDGKernelData *d = &mdg->blocks[b].kd;
+    for (int e = 0; e < d->K; e++)
+      for (int fc = 0; fc < d->Nfaces; fc++) {
+        const int *fi = d->face_info + ((size_t)e * d->Nfaces + fc) * MDG_FACE_INFO;
+        double     uM[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], uO[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], jw[MDG_VISCOUS_NFQ_MAX * 3 * EULER_NV_MAX], r[3 * EULER_NV_MAX * MDG_NP_MAX];
+        int        heat[MDG_VISCOUS_NFQ_MAX], l, nfq;
+        int        off;
+        if (fi[1] >= 0 || (fi[3] != EULER_BC_NOSLIP_ISOTHERMAL && fi[3] != EULER_BC_NOSLIP_ADIABATIC)) continue;
+        off = MDGElementOffset(d, e, &l);
+        nfq = MDGViscousFaceStates(d, e, fc, ul, uM, uO, jw, heat);
+        MDGLiftJump(d, l, d->Np, nfq, d->Pf + fi[0], jw, r);
+        for (int q = 0; q < nfq; q++) { /* on the body: p n - tau n, n the fluid element's outward normal */
+          const double *fg = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[fc] + q) * (dim + 1);
+          const double  p  = EulerPressure((int)dim, d->gamma, uM + q * nv);
+          double        g[3 * EULER_NV_MAX], gl[3 * EULER_NV_MAX], Fvis[3 * EULER_NV_MAX];
+          MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, d->grad + (size_t)dim * off, g);
+          MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, r, gl);
+          for (int i = 0; i < dim * nv; i++) g[i] += d->eta * gl[i];
+          NSViscousFlux((int)dim, d->gamma, &d->vis, uO + q * nv, g, heat[q], Fvis);
+          for (int i = 0; i < dim; i++) {
+            double tn = 0;
+            for (int j = 0; j < dim; j++) tn += Fvis[j * nv + 1 + i] * fg[j];
+            F[i] += p * fg[i] * fg[dim];
+            F[3 + i] -= tn * fg[dim];
+          }
+        }
+      }
+  }
+  PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
+  PetscCall(VecDestroy(&f));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, F, 6, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mdg->dm)));
+  for (PetscInt i = 0; i < dim; i++) {
+    Fp[i] = F[i];
+    Fv[i] = F[3 + i];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

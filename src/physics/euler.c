@@ -22,15 +22,16 @@
  * BR2 viscous terms (hoflow/kernels/mdg_viscous.h): -ns_viscosity mu_0 (default the problem's),
  * -ns_prandtl (0.72), Sutherland's law with -ns_sutherland_constant S > 0 and -ns_sutherland_temperature,
  * -ns_br2_eta (default: the most faces of an element), and two more boundary types: no_slip_isothermal
- * (the wall temperature and velocity from the problem's exact or boundary state, else
- * -bc_wall_temperature and -bc_wall_velocity) and no_slip_adiabatic (-bc_wall_velocity, default 0).
+ * (the wall temperature and velocity from the problem's exact state, else -bc_wall_temperature and
+ * -bc_wall_velocity) and no_slip_adiabatic (the exact state's wall velocity, else -bc_wall_velocity, default 0).
  * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
  *
  * Implicit integrators (-ts_type pseudo for steady states by pseudo-transient continuation, or beuler,
  * cn, theta, bdf) solve each step by Newton-Krylov: the operator matrix-free (SNES's finite
  * differences of the residual), GMRES preconditioned by the Jacobian assembled by colored finite
- * differences (op/mdg_jacobian.c; -euler_jacobian_full 0: its element blocks only) with any PETSc PC
- * (LU or ILU on one rank, block Jacobi/ILU by default on several). */
+ * differences (op/mdg_jacobian.c; -euler_jacobian_full 0: its element blocks only; -euler_jacobian_lag L:
+ * a new one every L steps, shifted every step) with any PETSc PC (LU or ILU on one rank, block
+ * Jacobi/ILU by default on several). */
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
 #include <hoflow/mdg.h>
@@ -43,8 +44,9 @@ typedef struct {
   PetscInt   flux;
   PetscBool  limit, positivity, viscous;
   PetscBool        pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
-  MDGBlockJacobian bj;     /* implicit steps: the element blocks of the Jacobian (the preconditioner) */
-  Mat              Pj;
+  MDGBlockJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
+  Mat              Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
+  PetscInt         jac_lag, jac_calls;
   Vec        last_good, limited_stage;
   Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
@@ -66,6 +68,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
   if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MDGBlockJacobianDestroy(&eu->bj));
   PetscCall(MatDestroy(&eu->Pj));
+  PetscCall(MatDestroy(&eu->J0));
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
   PetscCall(PetscFree(eu->row_from_problem));
@@ -139,7 +142,14 @@ static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscR
 
   PetscFunctionBeginUser;
   PetscCall(EulerBoundaryDataAt(eu, t));
-  PetscCall(MDGBlockJacobianCompute(eu->bj, u, P));
+  if (eu->jac_calls++ % eu->jac_lag == 0) { /* a new J every -euler_jacobian_lag calls; the shift every call */
+    if (!eu->J0) {
+      PetscCall(MDGBlockJacobianCompute(eu->bj, u, P));
+      PetscCall(MatDuplicate(P, MAT_COPY_VALUES, &eu->J0));
+    } else
+      PetscCall(MDGBlockJacobianCompute(eu->bj, u, eu->J0));
+  }
+  PetscCall(MatCopy(eu->J0, P, SAME_NONZERO_PATTERN));
   PetscCall(MatScale(P, -1.0));
   PetscCall(MatShift(P, shift));
   if (A != P) {
@@ -232,6 +242,14 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
     *value = eu->mdg->nlimited;
+  else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2) */
+    const Problem  *pb = &un->app->problem;
+    const PetscReal q  = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
+    PetscReal       Fp[3], Fv[3];
+    PetscCheck(q > 0, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no reference speed and length", name, un->app->problem_name);
+    PetscCall(MDGWallForces(eu->mdg, un->state, Fp, Fv));
+    *value = !strcmp(name, "drag") ? (Fp[0] + Fv[0]) / q : !strcmp(name, "drag_pressure") ? Fp[0] / q : !strcmp(name, "drag_viscous") ? Fv[0] / q : (Fp[1] + Fv[1]) / q;
+  }
   else {
     PetscCall(MDGIntegrate(eu->mdg, un->state, v));
     *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1]
@@ -406,8 +424,8 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
       row[1] = T0;
       for (PetscInt d = 0; d < dim; d++) row[2 + d] = dir[d];
     } else if (type == EULER_BC_NOSLIP_ISOTHERMAL || type == EULER_BC_NOSLIP_ADIABATIC) {
-      const ProblemFunction fp = app->problem.boundary ? app->problem.boundary : app->problem.exact;
-      if (fp) { /* the wall's temperature and velocity from the problem's state there */
+      const ProblemFunction fp = app->problem.exact; /* (the boundary function is the far field's) */
+      if (fp) { /* the wall's temperature and velocity from the problem's exact state there */
         PetscReal ub[EULER_NV_MAX], w[EULER_NV_MAX];
         PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, ub, NULL, app->problem.ctx));
         EulerConservativeToPrimitive((int)dim, g, ub, w);
@@ -496,7 +514,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   un->fields[0]       = un->state;
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
-  un->monitor_names   = "L2_error_density,mass,momentum_x,energy,limited_cells";
+  un->monitor_names   = viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells";
   un->derived_names   = "density,pressure,mach";
   un->physics_derived = EulerDerived;
   {
@@ -525,6 +543,9 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
       SNES snes;
       PetscBool full = PETSC_TRUE;
       PetscCall(PetscOptionsGetBool(NULL, NULL, "-euler_jacobian_full", &full, NULL));
+      eu->jac_lag = 1;
+      PetscCall(PetscOptionsGetInt(NULL, NULL, "-euler_jacobian_lag", &eu->jac_lag, NULL));
+      PetscCheck(eu->jac_lag >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_jacobian_lag %" PetscInt_FMT " must be >= 1", eu->jac_lag);
       PetscCall(MDGBlockJacobianCreate(eu->mdg, full, &eu->bj, &eu->Pj));
       PetscCall(TSSetIFunction(un->ts, NULL, EulerIFunction, eu));
       PetscCall(TSSetIJacobian(un->ts, eu->Pj, eu->Pj, EulerIJacobian, eu));

@@ -17,13 +17,6 @@ typedef struct {
   PetscReal gamma, mach, reynolds, prandtl, H;
 } Couette;
 
-static PetscErrorCode CouetteDestroy(void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode CouetteState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
 {
   const Couette  *c    = (const Couette *)ctx;
@@ -67,7 +60,7 @@ PetscErrorCode ProblemCreate_Couette(Problem *problem)
   problem->exact            = CouetteState;
   problem->default_max_time = 1.0;
   problem->ctx              = c;
-  problem->ctx_destroy      = CouetteDestroy;
+  problem->ctx_destroy      = ProblemFreeContext;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_simplex 0 -dm_plex_box_faces 8,4 -dm_plex_box_upper 4,2 -dm_plex_box_bd periodic,none", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "no_slip_isothermal", "bottom,top"));
   PetscCall(PetscStrncpy(problem->monitors, "L2_error_density,mass,energy", sizeof(problem->monitors)));

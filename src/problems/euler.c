@@ -28,13 +28,6 @@ typedef struct {
   PetscReal left[3], right[3]; /* a general Riemann problem's initial states (rho, u, p) */
 } EulerCase;
 
-static PetscErrorCode EulerCaseDestroy(void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode EulerCaseCreate(Problem *problem, EulerCase **ec)
 {
   PetscFunctionBeginUser;
@@ -47,7 +40,7 @@ static PetscErrorCode EulerCaseCreate(Problem *problem, EulerCase **ec)
   PetscCall(PetscStrncpy(problem->physics, "euler", sizeof(problem->physics)));
   problem->gamma       = (*ec)->gamma;
   problem->ctx         = *ec;
-  problem->ctx_destroy = EulerCaseDestroy;
+  problem->ctx_destroy = ProblemFreeContext;
   PetscCall(PetscStrncpy(problem->monitors, "mass,energy", sizeof(problem->monitors)));
   PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);

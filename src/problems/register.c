@@ -22,6 +22,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "freestream", ProblemCreate_FreeStream));
   PetscCall(PetscFunctionListAdd(&ProblemList, "double_mach", ProblemCreate_DoubleMach));
   PetscCall(PetscFunctionListAdd(&ProblemList, "couette", ProblemCreate_Couette));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "cylinder", ProblemCreate_Cylinder));
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -45,4 +46,11 @@ const char *ProblemGetBoundaryGroups(const Problem *problem, const char type[])
   for (PetscInt k = 0; k < problem->nbc; k++)
     if (!strcmp(problem->bc[k].type, type)) return problem->bc[k].groups;
   return "none";
+}
+
+PetscErrorCode ProblemFreeContext(void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

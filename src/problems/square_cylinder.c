@@ -84,13 +84,6 @@ static PetscErrorCode SquareCylinderSummary(void *ctx, PetscInt n, const PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SquareCylinderDestroy(void *ctx)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode ProblemCreate_SquareCylinder(Problem *problem)
 {
   SquareCylinder *sc;
@@ -111,7 +104,7 @@ PetscErrorCode ProblemCreate_SquareCylinder(Problem *problem)
   PetscCall(PetscStrncpy(problem->physics, "ins", sizeof(problem->physics)));
   problem->dim = 2;
   problem->ctx              = sc;
-  problem->ctx_destroy      = SquareCylinderDestroy;
+  problem->ctx_destroy      = ProblemFreeContext;
   problem->initial          = SquareCylinderState;
   problem->ins_boundary     = SquareCylinderBoundary;
   problem->ins_time_factor  = SquareCylinderTimeFactor;

@@ -83,9 +83,14 @@ PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[])
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
  * boundary face point (mdg->bc_point, [nbpoints*EULER_BC_DATA], filled by the physics from bx, bn, btype). */
 PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux);
+/* Minv = the inverse mass matrix of element k (owned or halo) of a curved block, from its volume points. */
+PETSC_EXTERN PetscErrorCode MDGBlockInverseMass(const MDGBlock *blk, PetscInt dim, PetscInt k, PetscReal Minv[]);
 /* The viscous terms of the compressible Navier–Stokes equations by BR2 with penalty eta
  * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler. Host vectors only so far. */
 PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta);
+/* The force of the fluid on the no-slip walls: pressure part Fp[dim] = int p n and viscous part
+ * Fv[dim] = -int tau n (n out of the fluid), tau from the BR2 face gradient (all ranks). */
+PETSC_EXTERN PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[]);
 /* d(M^{-1} R)/du by colored finite differences (op/mdg_jacobian.c): the element-diagonal blocks only
  * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
  * makes the coloring and the preallocated matrix. */

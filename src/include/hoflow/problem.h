@@ -62,6 +62,8 @@ typedef struct {
   PetscErrorCode (*summary)(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len);
 } Problem;
 
+/* A problem context that is one PetscMalloc'd block: its ctx_destroy. */
+PETSC_EXTERN PetscErrorCode ProblemFreeContext(void *ctx);
 /* Record the default groups of a boundary type. */
 PETSC_EXTERN PetscErrorCode ProblemSetBoundaryGroups(Problem *problem, const char type[], const char groups[]);
 /* The default groups of a boundary type ("none" when the problem gives none). */
@@ -85,5 +87,6 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Couette(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Cylinder(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
