@@ -61,10 +61,15 @@ def _():
     for extra, pattern in cases:
         code, out = run(base + extra, expect_ok=False)
         check(code != 0 and re.search(pattern, out), "%s: expected /%s/:\n%s" % (" ".join(extra), pattern, out[-1500:]))
-    # a wall without data: the freestream problem has its exact state, so use a problem-less wall value path
+    # an isothermal wall of a problem without an exact state, and no temperature given
+    code, out = run([HOFLOW, "-problem", "cylinder", "-disc", "mdg", "-order", "0", "-ts_max_steps", "1", "-bc_no_slip_isothermal", "wall", "-bc_no_slip_adiabatic", "none"], expect_ok=False)
+    check(code != 0 and "Boundary type no_slip_isothermal needs the wall's temperature: give -bc_wall_temperature" in out, "isothermal wall without temperature:\n" + out[-1500:])
+    code, out = run([HOFLOW, "-problem", "cylinder", "-disc", "mdg", "-order", "0", "-cylinder_reynolds", "-5"], expect_ok=False)
+    check(code != 0 and re.search(r"-cylinder_reynolds -5\.? must be positive", out), "negative Reynolds number:\n" + out[-1500:])
+    # adiabatic walls run
     code, out = run([HOFLOW, "-problem", "couette", "-disc", "mdg", "-order", "1", "-ts_max_steps", "1", "-bc_no_slip_isothermal", "none", "-bc_no_slip_adiabatic", "bottom,top", "-ts_max_time", "0.01"], expect_ok=True)
     check("L2_density" in out, "adiabatic walls run:\n" + out[-800:])
-    return "Re, viscosity, Prandtl, BR2 penalty refused with the option named; adiabatic walls run"
+    return "Re, viscosity, Prandtl, BR2 penalty, isothermal wall without temperature refused with the option named; adiabatic walls run"
 
 
 @test("navier-stokes/couette/mixed-rates")

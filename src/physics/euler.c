@@ -432,7 +432,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
         row[0] = w[dim + 1] / w[0];
         for (PetscInt d = 0; d < dim; d++) row[1 + d] = w[1 + d];
       } else {
-        PetscCheck(type == EULER_BC_NOSLIP_ADIABATIC || twall > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type no_slip_isothermal needs the wall's temperature: give -bc_wall_temperature T > 0 (problem %s has no boundary data), or make the wall no_slip_adiabatic", app->problem_name);
+        PetscCheck(type == EULER_BC_NOSLIP_ADIABATIC || twall > 0, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type no_slip_isothermal needs the wall's temperature: give -bc_wall_temperature T > 0 (problem %s has no exact state to take it from), or make the wall no_slip_adiabatic", app->problem_name);
         row[0] = twall;
         for (PetscInt d = 0; d < dim; d++) row[1 + d] = d < nvw ? vwall[d] : 0;
       }
