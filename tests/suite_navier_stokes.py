@@ -102,12 +102,16 @@ def _():
     """Flow past the cylinder at Ma 0.2, Re 40 (seed 004 §3.1.2) on the mixed mesh (quadrilateral ring,
     triangles outside, curved wall), N = 1, steady by pseudo-transient continuation (options/cylinder_re40.yaml):
     <= 12 pseudo steps; C_D within 3 % of the seed's 1.553 (2026-11-25: 1.5843 = 1.0877 pressure + 0.4965
-    viscous); lift ~0 (symmetric flow)."""
+    viscous); lift ~0 (symmetric flow); the separation length (scripts/separation_length.py) within 5 %
+    of the seed's BR2-P1 2.09 d (2.13)."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = run([HOFLOW, "-options_file", "options/cylinder_re40.yaml", "-order", "1", "-output_dir", tmp], timeout=600)[1]
+        out = run([HOFLOW, "-options_file", "options/cylinder_re40.yaml", "-order", "1", "-output_dir", tmp, "-output_interval", "1000"], timeout=600)[1]
         rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
+        sep = run([PYTHON, "scripts/separation_length.py", tmp])[1]
+    sd = float(re.search(r"separation_length (\S+)", sep).group(1))
     s, last = summary(out), rows[-1]
     cd, cdp, cdv, cl = (float(last[k]) for k in ("drag", "drag_pressure", "drag_viscous", "lift"))
     check(int(s["steps"]) <= 12, "pseudo steps %s" % s["steps"])
     check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
-    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e" % (s["steps"], cd, cdp, cdv, cl)
+    check(abs(sd - 2.09) <= 0.05 * 2.09, "separation length %.3f d (seed BR2-P1 2.09)" % sd)
+    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d" % (s["steps"], cd, cdp, cdv, cl, sd)

@@ -3,8 +3,8 @@
 // cells, graded towards the wall) and unstructured triangles outside: a mixed mesh. Boundary groups:
 // wall (the circle; curve it with -curve_wall circle -curve_wall_radius 0.5), farfield (the box).
 // Refine with gmsh -clscale (a curved wall is not refined by -dm_refine).
-nt = 11;    // points per quarter of the circle
-nr = 9;     // points across the ring
+If (!Exists(nt)) nt = 11; EndIf  // points per quarter of the circle (gmsh -setnumber nt 16)
+If (!Exists(nr)) nr = 9; EndIf   // points across the ring
 lr = 0.24;  // triangles at the ring
 lf = 3.0;   // far field
 Point(1) = {0, 0, 0};

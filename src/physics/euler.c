@@ -282,8 +282,12 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
       for (PetscInt i = 0; i < ref->Np; i++) {
         PetscReal w[EULER_NV_MAX];
         MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
-        out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
-                                                                                                : EulerMach((int)dim, eu->gamma, w);
+        if (!strncmp(name, "velocity_", 9)) { /* velocity_x, _y, _z */
+          const PetscInt d = name[9] - 'x';
+          out[dg->elem_node[e] + i] = d >= 0 && d < dim ? w[1 + d] / w[0] : 0.0;
+        } else
+          out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
+                                                                                                  : EulerMach((int)dim, eu->gamma, w);
       }
     }
     PetscCall(PetscFree(P));
@@ -515,7 +519,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
   un->monitor_names   = viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells";
-  un->derived_names   = "density,pressure,mach";
+  un->derived_names   = "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;
   {
     PetscInt  interval = 0;

@@ -55,6 +55,6 @@ PetscErrorCode ProblemCreate_Cylinder(Problem *problem)
   PetscCall(ProblemSetBoundaryGroups(problem, "no_slip_adiabatic", "wall"));
   PetscCall(ProblemSetBoundaryGroups(problem, "farfield", "farfield"));
   PetscCall(PetscStrncpy(problem->monitors, "drag,drag_pressure,drag_viscous,lift,mass", sizeof(problem->monitors)));
-  PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach", sizeof(problem->derived)));
+  PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach,velocity_x,velocity_y", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

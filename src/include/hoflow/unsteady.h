@@ -14,7 +14,7 @@ typedef struct Unsteady Unsteady;
 
 #define HOFLOW_MAX_FIELDS 4
 #define HOFLOW_MAX_MONITORS 32
-#define HOFLOW_MAX_DERIVED 4
+#define HOFLOW_MAX_DERIVED 8
 
 struct Unsteady {
   App     *app;
