@@ -103,15 +103,22 @@ def _():
     triangles outside, curved wall), N = 1, steady by pseudo-transient continuation (options/cylinder_re40.yaml):
     <= 12 pseudo steps; C_D within 3 % of the seed's 1.553 (2026-11-25: 1.5843 = 1.0877 pressure + 0.4965
     viscous); lift ~0 (symmetric flow); the separation length (scripts/separation_length.py) within 5 %
-    of the seed's BR2-P1 2.09 d (2.13)."""
+    of the seed's BR2-P1 2.09 d (2.13); the wall file (-ns_surface_file): stagnation Cp at the front,
+    one sign change of the wall shear on the upper side (separation) 45-60 degrees from the rear (53)."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = run([HOFLOW, "-options_file", "options/cylinder_re40.yaml", "-order", "1", "-output_dir", tmp, "-output_interval", "1000"], timeout=600)[1]
+        out = run([HOFLOW, "-options_file", "options/cylinder_re40.yaml", "-order", "1", "-output_dir", tmp, "-output_interval", "1000", "-ns_surface_file", os.path.join(tmp, "surface.csv")], timeout=600)[1]
         rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
         sep = run([PYTHON, "scripts/separation_length.py", tmp])[1]
+        wall = [(math.degrees(math.atan2(float(r["y"]), -float(r["x"]))), float(r["Cp"]), float(r["Cf"])) for r in csv.DictReader(open(os.path.join(tmp, "surface.csv")))]
+    upper = sorted(w for w in wall if w[0] > 0)
+    flips = [0.5 * (a[0] + b[0]) for a, b in zip(upper, upper[1:]) if (a[2] > 0) != (b[2] > 0)]
+    front = max(wall, key=lambda w: w[1])
+    check(abs(front[0]) < 5 and 1.0 < front[1] < 1.4, "largest Cp %.3f at %.1f degrees from the front" % (front[1], front[0]))
+    check(len(flips) == 1 and 120 < flips[0] < 135, "the wall shear changes sign (separation) at %s degrees from the front" % flips)
     sd = float(re.search(r"separation_length (\S+)", sep).group(1))
     s, last = summary(out), rows[-1]
     cd, cdp, cdv, cl = (float(last[k]) for k in ("drag", "drag_pressure", "drag_viscous", "lift"))
     check(int(s["steps"]) <= 12, "pseudo steps %s" % s["steps"])
     check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
     check(abs(sd - 2.09) <= 0.05 * 2.09, "separation length %.3f d (seed BR2-P1 2.09)" % sd)
-    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d" % (s["steps"], cd, cdp, cdv, cl, sd)
+    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])

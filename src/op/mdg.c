@@ -301,15 +301,16 @@ PetscErrorCode MDGLimit(MDGDisc *mdg, Vec u, PetscInt *nlimited)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[])
+PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **rows)
 {
   const PetscInt     dim = mdg->dim, nv = mdg->nv;
   const PetscScalar *ul;
   Vec                f;
-  PetscReal          F[6] = {0, 0, 0, 0, 0, 0};
+  PetscInt           n = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
+  PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * MDG_WALL_ROW, rows));
   PetscCall(VecDuplicate(u, &f));
   PetscCall(MDGEulerRHS(mdg, u, f)); /* the projected gradients of u (mdg->grad) */
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
@@ -320,33 +321,55 @@ PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[]
       for (int fc = 0; fc < d->Nfaces; fc++) {
         const int *fi = d->face_info + ((size_t)e * d->Nfaces + fc) * MDG_FACE_INFO;
         double     uM[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], uO[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], jw[MDG_VISCOUS_NFQ_MAX * 3 * EULER_NV_MAX], r[3 * EULER_NV_MAX * MDG_NP_MAX];
-        int        heat[MDG_VISCOUS_NFQ_MAX], l, nfq;
-        int        off;
+        int        heat[MDG_VISCOUS_NFQ_MAX], l, nfq, off;
         if (fi[1] >= 0 || (fi[3] != EULER_BC_NOSLIP_ISOTHERMAL && fi[3] != EULER_BC_NOSLIP_ADIABATIC)) continue;
         off = MDGElementOffset(d, e, &l);
         nfq = MDGViscousFaceStates(d, e, fc, ul, uM, uO, jw, heat);
         MDGLiftJump(d, l, d->Np, nfq, d->Pf + fi[0], jw, r);
-        for (int q = 0; q < nfq; q++) { /* on the body: p n - tau n, n the fluid element's outward normal */
-          const double *fg = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[fc] + q) * (dim + 1);
-          const double  p  = EulerPressure((int)dim, d->gamma, uM + q * nv);
+        for (int q = 0; q < nfq; q++, n++) {
+          const double *fg  = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[fc] + q) * (dim + 1);
+          PetscReal    *row = *rows + n * MDG_WALL_ROW;
           double        g[3 * EULER_NV_MAX], gl[3 * EULER_NV_MAX], Fvis[3 * EULER_NV_MAX];
           MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, d->grad + (size_t)dim * off, g);
           MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, r, gl);
           for (int i = 0; i < dim * nv; i++) g[i] += d->eta * gl[i];
           NSViscousFlux((int)dim, d->gamma, &d->vis, uO + q * nv, g, heat[q], Fvis);
+          for (int i = 0; i < MDG_WALL_ROW; i++) row[i] = 0;
           for (int i = 0; i < dim; i++) {
             double tn = 0;
             for (int j = 0; j < dim; j++) tn += Fvis[j * nv + 1 + i] * fg[j];
-            F[i] += p * fg[i] * fg[dim];
-            F[3 + i] -= tn * fg[dim];
+            row[i]     = mdg->bx[(size_t)(fi[2] + q) * dim + i];
+            row[3 + i] = fg[i];
+            row[8 + i] = -tn;
           }
+          row[6] = fg[dim];
+          row[7] = EulerPressure((int)dim, d->gamma, uM + q * nv);
         }
       }
   }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   PetscCall(VecDestroy(&f));
+  *nrows = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[])
+{
+  PetscReal *rows, F[6] = {0, 0, 0, 0, 0, 0};
+  PetscInt   n;
+
+  PetscFunctionBeginUser;
+  PetscCall(MDGWallSamples(mdg, u, &n, &rows));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *row = rows + k * MDG_WALL_ROW;
+    for (PetscInt i = 0; i < mdg->dim; i++) {
+      F[i] += row[7] * row[3 + i] * row[6];
+      F[3 + i] += row[8 + i] * row[6];
+    }
+  }
+  PetscCall(PetscFree(rows));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, F, 6, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mdg->dm)));
-  for (PetscInt i = 0; i < dim; i++) {
+  for (PetscInt i = 0; i < mdg->dim; i++) {
     Fp[i] = F[i];
     Fv[i] = F[3 + i];
   }

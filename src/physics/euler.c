@@ -55,6 +55,7 @@ typedef struct {
   PetscInt   last_good_step, nlimited_total;
   char       failure[512];
   char       means_file[PETSC_MAX_PATH_LEN]; /* -euler_means_file: element means written at the end ("" none) */
+  char       surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
 } Euler;
 
 static const char *const EulerFluxTypes[] = {"rusanov", "roe", "hllc", "EulerFluxType", "EULER_FLUX_", NULL};
@@ -334,6 +335,62 @@ static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The wall's pressure and shear at every face point (rank 0 writes them all): x, y[, z], p, tau_x, tau_y[, tau_z]
+ * (the viscous force density on the wall), Cp = (p - p_ref) / q and Cf = tau . t / q (below), with
+ * q = U^2 / 2 (rho_inf = 1, U the problem's reference speed) and p_ref the initial state's pressure at the
+ * origin (the free stream of external flows). */
+static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
+{
+  App            *app = eu->app;
+  const PetscInt  dim = eu->mdg->dim;
+  PetscReal      *rows, *all = NULL, pref = 0, q;
+  PetscInt        n;
+  PetscMPIInt     rank, size, cnt, *counts = NULL, *displs = NULL;
+
+  PetscFunctionBeginUser;
+  q = 0.5 * PetscSqr(app->problem.velocity_scale > 0 ? app->problem.velocity_scale : 1.0);
+  if (app->problem.initial) {
+    PetscReal x0[3] = {0, 0, 0}, u0[EULER_NV_MAX];
+    PetscCall(app->problem.initial(dim, 0.0, x0, eu->mdg->nv, u0, NULL, app->problem.ctx));
+    pref = EulerPressure((int)dim, eu->gamma, u0);
+  }
+  PetscCall(MDGWallSamples(eu->mdg, state, &n, &rows));
+  PetscCallMPI(MPI_Comm_rank(app->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(app->comm, &size));
+  cnt = (PetscMPIInt)(n * MDG_WALL_ROW);
+  if (rank == 0) PetscCall(PetscMalloc2(size, &counts, size + 1, &displs));
+  PetscCallMPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, app->comm));
+  if (rank == 0) {
+    displs[0] = 0;
+    for (PetscMPIInt r = 0; r < size; r++) displs[r + 1] = displs[r] + counts[r];
+    PetscCall(PetscMalloc1(PetscMax(displs[size], 1), &all));
+  }
+  PetscCallMPI(MPI_Gatherv(rows, cnt, MPIU_REAL, all, counts, displs, MPIU_REAL, 0, app->comm));
+  if (rank == 0) {
+    FILE *fp = fopen(file, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-ns_surface_file %s: cannot open it for writing", file);
+    fprintf(fp, dim == 3 ? "x,y,z,p,tau_x,tau_y,tau_z,Cp,Cf\n" : "x,y,p,tau_x,tau_y,Cp,Cf\n");
+    for (PetscInt k = 0; k < displs[size] / MDG_WALL_ROW; k++) {
+      const PetscReal *row = all + k * MDG_WALL_ROW;
+      PetscReal        t2  = 0;
+      for (PetscInt i = 0; i < dim; i++) fprintf(fp, "%.10e,", (double)row[i]);
+      fprintf(fp, "%.10e,", (double)row[7]);
+      for (PetscInt i = 0; i < dim; i++) {
+        fprintf(fp, "%.10e,", (double)row[8 + i]);
+        t2 += row[8 + i] * row[8 + i];
+      }
+      /* Cf: in 2D the shear along t = (-n_y, n_x) (n out of the fluid: counterclockwise around a body), so
+       * it changes sign where the flow separates; in 3D its magnitude signed by its x component */
+      fprintf(fp, "%.10e,%.10e\n", (double)((row[7] - pref) / q), (double)((dim == 2 ? -row[4] * row[8] + row[3] * row[9] : (row[8] < 0 ? -1 : 1) * PetscSqrtReal(t2)) / q));
+    }
+    fclose(fp);
+    PetscCall(PetscFree(all));
+    PetscCall(PetscFree2(counts, displs));
+  }
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 {
   Euler         *eu = (Euler *)un->physics;
@@ -343,6 +400,7 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &time));
   if (eu->means_file[0]) PetscCall(EulerWriteMeans(eu, un->state, eu->means_file)); /* the end of the run */
+  if (eu->surface_file[0]) PetscCall(EulerWriteSurface(eu, un->state, eu->surface_file));
   PetscCall(MDGIntegrate(eu->mdg, un->state, total));
   for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
   if (un->app->problem.exact) {
@@ -463,6 +521,7 @@ static PetscErrorCode EulerViscousOptions(Euler *eu)
   PetscCall(PetscOptionsReal("-ns_sutherland_constant", "Sutherland's constant S (T = p / rho units; 0: constant viscosity)", NULL, vis.suth_S, &vis.suth_S, NULL));
   PetscCall(PetscOptionsReal("-ns_sutherland_temperature", "Sutherland's reference temperature, where mu = mu_0", NULL, vis.suth_T, &vis.suth_T, NULL));
   PetscCall(PetscOptionsReal("-ns_br2_eta", "BR2 penalty of the face liftings (stable above the number of faces of an element)", NULL, eta, &eta, NULL));
+  PetscCall(PetscOptionsString("-ns_surface_file", "At the end, write x, y[, z], p, the wall shear, Cp and Cf at every face point of the no-slip walls to this CSV file", NULL, eu->surface_file, eu->surface_file, sizeof(eu->surface_file), NULL));
   PetscOptionsEnd();
   PetscCheck(mu > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "Navier-Stokes needs a positive viscosity: -ns_viscosity %g (or the problem's Reynolds number, which must be > 0)", (double)mu);
   PetscCheck(pr > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ns_prandtl %g must be positive", (double)pr);

@@ -91,6 +91,9 @@ PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, 
 /* The force of the fluid on the no-slip walls: pressure part Fp[dim] = int p n and viscous part
  * Fv[dim] = -int tau n (n out of the fluid), tau from the BR2 face gradient (all ranks). */
 PETSC_EXTERN PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[]);
+/* The wall's face points on this rank, MDG_WALL_ROW doubles each (PetscFree the rows): */
+#define MDG_WALL_ROW 11 /* x[3], n[3] (out of the fluid), w sJ, p, the viscous force density on the wall -tau n [3] */
+PETSC_EXTERN PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **rows);
 /* d(M^{-1} R)/du by colored finite differences (op/mdg_jacobian.c): the element-diagonal blocks only
  * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
  * makes the coloring and the preallocated matrix. */
