@@ -621,11 +621,13 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
         PetscCall(KSPSetTolerances(ksp, 1e-3, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
       }
       un->own_solver = PETSC_TRUE;
-      if (eu->pseudo) { /* to the steady state (-ts_pseudo_frtol, -ts_max_steps). The step is capped (-ts_pseudo_max_dt):
+      if (eu->pseudo) { /* to the steady state (-ts_pseudo_frtol, -ts_max_steps). The step is capped (-ts_pseudo_max_dt 1e4):
                          * steady states with a free constant (the mass of a closed periodic channel) make the Newton
                          * step singular along it, and past convergence round-off would drift the state along it */
+        PetscBool set;
         PetscCall(TSSetMaxTime(un->ts, 1e30));
-        PetscCall(TSPseudoSetMaxTimeStep(un->ts, 1e6));
+        PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_pseudo_max_dt", &set)); /* the TS is not TSPSEUDO before TSSetFromOptions */
+        if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ts_pseudo_max_dt", "1e4"));
       }
     } else
       PetscCall(TSSetRHSFunction(un->ts, NULL, EulerRHSFunction, eu));
