@@ -130,6 +130,8 @@ def _():
     s, last = summary(out), rows[-1]
     cd, cdp, cdv, cl = (float(last[k]) for k in ("drag", "drag_pressure", "drag_viscous", "lift"))
     check(int(s["steps"]) <= 12, "pseudo steps %s" % s["steps"])
+    drop = float(rows[0]["residual"]) / float(rows[-1]["residual"])
+    check(drop >= 1e8, "steady residual fell by %.1e only (monitors.csv residual: %s ... %s)" % (drop, rows[0]["residual"], rows[-1]["residual"]))
     check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
     check(abs(sd - 2.09) <= 0.05 * 2.09, "separation length %.3f d (seed BR2-P1 2.09)" % sd)
-    return "%s pseudo steps: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])
+    return "%s pseudo steps, residual fell %.1e: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], drop, cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])

@@ -16,7 +16,7 @@
  *
  * A step that leaves a non-physical state (density or pressure <= 0 or not finite at a volume point)
  * is undone: the run stops with the cell and the time, the last good state kept and written (output,
- * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells.
+ * checkpoint). Monitors: L2_error_density, mass, momentum_x, energy, limited_cells, residual (|| M^{-1} R(u) ||_2).
  *
  * The compressible Navier–Stokes equations (physics navier_stokes, seed 004) are the same run with the
  * BR2 viscous terms (hoflow/kernels/mdg_viscous.h): -ns_viscosity mu_0 (default the problem's),
@@ -243,6 +243,14 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
     *value = eu->mdg->nlimited;
+  else if (!strcmp(name, "residual")) { /* || M^{-1} R(u) ||_2: the steady residual's history */
+    Vec f;
+    PetscCall(VecDuplicate(un->state, &f));
+    PetscCall(EulerBoundaryDataAt(eu, time));
+    PetscCall(MDGEulerRHS(eu->mdg, un->state, f));
+    PetscCall(VecNorm(f, NORM_2, value));
+    PetscCall(VecDestroy(&f));
+  }
   else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2) */
     const Problem  *pb = &un->app->problem;
     const PetscReal q  = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
@@ -577,7 +585,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   un->fields[0]       = un->state;
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
-  un->monitor_names   = viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells";
+  un->monitor_names   = viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
   un->derived_names   = "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;
   {

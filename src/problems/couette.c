@@ -63,7 +63,7 @@ PetscErrorCode ProblemCreate_Couette(Problem *problem)
   problem->ctx_destroy      = ProblemFreeContext;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_simplex 0 -dm_plex_box_faces 8,4 -dm_plex_box_upper 4,2 -dm_plex_box_bd periodic,none", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "no_slip_isothermal", "bottom,top"));
-  PetscCall(PetscStrncpy(problem->monitors, "L2_error_density,mass,energy", sizeof(problem->monitors)));
+  PetscCall(PetscStrncpy(problem->monitors, "L2_error_density,residual,mass,energy", sizeof(problem->monitors)));
   PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

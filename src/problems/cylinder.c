@@ -54,7 +54,7 @@ PetscErrorCode ProblemCreate_Cylinder(Problem *problem)
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/cylinder_re40.msh -curve_wall circle -curve_wall_radius 0.5", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "no_slip_adiabatic", "wall"));
   PetscCall(ProblemSetBoundaryGroups(problem, "farfield", "farfield"));
-  PetscCall(PetscStrncpy(problem->monitors, "drag,drag_pressure,drag_viscous,lift,mass", sizeof(problem->monitors)));
+  PetscCall(PetscStrncpy(problem->monitors, "residual,drag,drag_pressure,drag_viscous,lift,mass", sizeof(problem->monitors)));
   PetscCall(PetscStrncpy(problem->derived, "density,pressure,mach,velocity_x,velocity_y", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
