@@ -35,7 +35,8 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock      *blk = &mdg->blocks[b];
     const PetscInt Np = blk->Np, Nq = blk->Nq;
-    PetscCheck(blk->kd.nfq <= MDG_VISCOUS_NFQ_MAX * blk->Nfaces, PETSC_COMM_SELF, PETSC_ERR_SUP, "Navier-Stokes: %d face points per element exceed the viscous kernels' %d per face", blk->kd.nfq, MDG_VISCOUS_NFQ_MAX);
+    for (PetscInt f = 0; f < blk->Nfaces; f++)
+      PetscCheck(blk->kd.fq_offset[f + 1] - blk->kd.fq_offset[f] <= MDG_VISCOUS_NFQ_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Navier-Stokes: %d points on face %" PetscInt_FMT " of a %s exceed the viscous kernels' %d per face (lower -order or -mdg_quadrature_degree)", blk->kd.fq_offset[f + 1] - blk->kd.fq_offset[f], f, RefShapes[blk->shape], MDG_VISCOUS_NFQ_MAX);
     for (PetscInt k = 0; k < blk->K + blk->Kh; k++) {
       int            l;
       const PetscInt q0 = 0;
@@ -305,16 +306,17 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
 {
   const PetscInt     dim = mdg->dim, nv = mdg->nv;
   const PetscScalar *ul;
-  Vec                f;
+  PetscBool          on_device;
   PetscInt           n = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
   PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * MDG_WALL_ROW, rows));
-  PetscCall(VecDuplicate(u, &f));
-  PetscCall(MDGEulerRHS(mdg, u, f)); /* the projected gradients of u (mdg->grad) */
+  PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  PetscCheck(!on_device, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP, "The wall data of the viscous terms are computed on the host only so far");
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) MDGGradientHost(&mdg->blocks[b].kd, ul, mdg->grad); /* the projected gradients of u */
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     const MDGKernelData *d = &mdg->blocks[b].kd;
     for (int e = 0; e < d->K; e++)
@@ -348,7 +350,6 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
       }
   }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
-  PetscCall(VecDestroy(&f));
   *nrows = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

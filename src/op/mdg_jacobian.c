@@ -15,7 +15,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/mdg.h>
 
-struct _MDGBlockJacobian {
+struct _MDGJacobian {
   MDGDisc  *mdg;
   PetscBool full;
   PetscInt  ncolors, maxdof;
@@ -49,12 +49,12 @@ static PetscErrorCode MDGElementExchange(MDGDisc *mdg, const PetscInt owned[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGBlockJacobianCreate(MDGDisc *mdg, PetscBool full, MDGBlockJacobian *bj, Mat *P)
+PetscErrorCode MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P)
 {
   MPI_Comm               comm = PetscObjectComm((PetscObject)mdg->dm);
   const Mesh            *mesh = mdg->mesh;
   const PetscInt         NB   = HOFLOW_FACES_MAX + 1;
-  MDGBlockJacobian       b;
+  MDGJacobian       b;
   PetscInt              *gid, *own, *dnnz, *onnz, rstart, nloc, start = 0;
   Mat                    adj;
   MatColoring            mc;
@@ -137,7 +137,7 @@ PetscErrorCode MDGBlockJacobianCreate(MDGDisc *mdg, PetscBool full, MDGBlockJaco
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGBlockJacobianDestroy(MDGBlockJacobian *bj)
+PetscErrorCode MDGJacobianDestroy(MDGJacobian *bj)
 {
   PetscFunctionBeginUser;
   if (!*bj) PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,7 +151,7 @@ PetscErrorCode MDGBlockJacobianDestroy(MDGBlockJacobian *bj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGBlockJacobianCompute(MDGBlockJacobian b, Vec u, Mat P)
+PetscErrorCode MDGJacobianCompute(MDGJacobian b, Vec u, Mat P)
 {
   MDGDisc           *mdg  = b->mdg;
   const Mesh        *mesh = mdg->mesh;

@@ -44,9 +44,11 @@ typedef struct {
   PetscInt   flux;
   PetscBool  limit, positivity, viscous;
   PetscBool        pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
-  MDGBlockJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
+  MDGJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
   Mat              Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
   PetscInt         jac_lag, jac_calls;
+  PetscReal        Fp[3], Fv[3]; /* the wall forces ... */
+  PetscReal        forces_time;  /* ... of the state at this time (monitors) */
   Vec        last_good, limited_stage;
   Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
@@ -67,7 +69,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
 
   PetscFunctionBeginUser;
   if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MDGBlockJacobianDestroy(&eu->bj));
+  PetscCall(MDGJacobianDestroy(&eu->bj));
   PetscCall(MatDestroy(&eu->Pj));
   PetscCall(MatDestroy(&eu->J0));
   PetscCall(VecDestroy(&eu->last_good));
@@ -145,10 +147,10 @@ static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscR
   PetscCall(EulerBoundaryDataAt(eu, t));
   if (eu->jac_calls++ % eu->jac_lag == 0) { /* a new J every -euler_jacobian_lag calls; the shift every call */
     if (!eu->J0) {
-      PetscCall(MDGBlockJacobianCompute(eu->bj, u, P));
+      PetscCall(MDGJacobianCompute(eu->bj, u, P));
       PetscCall(MatDuplicate(P, MAT_COPY_VALUES, &eu->J0));
     } else
-      PetscCall(MDGBlockJacobianCompute(eu->bj, u, eu->J0));
+      PetscCall(MDGJacobianCompute(eu->bj, u, eu->J0));
   }
   PetscCall(MatCopy(eu->J0, P, SAME_NONZERO_PATTERN));
   PetscCall(MatScale(P, -1.0));
@@ -254,10 +256,12 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
   else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2) */
     const Problem  *pb = &un->app->problem;
     const PetscReal q  = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
-    PetscReal       Fp[3], Fv[3];
     PetscCheck(q > 0, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no reference speed and length", name, un->app->problem_name);
-    PetscCall(MDGWallForces(eu->mdg, un->state, Fp, Fv));
-    *value = !strcmp(name, "drag") ? (Fp[0] + Fv[0]) / q : !strcmp(name, "drag_pressure") ? Fp[0] / q : !strcmp(name, "drag_viscous") ? Fv[0] / q : (Fp[1] + Fv[1]) / q;
+    if (time != eu->forces_time) { /* the four monitors of one step share one evaluation */
+      PetscCall(MDGWallForces(eu->mdg, un->state, eu->Fp, eu->Fv));
+      eu->forces_time = time;
+    }
+    *value = !strcmp(name, "drag") ? (eu->Fp[0] + eu->Fv[0]) / q : !strcmp(name, "drag_pressure") ? eu->Fp[0] / q : !strcmp(name, "drag_viscous") ? eu->Fv[0] / q : (eu->Fp[1] + eu->Fv[1]) / q;
   }
   else {
     PetscCall(MDGIntegrate(eu->mdg, un->state, v));
@@ -551,8 +555,9 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
-  eu->app     = app;
-  eu->viscous = viscous;
+  eu->app          = app;
+  eu->viscous      = viscous;
+  eu->forces_time  = PETSC_MIN_REAL;
   eu->gamma = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
   eu->cfl   = 0.5;
   PetscCall(DiscGetMDG(app->disc, "The Euler equations", &eu->mdg));
@@ -617,7 +622,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
       eu->jac_lag = 1;
       PetscCall(PetscOptionsGetInt(NULL, NULL, "-euler_jacobian_lag", &eu->jac_lag, NULL));
       PetscCheck(eu->jac_lag >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_jacobian_lag %" PetscInt_FMT " must be >= 1", eu->jac_lag);
-      PetscCall(MDGBlockJacobianCreate(eu->mdg, full, &eu->bj, &eu->Pj));
+      PetscCall(MDGJacobianCreate(eu->mdg, full, &eu->bj, &eu->Pj));
       PetscCall(TSSetIFunction(un->ts, NULL, EulerIFunction, eu));
       PetscCall(TSSetIJacobian(un->ts, eu->Pj, eu->Pj, EulerIJacobian, eu));
       PetscCall(TSGetSNES(un->ts, &snes));

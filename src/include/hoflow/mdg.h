@@ -97,10 +97,10 @@ PETSC_EXTERN PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows,
 /* d(M^{-1} R)/du by colored finite differences (op/mdg_jacobian.c): the element-diagonal blocks only
  * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
  * makes the coloring and the preallocated matrix. */
-typedef struct _MDGBlockJacobian *MDGBlockJacobian;
-PETSC_EXTERN PetscErrorCode       MDGBlockJacobianCreate(MDGDisc *mdg, PetscBool full, MDGBlockJacobian *bj, Mat *P);
-PETSC_EXTERN PetscErrorCode       MDGBlockJacobianCompute(MDGBlockJacobian bj, Vec u, Mat P);
-PETSC_EXTERN PetscErrorCode       MDGBlockJacobianDestroy(MDGBlockJacobian *bj);
+typedef struct _MDGJacobian *MDGJacobian;
+PETSC_EXTERN PetscErrorCode       MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P);
+PETSC_EXTERN PetscErrorCode       MDGJacobianCompute(MDGJacobian bj, Vec u, Mat P);
+PETSC_EXTERN PetscErrorCode       MDGJacobianDestroy(MDGJacobian *bj);
 /* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */
