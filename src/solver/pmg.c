@@ -207,17 +207,17 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   {
     /* BoomerAMG by default; GAMG where PETSc has no hypre, or where hypre runs on the GPU only
      * (a CUDA build of hypre takes device vectors) and this solve is on the host */
-    PetscBool use_hypre = PETSC_FALSE;
+    PetscBool use_hypre = PETSC_FALSE, device;
+    PetscCall(HoflowDMIsCUDA(fine->dm, &device));
 #if defined(PETSC_HAVE_HYPRE)
     use_hypre = PETSC_TRUE;
 #  if defined(PETSC_HAVE_HYPRE_DEVICE)
-    PetscCall(HoflowDMIsCUDA(fine->dm, &use_hypre));
+    use_hypre = device;
 #  endif
 #endif
     if (use_hypre) { /* the defaults of solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or
                       * pmg_mg_levels_0_ when order 1 is the only level), unless it is made GAMG */
-      PetscBool device = PETSC_FALSE, boomer;
-      PetscCall(HoflowDMIsCUDA(fine->dm, &device));
+      PetscBool boomer;
       PetscCall(PCSetType(cpc, PCHYPRE));
       PetscCall(PCHYPRESetType(cpc, "boomeramg"));
       /* strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix has more and
@@ -229,9 +229,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));
-  PetscCall(PCMGGetCoarseSolve(pmg->mg, &ksp));
-  PetscCall(KSPGetPC(ksp, &cpc));
-  PetscCall(HoflowHypreSetDeviceMPI(cpc));
+  PetscCall(HoflowHypreSetDeviceMPI(cpc)); /* the coarse PC as the options left it */
   PetscCall(PCSetUp(pmg->mg));
   PetscCall(PetscLogEventEnd(HOFLOW_PMGSetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
