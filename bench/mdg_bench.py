@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Right-hand-side benchmark of the modal DG Euler solver (seed 002 Fig. 12).
+"""Right-hand-side benchmark of the modal DG Euler and Navier-Stokes solvers (seed 002 Fig. 12, seed 004
+Table 7).
 
-Runs hoflow's isentropic vortex for a few steps with -log_view and -mdg_view_cost and reports, for the
-volume, face and lift kernels: seconds per call, GFLOP/s, GB/s (the least memory traffic of
-MDGViewCost), the arithmetic intensity and the percent of the roofline min(peak, bandwidth x intensity),
-and the whole right-hand side in seconds per DOF per stage (DOF = modes x variables, all elements).
+Runs hoflow's isentropic vortex (or, --problem couette, the Navier-Stokes Couette flow of seed 004 on
+--faces X,Y quadrilaterals, e.g. the seed's 768,256) for a few steps with -log_view and -mdg_view_cost
+and reports, for the volume, face and lift kernels: seconds per call, GFLOP/s, GB/s (the least memory
+traffic of MDGViewCost), the arithmetic intensity and the percent of the roofline min(peak, bandwidth x
+intensity), the BR2 viscous terms' time (MDGViscous), and the whole right-hand side in seconds per DOF
+per stage (DOF = modes x variables, all elements).
 
   bench/mdg_bench.py --label gpu --bandwidth 2980 --peak 33500 -- -dm_vec_type cuda
   bench/mdg_bench.py --label cpu16 --mpi 16 -- ...
@@ -21,13 +24,14 @@ import sys
 import time
 
 EVENTS = ("MDGVolume", "MDGFace", "MDGLift")
+VISCOUS = "MDGViscous"
 
 
 def parse(text):
     events, cost, dofs, cells = {}, {}, None, None
     for line in text.splitlines():
         w = line.split()
-        if w and w[0] in EVENTS and len(w) > 5:
+        if w and (w[0] in EVENTS or w[0] == VISCOUS) and len(w) > 5:
             try:
                 events[w[0]] = dict(count=int(w[1]), time=float(w[3]), flops=float(w[5]))
             except ValueError:
@@ -54,7 +58,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--label", required=True, help="machine/backend label written to the CSV (gpu, cpu1, cpu16)")
     ap.add_argument("--mesh", choices=("quad", "tri"), default="quad")
-    ap.add_argument("--faces", type=int, default=1024, help="quad: elements per direction")
+    ap.add_argument("--problem", choices=("isentropic_vortex", "couette"), default="isentropic_vortex")
+    ap.add_argument("--faces", default="1024", help="quad: elements per direction (N or X,Y)")
     ap.add_argument("--refine", type=int, default=7, help="tri: uniform refinements of the periodic square")
     ap.add_argument("--order", type=int, default=3)
     ap.add_argument("--steps", type=int, default=10)
@@ -67,10 +72,13 @@ def main():
     ap.add_argument("extra", nargs="*", help="more hoflow options (after --)")
     a = ap.parse_args()
 
-    cmd = [a.hoflow, "-problem", "isentropic_vortex", "-disc", "mdg", "-order", str(a.order), "-ts_type", "ssp",
+    cmd = [a.hoflow, "-problem", a.problem, "-disc", "mdg", "-order", str(a.order), "-ts_type", "ssp",
            "-ts_ssp_type", "rk104", "-cfl", "0.5", "-ts_max_steps", str(a.steps), "-log_view", "-mdg_view_cost"]
-    if a.mesh == "quad":
-        cmd += ["-dm_plex_simplex", "0", "-dm_plex_box_faces", f"{a.faces},{a.faces}", "-dm_plex_box_bd", "periodic,periodic"]
+    faces = a.faces if "," in a.faces else f"{a.faces},{a.faces}"
+    if a.problem == "couette":  # periodic in x between the plates (tests/suite_navier_stokes.py NS_BOX)
+        cmd += ["-dm_plex_simplex", "0", "-dm_plex_box_faces", faces, "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none"]
+    elif a.mesh == "quad":
+        cmd += ["-dm_plex_simplex", "0", "-dm_plex_box_faces", faces, "-dm_plex_box_bd", "periodic,periodic"]
     else:
         cmd += ["-dm_plex_filename", "examples/meshes/periodic_square.msh", "-dm_refine", str(a.refine)]
     cmd += a.extra
@@ -91,10 +99,11 @@ def main():
     if not all(e in events for e in EVENTS) or dofs is None:
         sys.exit("mdg_bench: no MDG events or summary line in hoflow's output (-log_view)")
     count = events["MDGVolume"]["count"]
-    rhs = sum(events[e]["time"] for e in EVENTS) / count
+    visc = events[VISCOUS]["time"] / count if VISCOUS in events else 0.0
+    rhs = sum(events[e]["time"] for e in EVENTS) / count + visc
     rows = []
-    print(f"{a.label}: {cost.get('shape')} N={a.order} cells {cells} dofs {dofs} wall {wall:.1f} s, "
-          f"{count} right-hand sides, {rhs:.4e} s each, {rhs / dofs:.3e} s per DOF per stage")
+    print(f"{a.label}: {a.problem} {cost.get('shape')} N={a.order} cells {cells} dofs {dofs} wall {wall:.1f} s, "
+          f"{count} right-hand sides, {rhs:.4e} s each (viscous terms {visc:.4e} s), {rhs / dofs:.3e} s per DOF per stage")
     print(f"{'kernel':8s} {'s/call':>10s} {'GFLOP/s':>9s} {'GB/s':>8s} {'flop/B':>7s} {'roof':>9s} {'%roof':>6s}")
     for e in EVENTS:
         key = e[3:]
@@ -107,15 +116,17 @@ def main():
         roof = min(a.peak, a.bandwidth * ai) if a.bandwidth and a.peak and ai else 0.0
         pct = 100 * gf / roof if roof else 0.0
         print(f"{key:8s} {t:10.3e} {gf:9.1f} {gb:8.1f} {ai:7.2f} {roof:9.1f} {pct:6.1f}")
-        rows.append([a.label, cost.get("shape", ""), a.order, cells, dofs, key, f"{t:.6e}", f"{gf:.2f}", f"{gb:.2f}",
+        rows.append([a.label, a.problem, cost.get("shape", ""), a.order, cells, dofs, key, f"{t:.6e}", f"{gf:.2f}", f"{gb:.2f}",
                      f"{ai:.3f}", f"{roof:.1f}", f"{pct:.2f}", f"{rhs / dofs:.4e}"])
     new = not os.path.exists(a.csv)
     os.makedirs(os.path.dirname(a.csv) or ".", exist_ok=True)
     with open(a.csv, "a") as f:
         if new:
-            f.write("label,shape,N,cells,dofs,kernel,seconds_per_call,gflops,gbs,flop_per_byte,roofline_gflops,percent_roofline,rhs_seconds_per_dof_stage\n")
+            f.write("label,problem,shape,N,cells,dofs,kernel,seconds_per_call,gflops,gbs,flop_per_byte,roofline_gflops,percent_roofline,rhs_seconds_per_dof_stage\n")
         for r in rows:
             f.write(",".join(str(x) for x in r) + "\n")
+        if visc:
+            f.write(",".join(str(x) for x in [a.label, a.problem, cost.get("shape", ""), a.order, cells, dofs, "Viscous", f"{visc:.6e}", "", "", "", "", "", f"{rhs / dofs:.4e}"]) + "\n")
 
 
 if __name__ == "__main__":

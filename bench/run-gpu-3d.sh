@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|dmr]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|dmr]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -94,6 +94,13 @@ for part in $parts; do
       [ "${MDG_CPU:-1}" = 1 ] || break
       [ "${MDG_CPU16:-1}" = 1 ] && python3 bench/mdg_bench.py --label cpu16 $m --steps 1 --mpi 16 --csv "$OUT/mdg_rhs.csv"
       python3 bench/mdg_bench.py --label cpu1 $m --steps 1 --taskset 3 --csv "$OUT/mdg_rhs.csv"
+    done ;;
+  nsbench)  # Navier-Stokes (BR2) right-hand side on the seed 004 Table 7 mesh (Couette, 768 x 256 quadrilaterals),
+            # N = ${NS_ORDERS:-1 2 3 4}: the GPU, all 16 cores and one core of the GPU machine, seconds per DOF per stage
+    for n in ${NS_ORDERS:-1 2 3 4}; do
+      python3 bench/mdg_bench.py --label gpu --problem couette --faces 768,256 --order $n --steps 20 --bandwidth "${bw:-2980}" --peak 33500 --csv "$OUT/ns_rhs.csv" -- -dm_vec_type cuda
+      python3 bench/mdg_bench.py --label cpu16 --problem couette --faces 768,256 --order $n --steps 1 --mpi 16 --csv "$OUT/ns_rhs.csv"
+      python3 bench/mdg_bench.py --label cpu1 --problem couette --faces 768,256 --order $n --steps 1 --taskset 3 --csv "$OUT/ns_rhs.csv"
     done ;;
   dmr)  # double Mach reflection at N = 1 on 972 032 triangles (examples/meshes/double_mach.msh refined 4 times) to t = 0.2
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &

@@ -6,9 +6,11 @@
 // of rhs point by point, as the host does, cost one read-modify-write of the whole element per point
 // (1-5 % of the roofline on an H100). Groups that do not fit the shared memory, and the cell means, wave
 // speed and limiter, run the host's element routines (hoflow/kernels/mdg.h) one element per thread.
-// tests/unit/test_gpu_mdg.c compares each with its host twin.
+// The BR2 viscous terms (hoflow/kernels/mdg_viscous.h) follow the same plan: gradient, volume and face
+// terms by groups (points, then modes), face states, liftings and lifted gradients one thread per unit.
+// tests/unit/test_mdg.c compares each with its host twin.
 #include <cuda_runtime.h>
-#include <hoflow/kernels/mdg.h>
+#include <hoflow/kernels/mdg_viscous.h>
 
 __global__ void MDGVolumeKernel(const MDGKernelData d, const double *u, double *rhs)
 {
@@ -214,5 +216,186 @@ extern "C" int MDGWaveSpeedCUDA(const MDGKernelData *d, const double *u, const d
 extern "C" int MDGLimitCUDA(const MDGKernelData *d, const double *means_local, const int *nb_elem, double *u, double *limited)
 {
   if (d->K) MDGLimitKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, means_local, nb_elem, u, limited);
+  return (int)cudaGetLastError();
+}
+
+// ---- BR2 viscous terms (hoflow/kernels/mdg_viscous.h) ----
+
+// gradient of block elements k (owned, then halo) by groups: w J grad u at the points [E][Nq][nc] and the
+// unscaled projection [E][nc Np] in shared memory, then the inverse mass, one thread per coefficient
+__global__ void MDGGradientGroupKernel(const MDGKernelData d, int E, const double *u, double *grad)
+{
+  extern __shared__ double sm[];
+  const int Np = d.Np, Nq = d.Nq, nc = d.dim * d.nv, k0 = blockIdx.x * E, Eb = min(E, d.K + d.Kh - k0);
+  double   *G = sm, *S = sm + (size_t)E * Nq * nc;
+  for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
+    const int el = it / Nq, q = it % Nq;
+    int       l;
+    const int off = MDGElementOffset(&d, k0 + el, &l);
+    MDGGradientPoint(&d, k0 + el, q, u + off, G + ((size_t)el * Nq + q) * nc);
+  }
+  __syncthreads();
+  for (int it = threadIdx.x; it < Eb * nc * Np; it += blockDim.x) {
+    const int     el = it / (nc * Np), i = (it / Np) % nc, m = it % Np;
+    const double *Ge = G + (size_t)el * Nq * nc + i;
+    double        s  = 0;
+    for (int q = 0; q < Nq; q++) s += d.Pq[q * Np + m] * Ge[q * nc];
+    S[it] = s;
+  }
+  __syncthreads();
+  for (int it = threadIdx.x; it < Eb * nc * Np; it += blockDim.x) {
+    const int     el = it / (nc * Np), i = (it / Np) % nc, m = it % Np;
+    int           l;
+    const int     off = MDGElementOffset(&d, k0 + el, &l);
+    const double *Mi  = d.imass + d.imass_info[2 * l];
+    double        s;
+    if (!d.imass_info[2 * l + 1]) s = S[it] * Mi[0];
+    else {
+      const double *Se = S + ((size_t)el * nc + i) * Np;
+      s                = 0;
+      for (int j = 0; j < Np; j++) s += Mi[m * Np + j] * Se[j];
+    }
+    grad[(size_t)d.dim * off + it % (nc * Np)] = s;
+  }
+}
+
+__global__ void MDGGradientKernel(const MDGKernelData d, const double *u, double *grad)
+{
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < d.K + d.Kh) MDGGradientElement(&d, k, u, grad);
+}
+
+__global__ void MDGFaceStatesKernel(const MDGKernelData d, const double *u)
+{
+  const size_t it = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (it < (size_t)d.K * d.nfq) MDGViscousFaceStatePoint(&d, (int)(it / d.nfq), (int)(it % d.nfq), u);
+}
+
+// one thread per face, side and component (side 1 of boundary faces idle)
+__global__ void MDGFaceLiftingsKernel(const MDGKernelData d)
+{
+  const int    nc = d.dim * d.nv;
+  const size_t it = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (it < (size_t)d.K * d.Nfaces * 2 * nc) {
+    const int i = (int)(it % nc), side = (int)(it / nc % 2), f = (int)(it / (2 * nc) % d.Nfaces), e = (int)(it / (2 * nc * d.Nfaces));
+    if (side == 0 || d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO + 1] >= 0) MDGFaceLiftingComponent(&d, e, f, side, i);
+  }
+}
+
+__global__ void MDGLiftedGradientKernel(const MDGKernelData d)
+{
+  const int    n  = d.dim * d.nv * d.Np;
+  const size_t it = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (it < (size_t)d.K * n) MDGLiftedGradientDof(&d, (int)(it / n), (int)(it % n));
+}
+
+// viscous volume: the reference fluxes w J G^T F_v at every point [E][Nq][dim nv], then rhs -= their sums
+__global__ void MDGViscousVolumeGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
+{
+  extern __shared__ double sm[];
+  const int nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, nc = dim * nv, s = nv * Np, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  double   *F = sm;
+  for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) MDGViscousVolumePoint(&d, e0 + it / Nq, it % Nq, u, F + (size_t)it * nc);
+  __syncthreads();
+  for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
+    const int     el = it / s, v = (it % s) / Np, m = it % Np;
+    const double *Fe = F + (size_t)el * Nq * nc + v;
+    double       *r  = rhs + d.dof0 + (size_t)(e0 + el) * s + it % s;
+    double        t  = *r;
+    for (int q = 0; q < Nq; q++)
+      for (int rd = 0; rd < dim; rd++) t -= d.dPq[((size_t)rd * Nq + q) * Np + m] * Fe[q * nc + rd * nv];
+    *r = t;
+  }
+}
+
+__global__ void MDGViscousVolumeKernel(const MDGKernelData d, const double *u, double *rhs)
+{
+  const int    e = blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t s = (size_t)d.nv * d.Np;
+  if (e < d.K) MDGViscousVolumeElement(&d, e, u, rhs + d.dof0 + e * s);
+}
+
+// viscous face: w sJ F_v* . n at every face point [E][nfq][nv], then rhs += their sums
+__global__ void MDGViscousFaceGroupKernel(const MDGKernelData d, int E, double *rhs)
+{
+  extern __shared__ double sm[];
+  const int nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  double   *W = sm;
+  for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) MDGViscousFacePoint(&d, e0 + it / nfq, it % nfq, W + (size_t)it * nv);
+  __syncthreads();
+  for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
+    const int     el = it / s, v = (it % s) / Np, m = it % Np, e = e0 + el;
+    const double *We = W + (size_t)el * nfq * nv + v;
+    double       *r  = rhs + d.dof0 + (size_t)e * s + it % s;
+    double        t  = *r;
+    for (int f = 0; f < d.Nfaces; f++) {
+      const double *Pm = d.Pf + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO];
+      for (int q = 0, qq = d.fq_offset[f]; qq < d.fq_offset[f + 1]; q++, qq++) t += Pm[q * Np + m] * We[qq * nv];
+    }
+    *r = t;
+  }
+}
+
+__global__ void MDGViscousFaceKernel(const MDGKernelData d, double *rhs)
+{
+  const int    e = blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t s = (size_t)d.nv * d.Np;
+  if (e < d.K) MDGViscousFaceElement(&d, e, rhs + d.dof0 + e * s);
+}
+
+static unsigned MDGThreads(size_t n)
+{
+  return (unsigned)((n + 255) / 256);
+}
+
+extern "C" int MDGGradientCUDA(const MDGKernelData *d, const double *u, double *grad)
+{
+  const int nc = d->dim * d->nv;
+  size_t    shared;
+  int       E;
+  if (!(d->K + d->Kh)) return 0;
+  E = MDGGroup((const void *)MDGGradientGroupKernel, d->K + d->Kh, d->Nq, (size_t)d->Nq * nc + (size_t)nc * d->Np, &shared);
+  if (E) MDGGradientGroupKernel<<<(d->K + d->Kh + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, grad);
+  else MDGGradientKernel<<<MDGBlocks(d->K + d->Kh), 128, 0, (cudaStream_t)d->stream>>>(*d, u, grad);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int MDGFaceStatesCUDA(const MDGKernelData *d, const double *u)
+{
+  if (d->K) MDGFaceStatesKernel<<<MDGThreads((size_t)d->K * d->nfq), 256, 0, (cudaStream_t)d->stream>>>(*d, u);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int MDGFaceLiftingsCUDA(const MDGKernelData *d)
+{
+  if (d->K) MDGFaceLiftingsKernel<<<MDGThreads((size_t)d->K * d->Nfaces * 2 * d->dim * d->nv), 256, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int MDGLiftedGradientCUDA(const MDGKernelData *d)
+{
+  if (d->K) MDGLiftedGradientKernel<<<MDGThreads((size_t)d->K * d->dim * d->nv * d->Np), 256, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int MDGViscousVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs)
+{
+  size_t shared;
+  int    E;
+  if (!d->K) return 0;
+  E = MDGGroup((const void *)MDGViscousVolumeGroupKernel, d->K, d->Nq, (size_t)d->Nq * d->dim * d->nv, &shared);
+  if (E) MDGViscousVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+  else MDGViscousVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int MDGViscousFaceCUDA(const MDGKernelData *d, double *rhs)
+{
+  size_t shared;
+  int    E;
+  if (!d->K) return 0;
+  E = MDGGroup((const void *)MDGViscousFaceGroupKernel, d->K, d->nfq, (size_t)d->nfq * d->nv, &shared);
+  if (E) MDGViscousFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, rhs);
+  else MDGViscousFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, rhs);
   return (int)cudaGetLastError();
 }

@@ -135,3 +135,26 @@ def _():
     check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
     check(abs(sd - 2.09) <= 0.05 * 2.09, "separation length %.3f d (seed BR2-P1 2.09)" % sd)
     return "%s pseudo steps, residual fell %.1e: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], drop, cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])
+
+
+# The BR2 kernels on the GPU (tests/unit/test_mdg.c: every CUDA kernel of the right-hand side against its
+# host twin on a perturbed state): quadrilaterals, triangles, the mixed Couette mesh, and the cylinder's
+# mixed mesh with its curved wall (curved inverse masses, no-slip and far-field boundaries).
+NS_GPU_BOX = NS_BOX + ["-dm_plex_box_faces", "8,4"]
+for _order in (1, 4):
+    test("gpu/mdg/navier-stokes/couette-quadrilateral/N%d" % _order, gpu=True)(mdg_gpu_test("couette", _order, NS_GPU_BOX))
+test("gpu/mdg/navier-stokes/couette-triangle/N3", gpu=True)(mdg_gpu_test("couette", 3, ["-dm_plex_filename", "examples/meshes/couette.msh"]))
+test("gpu/mdg/navier-stokes/couette-mixed/N2", gpu=True)(mdg_gpu_test("couette", 2, ["-dm_plex_filename", "examples/meshes/couette_mixed.msh"]))
+test("gpu/mdg/navier-stokes/cylinder-curved-mixed/N2", gpu=True)(mdg_gpu_test("cylinder", 2, []))
+
+
+@test("gpu/navier-stokes/couette/explicit-rates", gpu=True)
+def _():
+    """The explicit path on CUDA vectors (options/gpu.yaml): Couette at Re = 2 to t = 5 on quadrilaterals,
+    density rates >= N + 0.6, and the GPU's errors equal the host's (1e-8 relative)."""
+    gpu_or_skip()
+    box = lambda nx: NS_BOX + ["-dm_plex_box_faces", "%d,%d" % (nx, nx // 2), "-options_file", "options/gpu.yaml"]
+    res = couette_rates({1: [box(4), box(8), box(16)], 2: [box(8), box(16)]}, (1, 2))
+    host, dev = couette_l2(2, NS_BOX + ["-dm_plex_box_faces", "8,4"]), couette_l2(2, box(8))
+    check(abs(host - dev) <= 1e-8 * host, "N = 2, 8x4: host %.10e, GPU %.10e" % (host, dev))
+    return res + "; host = GPU (%.6e)" % dev

@@ -462,6 +462,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(PetscFree(mdg->xdof));
   PetscCall(PetscFree(mdg->elem_dof));
   PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
+  PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -491,6 +492,30 @@ static PetscErrorCode MDGDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->h, sizeof(double) * PetscMax(h->K, 1), (const void **)&blk->h_device));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->nb_elem, sizeof(int) * PetscMax(h->K * h->Nfaces, 1), (const void **)&blk->nb_device));
+  }
+  if (mdg->viscous) { /* BR2: the inverse masses, the gradients and the face scratch, shared by the blocks */
+    const double *imass, *grad, *Q, *fstate, *fjw, *flift;
+    const int    *imass_info;
+    PetscInt      nimass = 0;
+    for (PetscInt b = 0; b < mdg->nblocks; b++) nimass += (mdg->blocks[b].K + mdg->blocks[b].Kh) * (mdg->blocks[b].curved ? mdg->blocks[b].Np * mdg->blocks[b].Np : 1);
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->imass, sizeof(double) * PetscMax(nimass, 1), (const void **)&imass));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->imass_info, sizeof(int) * 2 * PetscMax(mdg->mesh->Klocal, 1), (const void **)&imass_info));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->grad, sizeof(double) * PetscMax(mdg->dim * mdg->ndof_local, 1), (const void **)&grad));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->Q, sizeof(double) * PetscMax(mdg->dim * mdg->ndof_local, 1), (const void **)&Q));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->fstate, sizeof(double) * PetscMax(mdg->nfstate, 1), (const void **)&fstate));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->fjw, sizeof(double) * PetscMax(mdg->nfjw, 1), (const void **)&fjw));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->flift, sizeof(double) * PetscMax(mdg->nflift, 1), (const void **)&flift));
+    for (PetscInt b = 0; b < mdg->nblocks; b++) { /* the device pointers at the host's offsets */
+      const MDGKernelData *h = &mdg->blocks[b].kd;
+      MDGKernelData       *d = &mdg->blocks[b].kd_device;
+      d->imass               = imass;
+      d->imass_info          = imass_info;
+      d->grad                = grad;
+      d->Q                   = (double *)Q;
+      d->fstate              = (double *)fstate + (h->fstate - mdg->fstate);
+      d->fjw                 = (double *)fjw + (h->fjw - mdg->fjw);
+      d->flift               = (double *)flift + (h->flift - mdg->flift);
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

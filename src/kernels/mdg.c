@@ -48,9 +48,26 @@ void MDGGradientHost(const MDGKernelData *d, const double *u, double *grad)
   for (int k = 0; k < d->K + d->Kh; k++) MDGGradientElement(d, k, u, grad);
 }
 
-void MDGLiftedGradientHost(const MDGKernelData *d, const double *u, double *Q)
+void MDGFaceStatesHost(const MDGKernelData *d, const double *u)
 {
-  for (int e = 0; e < d->K; e++) MDGLiftedGradientElement(d, e, u, Q);
+  for (int e = 0; e < d->K; e++)
+    for (int qq = 0; qq < d->nfq; qq++) MDGViscousFaceStatePoint(d, e, qq, u);
+}
+
+void MDGFaceLiftingsHost(const MDGKernelData *d)
+{
+  const int nc = d->dim * d->nv;
+  for (int e = 0; e < d->K; e++)
+    for (int f = 0; f < d->Nfaces; f++)
+      for (int side = 0; side < (d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO + 1] >= 0 ? 2 : 1); side++)
+        for (int i = 0; i < nc; i++) MDGFaceLiftingComponent(d, e, f, side, i);
+}
+
+void MDGLiftedGradientHost(const MDGKernelData *d)
+{
+  const int n = d->dim * d->nv * d->Np;
+  for (int e = 0; e < d->K; e++)
+    for (int i = 0; i < n; i++) MDGLiftedGradientDof(d, e, i);
 }
 
 void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
@@ -59,8 +76,8 @@ void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
   for (int e = 0; e < d->K; e++) MDGViscousVolumeElement(d, e, u, rhs + d->dof0 + e * s);
 }
 
-void MDGViscousFaceHost(const MDGKernelData *d, const double *u, double *rhs)
+void MDGViscousFaceHost(const MDGKernelData *d, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) MDGViscousFaceElement(d, e, u, rhs + d->dof0 + e * s);
+  for (int e = 0; e < d->K; e++) MDGViscousFaceElement(d, e, rhs + d->dof0 + e * s);
 }

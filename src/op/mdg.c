@@ -27,6 +27,7 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
 
   PetscFunctionBeginUser;
   PetscCheck(eta > 0, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_OUTOFRANGE, "The BR2 penalty %g must be positive", (double)eta);
+  PetscCheck(!mdg->shell.device_ready, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ORDER, "MDGSetViscous after the first device call: set the viscous terms up first");
   /* the inverse mass of every local element, owned and halo: 1/J (affine) or M^{-1} from the volume points */
   for (PetscInt b = 0; b < mdg->nblocks; b++) n += (mdg->blocks[b].K + mdg->blocks[b].Kh) * (mdg->blocks[b].curved ? mdg->blocks[b].Np * mdg->blocks[b].Np : 1);
   PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
@@ -35,8 +36,6 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock      *blk = &mdg->blocks[b];
     const PetscInt Np = blk->Np, Nq = blk->Nq;
-    for (PetscInt f = 0; f < blk->Nfaces; f++)
-      PetscCheck(blk->kd.fq_offset[f + 1] - blk->kd.fq_offset[f] <= MDG_VISCOUS_NFQ_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Navier-Stokes: %d points on face %" PetscInt_FMT " of a %s exceed the viscous kernels' %d per face (lower -order or -mdg_quadrature_degree)", blk->kd.fq_offset[f + 1] - blk->kd.fq_offset[f], f, RefShapes[blk->shape], MDG_VISCOUS_NFQ_MAX);
     for (PetscInt k = 0; k < blk->K + blk->Kh; k++) {
       int            l;
       const PetscInt q0 = 0;
@@ -49,6 +48,32 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
         PetscCall(MDGBlockInverseMass(blk, dim, k, mdg->imass + n));
         n += Np * Np;
       }
+    }
+  }
+  { /* the face scratch of every block: states and lifting integrands per face point, liftings per face */
+    PetscInt npmax = 0, ns = 0, nj = 0, nl = 0;
+    for (PetscInt b = 0; b < mdg->nblocks; b++) npmax = PetscMax(npmax, mdg->blocks[b].Np);
+    for (PetscInt b = 0; b < mdg->nblocks; b++) {
+      const MDGBlock *blk = &mdg->blocks[b];
+      ns += blk->K * blk->kd.nfq * (2 * mdg->nv + 1);
+      nj += blk->K * blk->kd.nfq * dim * mdg->nv;
+      nl += blk->K * blk->Nfaces * dim * mdg->nv * (blk->Np + npmax);
+    }
+    PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
+    PetscCall(PetscCalloc3(PetscMax(ns, 1), &mdg->fstate, PetscMax(nj, 1), &mdg->fjw, PetscMax(nl, 1), &mdg->flift));
+    mdg->nfstate = ns;
+    mdg->nfjw    = nj;
+    mdg->nflift  = nl;
+    ns = nj = nl = 0;
+    for (PetscInt b = 0; b < mdg->nblocks; b++) {
+      MDGBlock *blk    = &mdg->blocks[b];
+      blk->kd.lstride = (int)(dim * mdg->nv * (blk->Np + npmax));
+      blk->kd.fstate  = mdg->fstate + ns;
+      blk->kd.fjw     = mdg->fjw + nj;
+      blk->kd.flift   = mdg->flift + nl;
+      ns += blk->K * blk->kd.nfq * (2 * mdg->nv + 1);
+      nj += blk->K * blk->kd.nfq * dim * mdg->nv;
+      nl += blk->K * blk->Nfaces * blk->kd.lstride;
     }
   }
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
@@ -138,6 +163,50 @@ PetscErrorCode MDGViewCost(MDGDisc *mdg, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* BR2 (hoflow/kernels/mdg_viscous.h): gradients of owned and halo elements, face states, face liftings,
+ * lifted gradients, then the viscous volume and face terms into fa; ul the local state (after the halo
+ * exchange). With fa NULL, the stages up to the liftings (the wall data need no more). */
+static PetscErrorCode MDGViscousTerms(MDGDisc *mdg, PetscBool on_device, const PetscScalar *ul, PetscScalar *fa)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGViscous));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device) MDGGradientHost(&blk->kd, ul, mdg->grad);
+    else {
+      blk->kd_device.stream = mdg->shell.stream;
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGGradientCUDA(&blk->kd_device, ul, (double *)blk->kd_device.grad)), "modal DG viscous gradient"));
+    }
+  }
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device) MDGFaceStatesHost(&blk->kd, ul);
+    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceStatesCUDA(&blk->kd_device, ul)), "modal DG viscous face states"));
+  }
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device) MDGFaceLiftingsHost(&blk->kd);
+    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceLiftingsCUDA(&blk->kd_device)), "modal DG viscous liftings"));
+  }
+  for (PetscInt b = 0; b < mdg->nblocks && fa; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device) MDGLiftedGradientHost(&blk->kd);
+    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftedGradientCUDA(&blk->kd_device)), "modal DG viscous lifted gradient"));
+  }
+  for (PetscInt b = 0; b < mdg->nblocks && fa; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    if (!on_device) {
+      MDGViscousVolumeHost(&blk->kd, ul, fa);
+      MDGViscousFaceHost(&blk->kd, fa);
+    } else {
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGViscousVolumeCUDA(&blk->kd_device, ul, fa)), "modal DG viscous volume"));
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGViscousFaceCUDA(&blk->kd_device, fa)), "modal DG viscous face"));
+    }
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGViscous, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
 {
   const PetscScalar *ua, *ul;
@@ -154,7 +223,6 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
     fl += d;
   }
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
-  PetscCheck(!(on_device && mdg->viscous), PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP, "The Navier-Stokes viscous terms run on the host only so far: drop -dm_vec_type cuda (or options/gpu.yaml)");
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&mdg->shell, f, &fa));
@@ -179,16 +247,7 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
   }
   PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, ff));
-  if (mdg->viscous) { /* BR2: gradients of owned and halo elements, lifted gradients, viscous volume and face terms */
-    PetscCall(PetscLogEventBegin(HOFLOW_MDGViscous, 0, 0, 0, 0));
-    for (PetscInt b = 0; b < mdg->nblocks; b++) MDGGradientHost(&mdg->blocks[b].kd, ul, mdg->grad);
-    for (PetscInt b = 0; b < mdg->nblocks; b++) MDGLiftedGradientHost(&mdg->blocks[b].kd, ul, mdg->Q);
-    for (PetscInt b = 0; b < mdg->nblocks; b++) {
-      MDGViscousVolumeHost(&mdg->blocks[b].kd, ul, fa);
-      MDGViscousFaceHost(&mdg->blocks[b].kd, ul, fa);
-    }
-    PetscCall(PetscLogEventEnd(HOFLOW_MDGViscous, 0, 0, 0, 0));
-  }
+  if (mdg->viscous) PetscCall(MDGViscousTerms(mdg, on_device, ul, fa));
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLift));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
@@ -308,48 +367,54 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
   const PetscScalar *ul;
   PetscBool          on_device;
   PetscInt           n = 0;
+  Vec                uh = NULL;
 
   PetscFunctionBeginUser;
   PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
   PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * MDG_WALL_ROW, rows));
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
-  PetscCheck(!on_device, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP, "The wall data of the viscous terms are computed on the host only so far");
+  if (on_device) { /* a monitor's work: on a host copy of the state */
+    PetscInt nl, ng;
+    PetscCall(VecGetLocalSize(u, &nl));
+    PetscCall(VecGetSize(u, &ng));
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &uh));
+    PetscCall(VecSetSizes(uh, nl, ng));
+    PetscCall(VecSetType(uh, VECSTANDARD));
+    PetscCall(VecCopy(u, uh));
+    u = uh;
+    PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+    PetscCheck(!on_device, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_PLIB, "The wall data need a host copy of the state");
+  }
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) MDGGradientHost(&mdg->blocks[b].kd, ul, mdg->grad); /* the projected gradients of u */
+  PetscCall(MDGViscousTerms(mdg, PETSC_FALSE, ul, NULL)); /* gradients, face states and liftings */
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     const MDGKernelData *d = &mdg->blocks[b].kd;
     for (int e = 0; e < d->K; e++)
-      for (int fc = 0; fc < d->Nfaces; fc++) {
-        const int *fi = d->face_info + ((size_t)e * d->Nfaces + fc) * MDG_FACE_INFO;
-        double     uM[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], uO[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], jw[MDG_VISCOUS_NFQ_MAX * 3 * EULER_NV_MAX], r[3 * EULER_NV_MAX * MDG_NP_MAX];
-        int        heat[MDG_VISCOUS_NFQ_MAX], l, nfq, off;
+      for (int qq = 0; qq < d->nfq; qq++) {
+        int           q;
+        const int     fc = MDGFaceOfPoint(d, qq, &q);
+        const int    *fi = d->face_info + ((size_t)e * d->Nfaces + fc) * MDG_FACE_INFO;
+        const double *fg = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
+        PetscReal    *row;
+        double        Fvis[3 * EULER_NV_MAX];
         if (fi[1] >= 0 || (fi[3] != EULER_BC_NOSLIP_ISOTHERMAL && fi[3] != EULER_BC_NOSLIP_ADIABATIC)) continue;
-        off = MDGElementOffset(d, e, &l);
-        nfq = MDGViscousFaceStates(d, e, fc, ul, uM, uO, jw, heat);
-        MDGLiftJump(d, l, d->Np, nfq, d->Pf + fi[0], jw, r);
-        for (int q = 0; q < nfq; q++, n++) {
-          const double *fg  = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[fc] + q) * (dim + 1);
-          PetscReal    *row = *rows + n * MDG_WALL_ROW;
-          double        g[3 * EULER_NV_MAX], gl[3 * EULER_NV_MAX], Fvis[3 * EULER_NV_MAX];
-          MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, d->grad + (size_t)dim * off, g);
-          MDGEvaluateGradient((int)dim, (int)nv, d->Np, d->Pf + fi[0] + q * d->Np, r, gl);
-          for (int i = 0; i < dim * nv; i++) g[i] += d->eta * gl[i];
-          NSViscousFlux((int)dim, d->gamma, &d->vis, uO + q * nv, g, heat[q], Fvis);
-          for (int i = 0; i < MDG_WALL_ROW; i++) row[i] = 0;
-          for (int i = 0; i < dim; i++) {
-            double tn = 0;
-            for (int j = 0; j < dim; j++) tn += Fvis[j * nv + 1 + i] * fg[j];
-            row[i]     = mdg->bx[(size_t)(fi[2] + q) * dim + i];
-            row[3 + i] = fg[i];
-            row[8 + i] = -tn;
-          }
-          row[6] = fg[dim];
-          row[7] = EulerPressure((int)dim, d->gamma, uM + q * nv);
+        MDGViscousFaceFlux(d, e, qq, Fvis);
+        row = *rows + n++ * MDG_WALL_ROW;
+        for (int i = 0; i < MDG_WALL_ROW; i++) row[i] = 0;
+        for (int i = 0; i < dim; i++) {
+          double tn = 0;
+          for (int j = 0; j < dim; j++) tn += Fvis[j * nv + 1 + i] * fg[j];
+          row[i]     = mdg->bx[(size_t)(fi[2] + q) * dim + i];
+          row[3 + i] = fg[i];
+          row[8 + i] = -tn;
         }
+        row[6] = fg[dim];
+        row[7] = EulerPressure((int)dim, d->gamma, d->fstate + ((size_t)e * d->nfq + qq) * (2 * nv + 1));
       }
   }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
+  PetscCall(VecDestroy(&uh));
   *nrows = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,5 +1,5 @@
-static const char help[] = "Modal DG Euler kernels: the right-hand side of the problem's exact state (with a perturbation of its\n"
-                           "modes) on the host, and, in CUDA builds, every CUDA kernel (volume + face + lift, wave speed, cell\n"
+static const char help[] = "Modal DG Euler kernels (with the BR2 viscous terms for Navier-Stokes problems): the right-hand side of the\n"
+                           "problem's exact (or initial) state (with a perturbation of its modes) on the host, and, in CUDA builds, every CUDA kernel (volume + face + lift, wave speed, cell\n"
                            "means + limiter) against its host twin on the same input. Takes hoflow's options (-problem, -disc mdg,\n"
                            "-order, mesh). Prints SKIPPED for the device part when hoflow is built without CUDA.\n";
 
@@ -17,7 +17,7 @@ static PetscErrorCode ExactState(PetscInt dim, const PetscReal x[], PetscReal u[
   const Exact *ex = (const Exact *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(ex->problem->exact(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
+  PetscCall((ex->problem->exact ? ex->problem->exact : ex->problem->initial)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx)); /* cases without an exact state: their initial state */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

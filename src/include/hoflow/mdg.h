@@ -64,6 +64,8 @@ typedef struct {
   PetscReal *imass;      /* inverse masses of every local element (hoflow/kernels/mdg.h) */
   int       *imass_info; /* [2*Klocal] */
   PetscReal *grad, *Q;   /* [dim*ndof_local] projected and lifted gradients */
+  PetscReal *fstate, *fjw, *flift; /* face scratch of every block (hoflow/kernels/mdg.h) ... */
+  PetscInt   nfstate, nfjw, nflift; /* ... and its sizes */
 } MDGDisc;
 
 /* A state function of position: u[nv] at x[dim]. */
@@ -86,7 +88,7 @@ PETSC_EXTERN PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt 
 /* Minv = the inverse mass matrix of element k (owned or halo) of a curved block, from its volume points. */
 PETSC_EXTERN PetscErrorCode MDGBlockInverseMass(const MDGBlock *blk, PetscInt dim, PetscInt k, PetscReal Minv[]);
 /* The viscous terms of the compressible Navier–Stokes equations by BR2 with penalty eta
- * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler. Host vectors only so far. */
+ * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler, before the first device call. */
 PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta);
 /* The force of the fluid on the no-slip walls: pressure part Fp[dim] = int p n and viscous part
  * Fv[dim] = -int tau n (n out of the fluid), tau from the BR2 face gradient (all ranks). */

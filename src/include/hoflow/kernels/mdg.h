@@ -55,7 +55,11 @@ typedef struct {
   double        eta;        /* BR2 penalty of the face liftings */
   double        visc_dt;    /* 2N + 1: the diffusive part of the step's speed, visc_dt D / h^2 */
   const double *grad;       /* [dim*ndof_local] projected broken gradients of owned and halo elements, at dim*(dof offset) */
-  const double *Q;          /* [dim*ndof_local] the lifted gradients (broken gradient + all face liftings) of owned elements */
+  double       *Q;          /* [dim*ndof_local] the lifted gradients (broken gradient + all face liftings) of owned elements */
+  double       *fstate;     /* [K*nfq*(2 nv + 1)] per face point of the block's owned elements: u-, the other side's state, heat flag */
+  double       *fjw;        /* [K*nfq*dim*nv] ... the lifting integrand w sJ [u] n */
+  double       *flift;      /* [K*Nfaces*lstride] per face: its lifting on the element (dim nv Np), then on the neighbour */
+  int           lstride;
   const double *imass;      /* inverse masses of every local element: 1/J (affine) or M^{-1} (curved) ... */
   const int    *imass_info; /* ... at imass + imass_info[2 l], imass_info[2 l + 1] = 1 for M^{-1} */
   void         *stream;     /* CUDA stream */
@@ -72,12 +76,21 @@ void MDGWaveSpeedHost(const MDGKernelData *d, const double *u, const double *h, 
  * (means_local[l*nv + k]) and the face neighbours nb_elem[K*Nfaces] (local elements, -1 on the boundary),
  * conservatively; limited[e] = 1 where it limited, else 0 */
 void MDGLimitHost(const MDGKernelData *d, const double *means_local, const int *nb_elem, double *u, double *limited);
-/* BR2 viscous terms (hoflow/kernels/mdg_viscous.h): projected gradients of owned and halo elements,
- * lifted gradients of owned elements, then the viscous volume and face terms (before the lift) */
+/* BR2 viscous terms (hoflow/kernels/mdg_viscous.h), in this order: projected gradients of owned and
+ * halo elements, face states and lifting integrands, face liftings, lifted gradients of owned elements,
+ * then the viscous volume and face terms (before the lift) */
 void MDGGradientHost(const MDGKernelData *d, const double *u, double *grad);
-void MDGLiftedGradientHost(const MDGKernelData *d, const double *u, double *Q);
+void MDGFaceStatesHost(const MDGKernelData *d, const double *u);
+void MDGFaceLiftingsHost(const MDGKernelData *d);
+void MDGLiftedGradientHost(const MDGKernelData *d);
 void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs);
-void MDGViscousFaceHost(const MDGKernelData *d, const double *u, double *rhs);
+void MDGViscousFaceHost(const MDGKernelData *d, double *rhs);
+int  MDGGradientCUDA(const MDGKernelData *d, const double *u, double *grad);
+int  MDGFaceStatesCUDA(const MDGKernelData *d, const double *u);
+int  MDGFaceLiftingsCUDA(const MDGKernelData *d);
+int  MDGLiftedGradientCUDA(const MDGKernelData *d);
+int  MDGViscousVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs);
+int  MDGViscousFaceCUDA(const MDGKernelData *d, double *rhs);
 int  MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs);
 int  MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs);
 int  MDGLiftCUDA(const MDGKernelData *d, double *rhs);

@@ -10,20 +10,24 @@
  * heat flux at adiabatic walls; u_b from NSViscousBoundaryState). The two sides' liftings of a face
  * project the same integrand on their own modes and inverse mass, so a face needs the neighbour's
  * inverse mass (imass, every local element) and projected gradient (grad, owned and halo elements),
- * nothing exchanged beyond the state. Kernels, in the order of a right-hand side:
+ * nothing exchanged beyond the state. Kernels, in the order of a right-hand side, each over the
+ * smallest unit that needs no more than a few doubles of its own (host loops and CUDA threads alike):
  *
- *   MDGGradientElement         grad_h u of an owned or halo element (after the halo exchange)
- *   MDGLiftedGradientElement   Q of an owned element
- *   MDGViscousVolumeElement    rhs -= sum_q w J grad(phi) . F_v(u, Q)
- *   MDGViscousFaceElement      rhs += sum_faces sum_q w sJ phi F_v* . n
+ *   MDGGradientElement          grad_h u of an owned or halo element (after the halo exchange)
+ *   MDGViscousFaceStatePoint    per face point of an owned element: u-, the other side's state, the
+ *                               heat flag (fstate) and the lifting integrand w sJ [u] n (fjw)
+ *   MDGFaceLiftingComponent     per face, side and component: the face's lifting r_f on the element
+ *                               and on its neighbour (flift)
+ *   MDGLiftedGradientDof        Q of an owned element, one coefficient
+ *   MDGViscousVolumePoint       w J G^T F_v(u, Q) at a volume point (rhs -= sum_q grad(phi) . it)
+ *   MDGViscousFacePoint         w sJ F_v* . n at a face point (rhs += sum_q phi it)
  *
- * before the lift (M^{-1}) of the Euler right-hand side. Host twins only so far (src/kernels/mdg.c);
- * a viscous run on CUDA vectors is refused. */
+ * before the lift (M^{-1}) of the Euler right-hand side. Host twins in src/kernels/mdg.c, CUDA in
+ * cuda/mdg.cu (the gradient, volume and face terms by groups of elements per thread block, points then
+ * modes, like the Euler kernels; the rest one thread per unit above). */
 #pragma once
 
 #include <hoflow/kernels/mdg.h>
-
-#define MDG_VISCOUS_NFQ_MAX 256 /* face points of one face */
 
 /* r[ncomp*Np] = M_l^{-1} r for local element l of any block */
 HOFLOW_HD void MDGApplyInverseMass(const MDGKernelData *d, int l, int Np, int ncomp, double *r)
@@ -52,86 +56,100 @@ HOFLOW_HD int MDGElementOffset(const MDGKernelData *d, int k, int *l)
   return k < d->K ? d->dof0 + k * s : d->halo_dof0 + (k - d->K) * s;
 }
 
+/* the face of face point qq (0 <= qq < nfq) of an element, and the point's number on that face */
+HOFLOW_HD int MDGFaceOfPoint(const MDGKernelData *d, int qq, int *q)
+{
+  int f = 0;
+  while (qq >= d->fq_offset[f + 1]) f++;
+  *q = qq - d->fq_offset[f];
+  return f;
+}
+
+/* gx[j*nv + c] = w J (d u_c / d x_j) at volume point q of block element k with modes c */
+HOFLOW_HD void MDGGradientPoint(const MDGKernelData *d, int k, int q, const double *HOFLOW_RESTRICT c, double *HOFLOW_RESTRICT gx)
+{
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
+  const double *vg = d->vgeo + ((size_t)k * Nq + q) * gs;
+  double        ur[3][EULER_NV_MAX];
+  for (int rd = 0; rd < dim; rd++) MDGEvaluate(nv, Np, d->dPq + ((size_t)rd * Nq + q) * Np, c, ur[rd]);
+  for (int j = 0; j < dim; j++)
+    for (int v = 0; v < nv; v++) {
+      double s = 0;
+      for (int rd = 0; rd < dim; rd++) s += vg[j * dim + rd] * ur[rd][v];
+      gx[j * nv + v] = s * vg[dim * dim];
+    }
+}
+
 /* grad + dim*(offset of k): the projection of grad u_h on the element's modes, g[(j*nv + c)*Np + m] */
 HOFLOW_HD void MDGGradientElement(const MDGKernelData *d, int k, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT grad)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq;
   int           l;
   const int     off = MDGElementOffset(d, k, &l);
   const double *c   = u + off;
   double       *g   = grad + (size_t)dim * off;
   for (int i = 0; i < dim * nv * Np; i++) g[i] = 0;
   for (int q = 0; q < Nq; q++) {
-    const double *vg = d->vgeo + ((size_t)k * Nq + q) * gs;
-    double        ur[3][EULER_NV_MAX];
-    for (int rd = 0; rd < dim; rd++) MDGEvaluate(nv, Np, d->dPq + ((size_t)rd * Nq + q) * Np, c, ur[rd]);
-    for (int j = 0; j < dim; j++)
-      for (int v = 0; v < nv; v++) {
-        double gx = 0;
-        for (int rd = 0; rd < dim; rd++) gx += vg[j * dim + rd] * ur[rd][v];
-        gx *= vg[dim * dim];
-        for (int m = 0; m < Np; m++) g[(j * nv + v) * Np + m] += d->Pq[q * Np + m] * gx;
-      }
+    double gx[3 * EULER_NV_MAX];
+    MDGGradientPoint(d, k, q, c, gx);
+    for (int i = 0; i < dim * nv; i++)
+      for (int m = 0; m < Np; m++) g[i * Np + m] += d->Pq[q * Np + m] * gx[i];
   }
   MDGApplyInverseMass(d, l, Np, dim * nv, g);
 }
 
-/* The states on face f of owned element e at its nfq points: uM, the other side's uO (the neighbour's,
- * or the viscous boundary state), the lifting integrand jw[q][(j*nv + c)] = w sJ [u]_c n_j, and heat[q]
- * (0 at adiabatic walls). Returns the number of points. */
-HOFLOW_HD int MDGViscousFaceStates(const MDGKernelData *d, int e, int f, const double *HOFLOW_RESTRICT u, double *uM, double *uO, double *jw, int *heat)
+/* Face point qq of owned element e: fstate (2 nv + 1 doubles: u-, the other side's state, heat flag)
+ * and fjw (dim nv: w sJ [u]_c n_j at j*nv + c) */
+HOFLOW_HD void MDGViscousFaceStatePoint(const MDGKernelData *d, int e, int qq, const double *HOFLOW_RESTRICT u)
 {
   const int     dim = d->dim, nv = d->nv, Np = d->Np;
-  const int    *fi  = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
-  const int     nfq = d->fq_offset[f + 1] - d->fq_offset[f];
-  const double *c = u + d->dof0 + (size_t)e * nv * Np, *Pm = d->Pf + fi[0], *Pp = d->Pf + fi[2];
-  for (int q = 0; q < nfq; q++) {
-    const double *fg = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[f] + q) * (dim + 1);
-    double       *um = uM + q * nv, *uo = uO + q * nv;
-    MDGEvaluate(nv, Np, Pm + q * Np, c, um);
-    if (fi[1] >= 0) {
-      MDGEvaluate(nv, fi[4], Pp + q * fi[4], u + fi[1], uo);
-      heat[q] = 1;
-    } else {
-      const double *data = d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA;
-      double        uP[EULER_NV_MAX];
-      EulerBoundaryState(fi[3], dim, d->gamma, data, um, fg, uP);
-      heat[q] = NSViscousBoundaryState(fi[3], dim, d->gamma, data, um, uP, uo);
-    }
-    for (int v = 0; v < nv; v++) {
-      const double jump = (fi[1] >= 0 ? 0.5 : 1.0) * (uo[v] - um[v]) * fg[dim];
-      for (int j = 0; j < dim; j++) jw[q * dim * nv + j * nv + v] = jump * fg[j];
-    }
+  int           q;
+  const int     f  = MDGFaceOfPoint(d, qq, &q);
+  const int    *fi = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
+  const double *c = u + d->dof0 + (size_t)e * nv * Np, *fg = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
+  double       *st = d->fstate + ((size_t)e * d->nfq + qq) * (2 * nv + 1), *jw = d->fjw + ((size_t)e * d->nfq + qq) * dim * nv;
+  double       *um = st, *uo = st + nv;
+  MDGEvaluate(nv, Np, d->Pf + fi[0] + q * Np, c, um);
+  if (fi[1] >= 0) {
+    MDGEvaluate(nv, fi[4], d->Pf + fi[2] + q * fi[4], u + fi[1], uo);
+    st[2 * nv] = 1;
+  } else {
+    const double *data = d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA;
+    double        uP[EULER_NV_MAX];
+    EulerBoundaryState(fi[3], dim, d->gamma, data, um, fg, uP);
+    st[2 * nv] = NSViscousBoundaryState(fi[3], dim, d->gamma, data, um, uP, uo);
   }
-  return nfq;
+  for (int v = 0; v < nv; v++) {
+    const double jump = (fi[1] >= 0 ? 0.5 : 1.0) * (uo[v] - um[v]) * fg[dim];
+    for (int j = 0; j < dim; j++) jw[j * nv + v] = jump * fg[j];
+  }
 }
 
-/* r[(j*nv + c)*np + m] = M_l^{-1} sum_q P[q*np + m] jw[q][j*nv + c]: a face's lifting on one side */
-HOFLOW_HD void MDGLiftJump(const MDGKernelData *d, int l, int np, int nfq, const double *P, const double *jw, double *r)
+/* flift of face f of owned element e, side 0 (the element's modes, at 0) or 1 (the neighbour's, at
+ * dim nv Np; interior faces only), component i (= j*nv + c): r[m] = M^{-1} sum_q phi_m w sJ [u]_c n_j */
+HOFLOW_HD void MDGFaceLiftingComponent(const MDGKernelData *d, int e, int f, int side, int i)
 {
-  const int nc = d->dim * d->nv;
-  for (int i = 0; i < nc * np; i++) r[i] = 0;
-  for (int q = 0; q < nfq; q++)
-    for (int i = 0; i < nc; i++)
-      for (int m = 0; m < np; m++) r[i * np + m] += P[q * np + m] * jw[q * nc + i];
-  MDGApplyInverseMass(d, l, np, nc, r);
+  const int     nc = d->dim * d->nv, nfq = d->fq_offset[f + 1] - d->fq_offset[f];
+  const int    *fi = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
+  const int     np = side ? fi[4] : d->Np;
+  const double *P  = d->Pf + (side ? fi[2] : fi[0]);
+  const double *jw = d->fjw + ((size_t)e * d->nfq + d->fq_offset[f]) * nc + i;
+  double       *r  = d->flift + ((size_t)e * d->Nfaces + f) * d->lstride + (side ? nc * d->Np : 0) + i * np;
+  for (int m = 0; m < np; m++) {
+    double s = 0;
+    for (int q = 0; q < nfq; q++) s += P[q * np + m] * jw[q * nc];
+    r[m] = s;
+  }
+  MDGApplyInverseMass(d, side ? fi[5] : d->e0 + e, np, 1, r);
 }
 
-/* Q + dim*(offset of owned e) = grad_h u + the liftings of all its faces */
-HOFLOW_HD void MDGLiftedGradientElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Q)
+/* Q + dim*(offset of owned e) + i: grad_h u + the liftings of all its faces, coefficient i */
+HOFLOW_HD void MDGLiftedGradientDof(const MDGKernelData *d, int e, int i)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, n = dim * nv * Np;
-  int       l;
-  const int off = MDGElementOffset(d, e, &l);
-  double   *Qe  = Q + (size_t)dim * off;
-  for (int i = 0; i < n; i++) Qe[i] = d->grad[(size_t)dim * off + i];
-  for (int f = 0; f < d->Nfaces; f++) {
-    double    uM[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], uO[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], jw[MDG_VISCOUS_NFQ_MAX * 3 * EULER_NV_MAX], r[3 * EULER_NV_MAX * MDG_NP_MAX];
-    int       heat[MDG_VISCOUS_NFQ_MAX];
-    const int nfq = MDGViscousFaceStates(d, e, f, u, uM, uO, jw, heat);
-    MDGLiftJump(d, l, Np, nfq, d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO], jw, r);
-    for (int i = 0; i < n; i++) Qe[i] += r[i];
-  }
+  const size_t off = (size_t)d->dim * (d->dof0 + (size_t)e * d->nv * d->Np) + i;
+  double       s   = d->grad[off];
+  for (int f = 0; f < d->Nfaces; f++) s += d->flift[((size_t)e * d->Nfaces + f) * d->lstride + i];
+  d->Q[off] = s;
 }
 
 /* g[j*nv + c] = the modal field G (layout (j*nv + c)*np + m) at the point with mode values P */
@@ -144,69 +162,92 @@ HOFLOW_HD void MDGEvaluateGradient(int dim, int nv, int np, const double *P, con
   }
 }
 
+/* Fr[rd*nv + c] = w J sum_j (dr_rd/dx_j) F_v(u, Q)_jc at volume point q of owned element e */
+HOFLOW_HD void MDGViscousVolumePoint(const MDGKernelData *d, int e, int q, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fr)
+{
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
+  const size_t  off = d->dof0 + (size_t)e * nv * Np;
+  const double *vg  = d->vgeo + ((size_t)e * Nq + q) * gs;
+  double        uq[EULER_NV_MAX], gq[3 * EULER_NV_MAX], F[3 * EULER_NV_MAX];
+  MDGEvaluate(nv, Np, d->Pq + q * Np, u + off, uq);
+  MDGEvaluateGradient(dim, nv, Np, d->Pq + q * Np, d->Q + dim * off, gq);
+  NSViscousFlux(dim, d->gamma, &d->vis, uq, gq, 1, F);
+  for (int rd = 0; rd < dim; rd++)
+    for (int v = 0; v < nv; v++) {
+      double s = 0;
+      for (int j = 0; j < dim; j++) s += vg[j * dim + rd] * F[j * nv + v];
+      Fr[rd * nv + v] = s * vg[dim * dim];
+    }
+}
+
 /* r -= sum_q w J grad(phi) . F_v(u, Q) for owned element e (r its rows of the right-hand side) */
 HOFLOW_HD void MDGViscousVolumeElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT r)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
-  int           l;
-  const int     off = MDGElementOffset(d, e, &l);
-  const double *c = u + off, *Qe = d->Q + (size_t)dim * off;
+  const int dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq;
   for (int q = 0; q < Nq; q++) {
-    const double *vg = d->vgeo + ((size_t)e * Nq + q) * gs;
-    double        uq[EULER_NV_MAX], gq[3 * EULER_NV_MAX], F[3 * EULER_NV_MAX];
-    MDGEvaluate(nv, Np, d->Pq + q * Np, c, uq);
-    MDGEvaluateGradient(dim, nv, Np, d->Pq + q * Np, Qe, gq);
-    NSViscousFlux(dim, d->gamma, &d->vis, uq, gq, 1, F);
+    double Fr[3 * EULER_NV_MAX];
+    MDGViscousVolumePoint(d, e, q, u, Fr);
     for (int rd = 0; rd < dim; rd++) {
       const double *dP = d->dPq + ((size_t)rd * Nq + q) * Np;
-      for (int v = 0; v < nv; v++) {
-        double s = 0;
-        for (int j = 0; j < dim; j++) s += vg[j * dim + rd] * F[j * nv + v];
-        s *= vg[dim * dim];
-        for (int m = 0; m < Np; m++) r[v * Np + m] -= dP[m] * s;
-      }
+      for (int v = 0; v < nv; v++)
+        for (int m = 0; m < Np; m++) r[v * Np + m] -= dP[m] * Fr[rd * nv + v];
     }
   }
 }
 
-/* r += sum_faces sum_q w sJ phi F_v* . n for owned element e */
-HOFLOW_HD void MDGViscousFaceElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT r)
+/* F[j*nv + c] = the viscous flux F_v* at face point qq of owned element e: the average of the two
+ * sides' F_v(u, grad_h u + eta r_f) inside, F_v(u_b, grad_h u- + eta r_f) (heat flag) on the boundary */
+HOFLOW_HD void MDGViscousFaceFlux(const MDGKernelData *d, int e, int qq, double *HOFLOW_RESTRICT F)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, nc = dim * nv;
-  int       l;
-  const int off = MDGElementOffset(d, e, &l);
-  for (int f = 0; f < d->Nfaces; f++) {
-    const int    *fi = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
-    const double *Pm = d->Pf + fi[0], *Pp = d->Pf + fi[2];
-    double        uM[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], uO[MDG_VISCOUS_NFQ_MAX * EULER_NV_MAX], jw[MDG_VISCOUS_NFQ_MAX * 3 * EULER_NV_MAX];
-    double        rM[3 * EULER_NV_MAX * MDG_NP_MAX], rP[3 * EULER_NV_MAX * MDG_NP_MAX];
-    int           heat[MDG_VISCOUS_NFQ_MAX];
-    const int     nfq = MDGViscousFaceStates(d, e, f, u, uM, uO, jw, heat);
-    MDGLiftJump(d, l, Np, nfq, Pm, jw, rM);
-    if (fi[1] >= 0) MDGLiftJump(d, fi[5], fi[4], nfq, Pp, jw, rP);
-    for (int q = 0; q < nfq; q++) {
-      const double *fg = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[f] + q) * (dim + 1);
-      double        gM[3 * EULER_NV_MAX], gL[3 * EULER_NV_MAX], F[3 * EULER_NV_MAX], Fn[EULER_NV_MAX];
-      MDGEvaluateGradient(dim, nv, Np, Pm + q * Np, d->grad + (size_t)dim * off, gM);
-      MDGEvaluateGradient(dim, nv, Np, Pm + q * Np, rM, gL);
-      for (int i = 0; i < nc; i++) gM[i] += d->eta * gL[i];
-      if (fi[1] >= 0) { /* the average of the two sides' fluxes */
-        double gP[3 * EULER_NV_MAX], FP[3 * EULER_NV_MAX];
-        MDGEvaluateGradient(dim, nv, fi[4], Pp + q * fi[4], d->grad + (size_t)dim * fi[1], gP);
-        MDGEvaluateGradient(dim, nv, fi[4], Pp + q * fi[4], rP, gL);
-        for (int i = 0; i < nc; i++) gP[i] += d->eta * gL[i];
-        NSViscousFlux(dim, d->gamma, &d->vis, uM + q * nv, gM, 1, F);
-        NSViscousFlux(dim, d->gamma, &d->vis, uO + q * nv, gP, 1, FP);
-        for (int i = 0; i < nc; i++) F[i] = 0.5 * (F[i] + FP[i]);
-      } else
-        NSViscousFlux(dim, d->gamma, &d->vis, uO + q * nv, gM, heat[q], F);
-      for (int v = 0; v < nv; v++) {
-        double s = 0;
-        for (int j = 0; j < dim; j++) s += F[j * nv + v] * fg[j];
-        Fn[v] = s * fg[dim];
-      }
-      for (int v = 0; v < nv; v++)
-        for (int m = 0; m < Np; m++) r[v * Np + m] += Pm[q * Np + m] * Fn[v];
-    }
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, nc = dim * nv;
+  int           q;
+  const int     f   = MDGFaceOfPoint(d, qq, &q);
+  const int    *fi  = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
+  const size_t  off = d->dof0 + (size_t)e * nv * Np;
+  const double *st = d->fstate + ((size_t)e * d->nfq + qq) * (2 * nv + 1), *rf = d->flift + ((size_t)e * d->Nfaces + f) * d->lstride;
+  const double *Pm = d->Pf + fi[0] + q * Np;
+  double        gM[3 * EULER_NV_MAX], gL[3 * EULER_NV_MAX];
+  MDGEvaluateGradient(dim, nv, Np, Pm, d->grad + dim * off, gM);
+  MDGEvaluateGradient(dim, nv, Np, Pm, rf, gL);
+  for (int i = 0; i < nc; i++) gM[i] += d->eta * gL[i];
+  if (fi[1] >= 0) { /* the average of the two sides' fluxes */
+    const double *Pp = d->Pf + fi[2] + q * fi[4];
+    double        gP[3 * EULER_NV_MAX], FP[3 * EULER_NV_MAX];
+    MDGEvaluateGradient(dim, nv, fi[4], Pp, d->grad + (size_t)dim * fi[1], gP);
+    MDGEvaluateGradient(dim, nv, fi[4], Pp, rf + nc * Np, gL);
+    for (int i = 0; i < nc; i++) gP[i] += d->eta * gL[i];
+    NSViscousFlux(dim, d->gamma, &d->vis, st, gM, 1, F);
+    NSViscousFlux(dim, d->gamma, &d->vis, st + nv, gP, 1, FP);
+    for (int i = 0; i < nc; i++) F[i] = 0.5 * (F[i] + FP[i]);
+  } else
+    NSViscousFlux(dim, d->gamma, &d->vis, st + nv, gM, st[2 * nv] != 0, F);
+}
+
+/* Fn[c] = w sJ F_v* . n at face point qq of owned element e */
+HOFLOW_HD void MDGViscousFacePoint(const MDGKernelData *d, int e, int qq, double *HOFLOW_RESTRICT Fn)
+{
+  const int     dim = d->dim, nv = d->nv;
+  const double *fg  = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
+  double        F[3 * EULER_NV_MAX];
+  MDGViscousFaceFlux(d, e, qq, F);
+  for (int v = 0; v < nv; v++) {
+    double s = 0;
+    for (int j = 0; j < dim; j++) s += F[j * nv + v] * fg[j];
+    Fn[v] = s * fg[dim];
+  }
+}
+
+/* r += sum_faces sum_q w sJ phi F_v* . n for owned element e */
+HOFLOW_HD void MDGViscousFaceElement(const MDGKernelData *d, int e, double *HOFLOW_RESTRICT r)
+{
+  const int nv = d->nv, Np = d->Np;
+  for (int qq = 0; qq < d->nfq; qq++) {
+    int           q;
+    const int     f  = MDGFaceOfPoint(d, qq, &q);
+    const double *Pm = d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO] + q * Np;
+    double        Fn[EULER_NV_MAX];
+    MDGViscousFacePoint(d, e, qq, Fn);
+    for (int v = 0; v < nv; v++)
+      for (int m = 0; m < Np; m++) r[v * Np + m] += Pm[m] * Fn[v];
   }
 }
