@@ -77,10 +77,15 @@ def _():
     check(code != 0 and "Boundary type no_slip_isothermal needs the wall's temperature: give -bc_wall_temperature" in out, "isothermal wall without temperature:\n" + out[-1500:])
     code, out = run([HOFLOW, "-problem", "cylinder", "-disc", "mdg", "-order", "0", "-cylinder_reynolds", "-5"], expect_ok=False)
     check(code != 0 and re.search(r"-cylinder_reynolds -5\.? must be positive", out), "negative Reynolds number:\n" + out[-1500:])
+    # a wall group left without a (thermal) condition, a mixed mesh with a hanging node
+    code, out = run([HOFLOW, "-problem", "couette", "-disc", "mdg", "-order", "1", "-ts_max_steps", "1", "-bc_no_slip_isothermal", "none"], expect_ok=False)
+    check(code != 0 and re.search(r"the boundary face at \(.*\) belongs to none of the groups in .*-bc_no_slip_isothermal \(none\) or -bc_no_slip_adiabatic \(none\); every boundary face needs a condition", out), "wall without a condition:\n" + out[-1500:])
+    code, out = run([HOFLOW, "-problem", "couette", "-disc", "mdg", "-order", "1", "-ts_max_steps", "1", "-dm_plex_filename", "tests/meshes/hanging_mixed.msh"], expect_ok=False)
+    check(code != 0 and re.search(r"hanging_mixed\.msh is not conforming: face \d+ of the triangle .* lies on face \d+ of the quadrilateral .* \(no hanging nodes", out), "hanging node:\n" + out[-1500:])
     # adiabatic walls run
     code, out = run([HOFLOW, "-problem", "couette", "-disc", "mdg", "-order", "1", "-ts_max_steps", "1", "-bc_no_slip_isothermal", "none", "-bc_no_slip_adiabatic", "bottom,top", "-ts_max_time", "0.01"], expect_ok=True)
     check("L2_density" in out, "adiabatic walls run:\n" + out[-800:])
-    return "Re, viscosity, Prandtl, BR2 penalty, isothermal wall without temperature refused with the option named; adiabatic walls run"
+    return "Re, viscosity, Prandtl, BR2 penalty, isothermal wall without temperature, wall without a condition, hanging node of a mixed mesh refused with the option or file named; adiabatic walls run"
 
 
 @test("navier-stokes/couette/mixed-rates")
