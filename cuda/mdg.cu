@@ -284,9 +284,9 @@ __global__ void MDGFaceLiftingsKernel(const MDGKernelData d)
 
 __global__ void MDGLiftedGradientKernel(const MDGKernelData d)
 {
-  const int    n  = d.dim * d.nv * d.Np;
+  const int    nc = d.dim * d.nv;
   const size_t it = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (it < (size_t)d.K * n) MDGLiftedGradientDof(&d, (int)(it / n), (int)(it % n));
+  if (it < (size_t)d.K * nc) MDGLiftedGradientComponent(&d, (int)(it / nc), (int)(it % nc));
 }
 
 // viscous volume: the reference fluxes w J G^T F_v at every point [E][Nq][dim nv], then rhs -= their sums
@@ -374,7 +374,7 @@ extern "C" int MDGFaceLiftingsCUDA(const MDGKernelData *d)
 
 extern "C" int MDGLiftedGradientCUDA(const MDGKernelData *d)
 {
-  if (d->K) MDGLiftedGradientKernel<<<MDGThreads((size_t)d->K * d->dim * d->nv * d->Np), 256, 0, (cudaStream_t)d->stream>>>(*d);
+  if (d->K) MDGLiftedGradientKernel<<<MDGThreads((size_t)d->K * d->dim * d->nv), 256, 0, (cudaStream_t)d->stream>>>(*d);
   return (int)cudaGetLastError();
 }
 

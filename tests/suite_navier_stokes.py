@@ -142,6 +142,44 @@ def _():
     return "%s pseudo steps, residual fell %.1e: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], drop, cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])
 
 
+@test("navier-stokes/cylinder-re40/N1-wide-box")
+def _():
+    """The cylinder in a box twice as large (options/cylinder_re40_wide.yaml: [-30, 60] x [-30, 30], free-stream
+    far field, LU): the steady residual falls >= 1e10 in <= 10 pseudo steps, C_D within 1 % of the seed's
+    1.553 (2026-11-26: 1.5456; the seed's box gives 1.5843) and the separation length within 5 % of 2.19 d
+    (2.186; seed BR2-P1 2.09 in its box)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run([HOFLOW, "-options_file", "options/cylinder_re40_wide.yaml", "-order", "1", "-output_dir", tmp, "-output_interval", "1000"], timeout=600)[1]
+        rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
+        sep = run([PYTHON, "scripts/separation_length.py", tmp])[1]
+    s, last = summary(out), rows[-1]
+    cd = float(last["drag"])
+    drop = float(rows[0]["residual"]) / float(rows[-1]["residual"])
+    sd = float(re.search(r"separation_length (\S+)", sep).group(1))
+    check(int(s["steps"]) <= 10 and drop >= 1e10, "%s pseudo steps, residual fell %.1e" % (s["steps"], drop))
+    check(abs(cd - 1.553) <= 0.01 * 1.553, "C_D %.5f" % cd)
+    check(abs(sd - 2.186) <= 0.05 * 2.186, "separation length %.3f d" % sd)
+    return "%s pseudo steps, residual fell %.1e, C_D %.4f, separation length %.3f d" % (s["steps"], drop, cd, sd)
+
+
+@test("navier-stokes/cylinder-re40/explicit-local-time-steps")
+def _():
+    """Explicit SSP-RK3 towards the cylinder's steady state (N = 1, CFL 0.5): local time steps
+    (-euler_local_time_step) lower the residual after 400 steps below 0.7 of the global step's
+    (2026-11-26: 6.13 against 10.67, from 342); -euler_steady_rtol stops a run at the residual's fall."""
+    base = [HOFLOW, "-problem", "cylinder", "-disc", "mdg", "-order", "1", "-cfl", "0.5", "-monitors", "residual"]
+    res = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for lts in ("0", "1"):
+            run(base + ["-euler_local_time_step", lts, "-ts_max_steps", "400", "-monitor_interval", "400", "-output_dir", tmp])
+            res[lts] = float(list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))[-1]["residual"])
+        out = run(base + ["-euler_local_time_step", "-euler_steady_rtol", "0.1", "-ts_max_steps", "2000", "-output_dir", tmp])[1]
+    check(res["1"] < 0.7 * res["0"], "residual after 400 steps: local %g, global %g" % (res["1"], res["0"]))
+    m = re.search(r"steady: residual (\S+) fell by (\S+) \(-euler_steady_rtol 0.1\) at step (\d+)", out)
+    check(m and float(m.group(2)) >= 10 and int(summary(out)["steps"]) == int(m.group(3)) < 2000, "steady stop:\n" + out[-800:])
+    return "residual after 400 steps: local steps %.3g, global %.3g; -euler_steady_rtol 0.1 stopped at step %s" % (res["1"], res["0"], m.group(3))
+
+
 # The BR2 kernels on the GPU (tests/unit/test_mdg.c: every CUDA kernel of the right-hand side against its
 # host twin on a perturbed state): quadrilaterals, triangles, the mixed Couette mesh, and the cylinder's
 # mixed mesh with its curved wall (curved inverse masses, no-slip and far-field boundaries).

@@ -5,6 +5,7 @@
 // Refine with gmsh -clscale (a curved wall is not refined by -dm_refine).
 If (!Exists(nt)) nt = 11; EndIf  // points per quarter of the circle (gmsh -setnumber nt 16)
 If (!Exists(nr)) nr = 9; EndIf   // points across the ring
+If (!Exists(L)) L = 1; EndIf     // the box scaled by L about the cylinder (domain-size studies: gmsh -setnumber L 2)
 lr = 0.24;  // triangles at the ring
 lf = 3.0;   // far field
 Point(1) = {0, 0, 0};
@@ -26,10 +27,10 @@ For k In {0:3}
   Transfinite Surface {40 + k};
   Recombine Surface {40 + k};
 EndFor
-Point(2) = {-15, -15, 0, lf};
-Point(3) = {30, -15, 0, lf};
-Point(4) = {30, 15, 0, lf};
-Point(5) = {-15, 15, 0, lf};
+Point(2) = {-15 * L, -15 * L, 0, lf * L};
+Point(3) = {30 * L, -15 * L, 0, lf * L};
+Point(4) = {30 * L, 15 * L, 0, lf * L};
+Point(5) = {-15 * L, 15 * L, 0, lf * L};
 Line(1) = {2, 3};
 Line(2) = {3, 4};
 Line(3) = {4, 5};

@@ -65,9 +65,9 @@ void MDGFaceLiftingsHost(const MDGKernelData *d)
 
 void MDGLiftedGradientHost(const MDGKernelData *d)
 {
-  const int n = d->dim * d->nv * d->Np;
+  const int nc = d->dim * d->nv;
   for (int e = 0; e < d->K; e++)
-    for (int i = 0; i < n; i++) MDGLiftedGradientDof(d, e, i);
+    for (int i = 0; i < nc; i++) MDGLiftedGradientComponent(d, e, i);
 }
 
 void MDGViscousVolumeHost(const MDGKernelData *d, const double *u, double *rhs)

@@ -1083,7 +1083,7 @@ static PetscErrorCode SplitNames(char list[], PetscInt max, const char option[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define MESH_MAX_BC_TYPES 8
+#define MESH_MAX_BC_TYPES 12
 #define MESH_MAX_GROUPS 16
 
 PetscErrorCode MeshSetBoundaryTypes(Mesh *mesh, PetscInt ntypes, const MeshBoundaryType types[])

@@ -51,13 +51,12 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
     }
   }
   { /* the face scratch of every block: states and lifting integrands per face point, liftings per face */
-    PetscInt npmax = 0, ns = 0, nj = 0, nl = 0;
-    for (PetscInt b = 0; b < mdg->nblocks; b++) npmax = PetscMax(npmax, mdg->blocks[b].Np);
+    PetscInt ns = 0, nj = 0, nl = 0;
     for (PetscInt b = 0; b < mdg->nblocks; b++) {
       const MDGBlock *blk = &mdg->blocks[b];
       ns += blk->K * blk->kd.nfq * (2 * mdg->nv + 1);
       nj += blk->K * blk->kd.nfq * dim * mdg->nv;
-      nl += blk->K * blk->Nfaces * dim * mdg->nv * (blk->Np + npmax);
+      nl += blk->K * blk->kd.nfq * 2 * dim * mdg->nv;
     }
     PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
     PetscCall(PetscCalloc3(PetscMax(ns, 1), &mdg->fstate, PetscMax(nj, 1), &mdg->fjw, PetscMax(nl, 1), &mdg->flift));
@@ -67,13 +66,12 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
     ns = nj = nl = 0;
     for (PetscInt b = 0; b < mdg->nblocks; b++) {
       MDGBlock *blk    = &mdg->blocks[b];
-      blk->kd.lstride = (int)(dim * mdg->nv * (blk->Np + npmax));
       blk->kd.fstate  = mdg->fstate + ns;
       blk->kd.fjw     = mdg->fjw + nj;
       blk->kd.flift   = mdg->flift + nl;
       ns += blk->K * blk->kd.nfq * (2 * mdg->nv + 1);
       nj += blk->K * blk->kd.nfq * dim * mdg->nv;
-      nl += blk->K * blk->Nfaces * blk->kd.lstride;
+      nl += blk->K * blk->kd.nfq * 2 * dim * mdg->nv;
     }
   }
   for (PetscInt b = 0; b < mdg->nblocks; b++) {

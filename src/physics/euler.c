@@ -50,6 +50,11 @@ typedef struct {
   PetscReal        Fp[3], Fv[3]; /* the wall forces ... */
   PetscReal        forces_time;  /* ... of the state at this time (monitors) */
   Vec        last_good, limited_stage;
+  PetscBool  local_dt;     /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
+  Vec        lts;          /* ... the factor max speed / the element's speed on every row */
+  PetscReal  steady_rtol;  /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
+  PetscReal  residual0;    /* ... the first step's residual */
+  PetscInt   steady_interval;
   Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
   PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
   PetscReal  bc_time;          /* the time of those rows */
@@ -74,6 +79,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
   PetscCall(MatDestroy(&eu->J0));
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
+  PetscCall(VecDestroy(&eu->lts));
   PetscCall(PetscFree(eu->row_from_problem));
   PetscCall(DiscDestroy(&eu->output));
   PetscCall(PetscFree(*ptr));
@@ -126,6 +132,32 @@ static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *c
     u = eu->limited_stage;
   }
   PetscCall(MDGEulerRHS(eu->mdg, u, f));
+  if (eu->local_dt) PetscCall(VecPointwiseMult(f, f, eu->lts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Local time steps (steady states only: the time is no longer physical): every element advances by its
+ * own CFL step C / ((2N+1) s_e), s_e its largest (|v| + c)/h (+ diffusive part), through the global
+ * step C / ((2N+1) max s) and the factor max s / s_e on its rows of the right-hand side. The factors are
+ * set before every step from mdg->speed (MDGMaxWaveSpeed's), on the host. */
+static PetscErrorCode EulerLocalTimeSteps(Euler *eu, Vec u, PetscReal smax)
+{
+  MDGDisc           *mdg = eu->mdg;
+  const PetscScalar *sp;
+  PetscScalar       *l;
+
+  PetscFunctionBeginUser;
+  if (!eu->lts) PetscCall(VecDuplicate(u, &eu->lts));
+  PetscCall(VecGetArrayRead(mdg->speed, &sp));
+  PetscCall(VecGetArrayWrite(eu->lts, &l));
+  for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
+    const MDGKernelData *d = &mdg->blocks[b].kd;
+    const PetscInt       s = d->nv * d->Np;
+    for (PetscInt e = 0; e < d->K; e++)
+      for (PetscInt i = 0; i < s; i++) l[d->dof0 + e * s + i] = smax / sp[e0 + e];
+  }
+  PetscCall(VecRestoreArrayWrite(eu->lts, &l));
+  PetscCall(VecRestoreArrayRead(mdg->speed, &sp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,6 +216,7 @@ static PetscErrorCode EulerPreStep(TS ts)
     PetscCheck(speed > 0, un->comm, PETSC_ERR_NOT_CONVERGED, "Non-physical state (density or pressure <= 0) before step %" PetscInt_FMT " at t = %g (cell %" PetscInt_FMT ")", eu->last_good_step, (double)eu->last_good_time, cell);
     {
       PetscReal dt = eu->cfl / ((2 * eu->mdg->N + 1) * speed), tmax;
+      if (eu->local_dt) PetscCall(EulerLocalTimeSteps(eu, u, speed));
       PetscCall(TSGetMaxTime(ts, &tmax));
       if (eu->last_good_time + dt > tmax) dt = PetscMax(tmax - eu->last_good_time, 1e-14 * tmax); /* land on the final time */
       PetscCall(TSSetTimeStep(ts, dt));
@@ -219,6 +252,26 @@ static PetscErrorCode EulerPostStep(TS ts)
     PetscCall(TSSetTime(ts, eu->last_good_time));
     PetscCall(TSSetStepNumber(ts, eu->last_good_step));
     PetscCall(TSSetConvergedReason(ts, TS_DIVERGED_STEP_REJECTED));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (eu->steady_rtol > 0) { /* explicit steps to a steady state: stop at the residual's relative fall */
+    PetscInt step;
+    PetscCall(TSGetStepNumber(ts, &step));
+    if (step == 1 || step % eu->steady_interval == 0) {
+      Vec       f;
+      PetscReal r;
+      PetscCall(TSGetTime(ts, &t));
+      PetscCall(VecDuplicate(u, &f));
+      PetscCall(EulerBoundaryDataAt(eu, t));
+      PetscCall(MDGEulerRHS(eu->mdg, u, f));
+      PetscCall(VecNorm(f, NORM_2, &r));
+      PetscCall(VecDestroy(&f));
+      if (step == 1) eu->residual0 = r;
+      else if (r <= eu->steady_rtol * eu->residual0) {
+        PetscCall(PetscPrintf(un->comm, "steady: residual %g fell by %g (-euler_steady_rtol %g) at step %" PetscInt_FMT "\n", (double)r, (double)(eu->residual0 / r), (double)eu->steady_rtol, step));
+        PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
+      }
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,11 +535,11 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   for (PetscInt i = 0; i < mdg->nbpoints; i++) {
     PetscReal     *row  = mdg->bc_point + i * EULER_BC_DATA;
     const PetscInt type = mdg->btype[i];
-    if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD) {
+    if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD || type == EULER_BC_FREESTREAM) {
       const PetscBool       from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
       const ProblemFunction fp           = app->problem.boundary ? app->problem.boundary : app->problem.exact;
       if (from_options || !fp) {
-        PetscCheck(from_options || type == EULER_BC_FARFIELD, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
+        PetscCheck(from_options || type != EULER_BC_SUPERSONIC_INFLOW, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
         for (PetscInt k = 0; k < nv; k++) row[k] = type == EULER_BC_SUPERSONIC_INFLOW ? inflow[k] : far_u[k];
       } else {
         PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, row, NULL, app->problem.ctx));
@@ -571,10 +624,17 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   eps = 1e-10;
   PetscCall(PetscOptionsReal("-euler_positivity_eps", "Lower bound of density and pressure of the positivity limiter", NULL, eps, &eps, NULL));
   PetscCall(PetscOptionsString("-euler_means_file", "At the end, write every element's centroid and mean density and pressure (float32) to this file", NULL, eu->means_file, eu->means_file, sizeof(eu->means_file), NULL));
+  PetscCall(PetscOptionsBool("-euler_local_time_step", "Explicit steps to a steady state: every element at its own CFL step (the time is not physical)", NULL, eu->local_dt, &eu->local_dt, NULL));
+  eu->steady_interval = 10;
+  PetscCall(PetscOptionsReal("-euler_steady_rtol", "Explicit steps: stop when the residual || M^-1 R(u) || has fallen by this factor from the first step's (0: never)", NULL, eu->steady_rtol, &eu->steady_rtol, NULL));
+  PetscCall(PetscOptionsInt("-euler_steady_interval", "Steps between the residual checks of -euler_steady_rtol", NULL, eu->steady_interval, &eu->steady_interval, NULL));
   PetscCall(PetscOptionsBool("-mdg_view_cost", "Print the flops and least bytes of the right-hand side's volume, face and lift kernels per block", NULL, view_cost, &view_cost, NULL));
   PetscOptionsEnd();
   PetscCheck(eps > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_positivity_eps %g must be positive", (double)eps);
   PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
+  PetscCheck(!eu->local_dt || eu->cfl > 0, un->comm, PETSC_ERR_ARG_WRONG, "-euler_local_time_step needs the CFL step (-cfl > 0)");
+  PetscCheck(eu->steady_rtol >= 0 && eu->steady_rtol < 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_rtol %g must be in [0, 1)", (double)eu->steady_rtol);
+  PetscCheck(eu->steady_interval >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_interval %" PetscInt_FMT " must be >= 1", eu->steady_interval);
   eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
   PetscCall(MDGSetLimiterSensor(eu->mdg, kappa));
@@ -615,6 +675,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
     PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_type", type, sizeof(type), NULL));
     eu->pseudo = (PetscBool)!strcmp(type, TSPSEUDO);
     implicit   = (PetscBool)(eu->pseudo || !strcmp(type, TSBEULER) || !strcmp(type, TSCN) || !strcmp(type, TSTHETA) || !strcmp(type, TSBDF));
+    PetscCheck(!(implicit && eu->local_dt), un->comm, PETSC_ERR_ARG_WRONG, "-euler_local_time_step is for explicit steps (-ts_type ssp or rk); implicit steady runs use -ts_type pseudo alone");
     if (implicit) {
       SNES snes;
       PetscBool full = PETSC_TRUE;
@@ -703,13 +764,14 @@ static PetscInt EulerComponents(PetscInt dim)
 PetscErrorCode PhysicsInfo_Euler(PhysicsInfo *info)
 {
   PetscFunctionBeginUser;
-  info->nbc            = 6;
+  info->nbc            = 7;
   info->bc[0]          = (MeshBoundaryType){"slip_wall", EULER_BC_SLIP_WALL, NULL, "reflecting (slip) wall"};
   info->bc[1]          = (MeshBoundaryType){"supersonic_inflow", EULER_BC_SUPERSONIC_INFLOW, NULL, "supersonic inflow: the state given"};
   info->bc[2]          = (MeshBoundaryType){"supersonic_outflow", EULER_BC_SUPERSONIC_OUTFLOW, NULL, "supersonic outflow: the interior state"};
   info->bc[3]          = (MeshBoundaryType){"farfield", EULER_BC_FARFIELD, NULL, "characteristic far field (Riemann invariants) of a free stream"};
   info->bc[4]          = (MeshBoundaryType){"subsonic_inflow", EULER_BC_SUBSONIC_INFLOW, NULL, "subsonic inflow: total pressure and temperature"};
   info->bc[5]          = (MeshBoundaryType){"pressure_outflow", EULER_BC_PRESSURE_OUTFLOW, NULL, "subsonic outflow: the static pressure"};
+  info->bc[6]          = (MeshBoundaryType){"freestream", EULER_BC_FREESTREAM, NULL, "far field by the free stream outside, upwinded by the numerical flux (the -bc_farfield_* state)"};
   info->run            = EulerRun;
   info->num_components = EulerComponents;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -719,9 +781,9 @@ PetscErrorCode PhysicsInfo_NavierStokes(PhysicsInfo *info)
 {
   PetscFunctionBeginUser;
   PetscCall(PhysicsInfo_Euler(info));
-  info->nbc   = 8;
-  info->bc[6] = (MeshBoundaryType){"no_slip_isothermal", EULER_BC_NOSLIP_ISOTHERMAL, NULL, "no-slip wall at a given temperature (and velocity)"};
-  info->bc[7] = (MeshBoundaryType){"no_slip_adiabatic", EULER_BC_NOSLIP_ADIABATIC, NULL, "no-slip wall without heat flux"};
+  info->nbc   = 9;
+  info->bc[7] = (MeshBoundaryType){"no_slip_isothermal", EULER_BC_NOSLIP_ISOTHERMAL, NULL, "no-slip wall at a given temperature (and velocity)"};
+  info->bc[8] = (MeshBoundaryType){"no_slip_adiabatic", EULER_BC_NOSLIP_ADIABATIC, NULL, "no-slip wall without heat flux"};
   info->run   = NavierStokesRun;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

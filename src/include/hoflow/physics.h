@@ -12,7 +12,7 @@
 typedef struct App App;
 
 /* What the registry knows of a physics: its boundary types (the options -bc_<name>) and how it runs. */
-#define PHYSICS_MAX_BC 8
+#define PHYSICS_MAX_BC 12
 typedef struct {
   PetscInt         nbc;
   MeshBoundaryType bc[PHYSICS_MAX_BC]; /* groups: filled from the problem's defaults */

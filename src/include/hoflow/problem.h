@@ -11,7 +11,7 @@
  * gradients grad[v*dim + d]. */
 typedef PetscErrorCode (*ProblemFunction)(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal values[], PetscReal grad[], void *ctx);
 
-#define PROBLEM_MAX_BC 8
+#define PROBLEM_MAX_BC 12
 
 typedef struct {
   char            name[64];

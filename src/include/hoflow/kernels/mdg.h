@@ -58,8 +58,7 @@ typedef struct {
   double       *Q;          /* [dim*ndof_local] the lifted gradients (broken gradient + all face liftings) of owned elements */
   double       *fstate;     /* [K*nfq*(2 nv + 1)] per face point of the block's owned elements: u-, the other side's state, heat flag */
   double       *fjw;        /* [K*nfq*dim*nv] ... the lifting integrand w sJ [u] n */
-  double       *flift;      /* [K*Nfaces*lstride] per face: its lifting on the element (dim nv Np), then on the neighbour */
-  int           lstride;
+  double       *flift;      /* [K*nfq*2*dim*nv] per face point: its face's lifting on the element, then on the neighbour */
   const double *imass;      /* inverse masses of every local element: 1/J (affine) or M^{-1} (curved) ... */
   const int    *imass_info; /* ... at imass + imass_info[2 l], imass_info[2 l + 1] = 1 for M^{-1} */
   void         *stream;     /* CUDA stream */

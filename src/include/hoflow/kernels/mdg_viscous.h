@@ -17,8 +17,9 @@
  *   MDGViscousFaceStatePoint    per face point of an owned element: u-, the other side's state, the
  *                               heat flag (fstate) and the lifting integrand w sJ [u] n (fjw)
  *   MDGFaceLiftingComponent     per face, side and component: the face's lifting r_f on the element
- *                               and on its neighbour (flift)
- *   MDGLiftedGradientDof        Q of an owned element, one coefficient
+ *                               and on its neighbour, at the face's points (flift)
+ *   MDGLiftedGradientComponent  Q of an owned element, one component (all its faces' liftings summed
+ *                               before one inverse mass)
  *   MDGViscousVolumePoint       w J G^T F_v(u, Q) at a volume point (rhs -= sum_q grad(phi) . it)
  *   MDGViscousFacePoint         w sJ F_v* . n at a face point (rhs += sum_q phi it)
  *
@@ -125,8 +126,9 @@ HOFLOW_HD void MDGViscousFaceStatePoint(const MDGKernelData *d, int e, int qq, c
   }
 }
 
-/* flift of face f of owned element e, side 0 (the element's modes, at 0) or 1 (the neighbour's, at
- * dim nv Np; interior faces only), component i (= j*nv + c): r[m] = M^{-1} sum_q phi_m w sJ [u]_c n_j */
+/* The lifting of face f of owned element e on side 0 (the element's modes) or 1 (the neighbour's;
+ * interior faces only), component i (= j*nv + c), at the face's points: r = M^{-1} sum_q phi w sJ [u]_c n_j
+ * evaluated at every point q of the face, into flift[((e nfq + qq) 2 + side) nc + i] */
 HOFLOW_HD void MDGFaceLiftingComponent(const MDGKernelData *d, int e, int f, int side, int i)
 {
   const int     nc = d->dim * d->nv, nfq = d->fq_offset[f + 1] - d->fq_offset[f];
@@ -134,22 +136,36 @@ HOFLOW_HD void MDGFaceLiftingComponent(const MDGKernelData *d, int e, int f, int
   const int     np = side ? fi[4] : d->Np;
   const double *P  = d->Pf + (side ? fi[2] : fi[0]);
   const double *jw = d->fjw + ((size_t)e * d->nfq + d->fq_offset[f]) * nc + i;
-  double       *r  = d->flift + ((size_t)e * d->Nfaces + f) * d->lstride + (side ? nc * d->Np : 0) + i * np;
+  double        r[MDG_NP_MAX];
   for (int m = 0; m < np; m++) {
     double s = 0;
     for (int q = 0; q < nfq; q++) s += P[q * np + m] * jw[q * nc];
     r[m] = s;
   }
   MDGApplyInverseMass(d, side ? fi[5] : d->e0 + e, np, 1, r);
+  for (int q = 0; q < nfq; q++) {
+    double s = 0;
+    for (int m = 0; m < np; m++) s += P[q * np + m] * r[m];
+    d->flift[(((size_t)e * d->nfq + d->fq_offset[f] + q) * 2 + side) * nc + i] = s;
+  }
 }
 
-/* Q + dim*(offset of owned e) + i: grad_h u + the liftings of all its faces, coefficient i */
-HOFLOW_HD void MDGLiftedGradientDof(const MDGKernelData *d, int e, int i)
+/* Q + dim*(offset of owned e), component i (= j*nv + c): grad_h u + the liftings of all its faces,
+ * M^{-1} sum_f sum_q phi w sJ [u]_c n_j (one inverse mass for the sum) */
+HOFLOW_HD void MDGLiftedGradientComponent(const MDGKernelData *d, int e, int i)
 {
-  const size_t off = (size_t)d->dim * (d->dof0 + (size_t)e * d->nv * d->Np) + i;
-  double       s   = d->grad[off];
-  for (int f = 0; f < d->Nfaces; f++) s += d->flift[((size_t)e * d->Nfaces + f) * d->lstride + i];
-  d->Q[off] = s;
+  const int    nc = d->dim * d->nv, Np = d->Np;
+  const size_t off = (size_t)d->dim * (d->dof0 + (size_t)e * d->nv * Np) + (size_t)i * Np;
+  double       t[MDG_NP_MAX];
+  for (int m = 0; m < Np; m++) t[m] = 0;
+  for (int f = 0; f < d->Nfaces; f++) {
+    const double *P  = d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO];
+    const double *jw = d->fjw + ((size_t)e * d->nfq + d->fq_offset[f]) * nc + i;
+    for (int q = 0; q < d->fq_offset[f + 1] - d->fq_offset[f]; q++)
+      for (int m = 0; m < Np; m++) t[m] += P[q * Np + m] * jw[q * nc];
+  }
+  MDGApplyInverseMass(d, d->e0 + e, Np, 1, t);
+  for (int m = 0; m < Np; m++) d->Q[off + m] = d->grad[off + m] + t[m];
 }
 
 /* g[j*nv + c] = the modal field G (layout (j*nv + c)*np + m) at the point with mode values P */
@@ -204,18 +220,16 @@ HOFLOW_HD void MDGViscousFaceFlux(const MDGKernelData *d, int e, int qq, double 
   const int     f   = MDGFaceOfPoint(d, qq, &q);
   const int    *fi  = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
   const size_t  off = d->dof0 + (size_t)e * nv * Np;
-  const double *st = d->fstate + ((size_t)e * d->nfq + qq) * (2 * nv + 1), *rf = d->flift + ((size_t)e * d->Nfaces + f) * d->lstride;
+  const double *st = d->fstate + ((size_t)e * d->nfq + qq) * (2 * nv + 1), *rf = d->flift + ((size_t)e * d->nfq + qq) * 2 * nc;
   const double *Pm = d->Pf + fi[0] + q * Np;
-  double        gM[3 * EULER_NV_MAX], gL[3 * EULER_NV_MAX];
+  double        gM[3 * EULER_NV_MAX];
   MDGEvaluateGradient(dim, nv, Np, Pm, d->grad + dim * off, gM);
-  MDGEvaluateGradient(dim, nv, Np, Pm, rf, gL);
-  for (int i = 0; i < nc; i++) gM[i] += d->eta * gL[i];
+  for (int i = 0; i < nc; i++) gM[i] += d->eta * rf[i];
   if (fi[1] >= 0) { /* the average of the two sides' fluxes */
     const double *Pp = d->Pf + fi[2] + q * fi[4];
     double        gP[3 * EULER_NV_MAX], FP[3 * EULER_NV_MAX];
     MDGEvaluateGradient(dim, nv, fi[4], Pp, d->grad + (size_t)dim * fi[1], gP);
-    MDGEvaluateGradient(dim, nv, fi[4], Pp, rf + nc * Np, gL);
-    for (int i = 0; i < nc; i++) gP[i] += d->eta * gL[i];
+    for (int i = 0; i < nc; i++) gP[i] += d->eta * rf[nc + i];
     NSViscousFlux(dim, d->gamma, &d->vis, st, gM, 1, F);
     NSViscousFlux(dim, d->gamma, &d->vis, st + nv, gP, 1, FP);
     for (int i = 0; i < nc; i++) F[i] = 0.5 * (F[i] + FP[i]);

@@ -48,7 +48,8 @@ enum {
   EULER_BC_PRESSURE_OUTFLOW   = 8,
   EULER_BC_NOSLIP_ISOTHERMAL  = 9,
   EULER_BC_NOSLIP_ADIABATIC   = 10,
-  EULER_BC_END                = 11
+  EULER_BC_FREESTREAM         = 11,
+  EULER_BC_END                = 12
 };
 #define EULER_BC_DATA 8 /* doubles of data per boundary type */
 #define EULER_BC_TYPES (EULER_BC_END - EULER_BC_SLIP_WALL)
@@ -262,6 +263,7 @@ HOFLOW_HD void EulerBoundaryState(int type, int dim, double gamma, const double 
     uP[dim + 1] = uM[dim + 1];
     break;
   case EULER_BC_SUPERSONIC_INFLOW:
+  case EULER_BC_FREESTREAM: /* the given state outside; the numerical flux upwinds (smooth in u-, unlike the switch of the characteristic far field) */
     for (int k = 0; k < nv; k++) uP[k] = data[k];
     break;
   case EULER_BC_NOSLIP_ISOTHERMAL:
