@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|dmr]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -101,6 +101,17 @@ for part in $parts; do
       python3 bench/mdg_bench.py --label gpu --problem couette --faces 768,256 --order $n --steps 20 --bandwidth "${bw:-2980}" --peak 33500 --csv "$OUT/ns_rhs.csv" -- -dm_vec_type cuda
       python3 bench/mdg_bench.py --label cpu16 --problem couette --faces 768,256 --order $n --steps 1 --mpi 16 --csv "$OUT/ns_rhs.csv"
       python3 bench/mdg_bench.py --label cpu1 --problem couette --faces 768,256 --order $n --steps 1 --taskset 3 --csv "$OUT/ns_rhs.csv"
+    done ;;
+  svortex)  # supersonic vortex (seed 002 Table 3): p = 1..4 on meshes A-D (examples/meshes/supersonic_vortex{,_b,_c,_d}.msh),
+            # curved walls, explicit SSP-RK (5 stages, CFL SV_CFL) from the exact state to the steady state (residual fallen by SV_RTOL)
+    CURV="-curve_inner circle -curve_inner_radius 1 -curve_outer circle -curve_outer_radius 1.384"
+    for p in ${SV_ORDERS:-1 2 3 4}; do
+      for m in "" _b _c _d; do
+        t0=$SECONDS
+        r=$(timeout ${SV_TIMEOUT:-120} ./hoflow -problem supersonic_vortex -disc mdg -order $p -dm_plex_filename examples/meshes/supersonic_vortex$m.msh $CURV \
+          -dm_vec_type cuda -cfl ${SV_CFL:-2} -euler_steady_rtol ${SV_RTOL:-1e-9} -euler_steady_interval 50 -ts_max_time ${SV_TMAX:-1000} -monitor_interval 100000 2>&1 | grep -E "^(steady|hoflow):" | tr '\n' ' ')
+        echo "svortex p=$p mesh=${m:-_a} $(echo "$r" | grep -o 'cells [0-9]*') $(echo "$r" | grep -o 'steps [0-9]*') $(echo "$r" | grep -o 'time [0-9.e+-]*' | head -1) $(echo "$r" | grep -o 'L2_density [0-9.e+-]*') $(echo "$r" | grep -o 'fell by [0-9.e+-]*') wall $((SECONDS - t0)) s"
+      done
     done ;;
   dmr)  # double Mach reflection at N = 1 on 972 032 triangles (examples/meshes/double_mach.msh refined 4 times) to t = 0.2
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &

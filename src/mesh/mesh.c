@@ -64,6 +64,19 @@ static PetscErrorCode MeshInsertDefaultOptions(MPI_Comm comm, const char default
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &has_file));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_box_faces", &has_box));
+  if ((has_file || has_box) && default_options && strstr(default_options, "-curve_")) {
+    /* the problem's mesh defaults go with its mesh: say so where they would have curved a boundary that
+     * the user's options do not curve */
+    char      buf[PETSC_MAX_PATH_LEN];
+    PetscBool curved = PETSC_FALSE;
+    PetscCall(PetscStrncpy(buf, default_options, sizeof(buf)));
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
+      PetscBool set = PETSC_FALSE;
+      if (!strncmp(t, "-curve_", 7)) PetscCall(PetscOptionsHasName(NULL, NULL, t, &set));
+      curved = (PetscBool)(curved || set);
+    }
+    if (!curved) PetscCall(PetscPrintf(comm, "hoflow: a mesh given (-dm_plex_filename or -dm_plex_box_faces): the problem's default mesh options \"%s\" are not applied; give its -curve_<group> options again for curved walls\n", default_options));
+  }
   if (!has_file && !has_box && default_options) { /* each "-name [value]" unless the user gave that option */
     char     buf[PETSC_MAX_PATH_LEN], *tok[64];
     PetscInt n = 0;
