@@ -116,7 +116,7 @@ def main():
         roof = min(a.peak, a.bandwidth * ai) if a.bandwidth and a.peak and ai else 0.0
         pct = 100 * gf / roof if roof else 0.0
         print(f"{key:8s} {t:10.3e} {gf:9.1f} {gb:8.1f} {ai:7.2f} {roof:9.1f} {pct:6.1f}")
-        rows.append([a.label, a.problem, cost.get("shape", ""), a.order, cells, dofs, key, f"{t:.6e}", f"{gf:.2f}", f"{gb:.2f}",
+        rows.append([a.label, a.problem, cost.get("shape", ""), a.order, cells, dofs, key, f"{t:.6e}", f"{gf:.6g}", f"{gb:.6g}",
                      f"{ai:.3f}", f"{roof:.1f}", f"{pct:.2f}", f"{rhs / dofs:.4e}"])
     new = not os.path.exists(a.csv)
     os.makedirs(os.path.dirname(a.csv) or ".", exist_ok=True)

@@ -387,26 +387,47 @@ PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, MDGStateFunction fn, void *ctx, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The integral of component v is linear in the modes: u . W_v with W_v = sum_q w J phi_m(x_q) on component v's
+ * rows (0 elsewhere). The weights are made once on the state's backend, so the integrals of a state on the
+ * device are one fused multi-dot there (monitors every step without copying the state to the host). */
 PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec uvec, PetscReal total[])
 {
-  const PetscInt     dim = mdg->dim, nv = mdg->nv, gs = dim * dim + 1;
-  const PetscScalar *u;
+  const PetscInt dim = mdg->dim, nv = mdg->nv, gs = dim * dim + 1;
+  PetscScalar    t[EULER_NV_MAX];
 
   PetscFunctionBeginUser;
-  for (PetscInt v = 0; v < nv; v++) total[v] = 0;
-  PetscCall(VecGetArrayRead(uvec, &u));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    MDGBlock      *blk = &mdg->blocks[b];
-    const PetscInt Np = blk->Np, Nq = blk->Nq;
-    for (PetscInt k = 0; k < blk->K; k++)
-      for (PetscInt q = 0; q < Nq; q++) {
-        PetscReal uq[EULER_NV_MAX];
-        MDGEvaluate((int)nv, (int)Np, blk->Pq + q * Np, u + blk->kd.dof0 + k * nv * Np, uq);
-        for (PetscInt v = 0; v < nv; v++) total[v] += blk->vgeo[(k * Nq + q) * gs + dim * dim] * uq[v];
-      }
+  if (mdg->intw[0]) { /* made for another backend or layout: remake */
+    VecType   a, b;
+    PetscInt  n, m;
+    PetscBool same;
+    PetscCall(VecGetType(uvec, &a));
+    PetscCall(VecGetType(mdg->intw[0], &b));
+    PetscCall(VecGetLocalSize(uvec, &n));
+    PetscCall(VecGetLocalSize(mdg->intw[0], &m));
+    PetscCall(PetscStrcmp(a, b, &same));
+    if (!same || n != m)
+      for (PetscInt v = 0; v < nv; v++) PetscCall(VecDestroy(&mdg->intw[v]));
   }
-  PetscCall(VecRestoreArrayRead(uvec, &u));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, total, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mdg->dm)));
+  if (!mdg->intw[0]) {
+    for (PetscInt v = 0; v < nv; v++) {
+      PetscScalar *w;
+      PetscCall(VecDuplicate(uvec, &mdg->intw[v]));
+      PetscCall(VecGetArrayWrite(mdg->intw[v], &w));
+      for (PetscInt b = 0; b < mdg->nblocks; b++) {
+        const MDGBlock *blk = &mdg->blocks[b];
+        const PetscInt  Np = blk->Np, Nq = blk->Nq;
+        for (PetscInt k = 0; k < blk->K; k++) {
+          PetscScalar *wk = w + blk->kd.dof0 + k * nv * Np;
+          for (PetscInt i = 0; i < nv * Np; i++) wk[i] = 0;
+          for (PetscInt q = 0; q < Nq; q++)
+            for (PetscInt m = 0; m < Np; m++) wk[v * Np + m] += blk->vgeo[(k * Nq + q) * gs + dim * dim] * blk->Pq[q * Np + m];
+        }
+      }
+      PetscCall(VecRestoreArrayWrite(mdg->intw[v], &w));
+    }
+  }
+  PetscCall(VecMDot(uvec, nv, mdg->intw, t)); /* all ranks' sums */
+  for (PetscInt v = 0; v < nv; v++) total[v] = PetscRealPart(t[v]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -462,6 +483,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(PetscFree(mdg->xdof));
   PetscCall(PetscFree(mdg->elem_dof));
   PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
+  for (PetscInt v = 0; v < EULER_NV_MAX; v++) PetscCall(VecDestroy(&mdg->intw[v]));
   PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);

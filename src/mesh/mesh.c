@@ -75,7 +75,7 @@ static PetscErrorCode MeshInsertDefaultOptions(MPI_Comm comm, const char default
       if (!strncmp(t, "-curve_", 7)) PetscCall(PetscOptionsHasName(NULL, NULL, t, &set));
       curved = (PetscBool)(curved || set);
     }
-    if (!curved) PetscCall(PetscPrintf(comm, "hoflow: a mesh given (-dm_plex_filename or -dm_plex_box_faces): the problem's default mesh options \"%s\" are not applied; give its -curve_<group> options again for curved walls\n", default_options));
+    if (!curved) PetscCall(PetscPrintf(comm, "note: a mesh is given (-dm_plex_filename or -dm_plex_box_faces): the problem's default mesh options \"%s\" are not applied; give its -curve_<group> options again for curved walls\n", default_options));
   }
   if (!has_file && !has_box && default_options) { /* each "-name [value]" unless the user gave that option */
     char     buf[PETSC_MAX_PATH_LEN], *tok[64];

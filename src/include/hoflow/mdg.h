@@ -56,6 +56,7 @@ typedef struct {
   OpShell    shell;
   /* device scratch of the limiter and the CFL step */
   Vec            means_local;    /* [Klocal*nv] cell means of owned and halo elements (sequential) */
+  Vec            intw[EULER_NV_MAX]; /* MDGIntegrate: the integral of component v is u . intw[v] (on u's backend) */
   Vec            speed, limited; /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
   PetscInt       nlimited;       /* elements limited by the last MDGLimit */
   PetscLogDouble flops_volume, flops_face, flops_lift;
