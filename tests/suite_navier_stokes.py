@@ -135,3 +135,25 @@ def _():
     check(abs(cd - 1.553) <= 0.03 * 1.553 and abs(cdp + cdv - cd) <= 1e-12 * cd and abs(cl) < 1e-2, "C_D %.5f (p %.5f, v %.5f), C_L %.2e" % (cd, cdp, cdv, cl))
     check(abs(sd - 2.09) <= 0.05 * 2.09, "separation length %.3f d (seed BR2-P1 2.09)" % sd)
     return "%s pseudo steps, residual fell %.1e: C_D %.4f (pressure %.4f, viscous %.4f), C_L %.1e, separation length %.3f d, separation at %.1f degrees from the rear, stagnation Cp %.3f" % (s["steps"], drop, cd, cdp, cdv, cl, sd, 180 - flips[0], front[1])
+
+
+@test("navier-stokes/restart-order")
+def _():
+    """A steady run by pseudo-transient continuation checkpoints, and a restart at another order projects
+    its modal coefficients (-restart_project): the Couette state of 3 pseudo steps at N = 1, restarted at
+    N = 2 and 3 without a step, is the same polynomial (its density L2 error by the same cubature,
+    -mdg_quadrature_degree 9, equal to 1e-10); pseudo's -ts_pseudo_increment_dt_from_initial_dt, whose first
+    step PETSc records at step 0 only, is refused on a restart naming the option."""
+    base = [HOFLOW, "-options_file", "options/couette_steady.yaml", "-pc_type", "lu", "-mdg_quadrature_degree", "9"]
+    with tempfile.TemporaryDirectory() as tmp:
+        ck = os.path.join(tmp, "checkpoint.h5")
+        run(base + ["-order", "1", "-output_dir", tmp, "-checkpoint_interval", "3", "-ts_max_steps", "3"])
+        l2 = {}
+        for n in (1, 2, 3):
+            out = run(base + ["-order", str(n), "-output_dir", os.path.join(tmp, "n%d" % n), "-restart", ck, "-restart_project", "-ts_max_steps", "3", "-ts_pseudo_increment_dt_from_initial_dt", "false"])[1]
+            check(n == 1 or "projected onto order %d" % n in out, "no projection reported:\n" + out[-800:])
+            l2[n] = float(summary(out)["L2_density"])
+        check(all(abs(l2[n] - l2[1]) <= 1e-10 * l2[1] for n in (2, 3)), "density L2 of the N = 1 state %r, projected onto N = 2, 3: %r, %r" % (l2[1], l2[2], l2[3]))
+        code, out = run(base + ["-order", "2", "-output_dir", os.path.join(tmp, "bad"), "-restart", ck, "-restart_project", "-ts_pseudo_increment_dt_from_initial_dt"], expect_ok=False)
+        check(code != 0 and "give -ts_pseudo_increment_dt_from_initial_dt false" in out, "restart with the step scaled from step 0:\n" + out[-1500:])
+    return "N = 1 state projected onto N = 2, 3: density L2 %.6e, %.6e, %.6e; the step from step 0 refused on a restart" % (l2[1], l2[2], l2[3])
