@@ -218,3 +218,25 @@ def _():
     host, dev = couette_l2(3, NS_BOX + ["-dm_plex_box_faces", "4,2"], implicit=True), couette_l2(3, box(4), implicit=True)
     check(abs(host - dev) <= 1e-6 * host, "N = 3, 4x2: host %.10e, GPU %.10e" % (host, dev))
     return res + "; host = GPU (N = 3, 4x2: %.6e)" % dev
+
+
+@test("navier-stokes/restart-order")
+def _():
+    """A steady run by pseudo-transient continuation checkpoints, and a restart at another order projects
+    its modal coefficients (-restart_project): the Couette state of 3 pseudo steps at N = 1, restarted at
+    N = 2 and 3 without a step, is the same polynomial (its density L2 error by the same cubature,
+    -mdg_quadrature_degree 9, equal to 1e-10); pseudo's -ts_pseudo_increment_dt_from_initial_dt, whose first
+    step PETSc records at step 0 only, is refused on a restart naming the option."""
+    base = [HOFLOW, "-options_file", "options/couette_steady.yaml", "-pc_type", "lu", "-mdg_quadrature_degree", "9"]
+    with tempfile.TemporaryDirectory() as tmp:
+        ck = os.path.join(tmp, "checkpoint.h5")
+        run(base + ["-order", "1", "-output_dir", tmp, "-checkpoint_interval", "3", "-ts_max_steps", "3"])
+        l2 = {}
+        for n in (1, 2, 3):
+            out = run(base + ["-order", str(n), "-output_dir", os.path.join(tmp, "n%d" % n), "-restart", ck, "-restart_project", "-ts_max_steps", "3", "-ts_pseudo_increment_dt_from_initial_dt", "false"])[1]
+            check(n == 1 or "projected onto order %d" % n in out, "no projection reported:\n" + out[-800:])
+            l2[n] = float(summary(out)["L2_density"])
+        check(all(abs(l2[n] - l2[1]) <= 1e-10 * l2[1] for n in (2, 3)), "density L2 of the N = 1 state %r, projected onto N = 2, 3: %r, %r" % (l2[1], l2[2], l2[3]))
+        code, out = run(base + ["-order", "2", "-output_dir", os.path.join(tmp, "bad"), "-restart", ck, "-restart_project", "-ts_pseudo_increment_dt_from_initial_dt"], expect_ok=False)
+        check(code != 0 and "give -ts_pseudo_increment_dt_from_initial_dt false" in out, "restart with the step scaled from step 0:\n" + out[-1500:])
+    return "N = 1 state projected onto N = 2, 3: density L2 %.6e, %.6e, %.6e; the step from step 0 refused on a restart" % (l2[1], l2[2], l2[3])

@@ -455,6 +455,62 @@ static PetscErrorCode MDGGetPoints(Disc disc, PetscInt *n, const PetscReal **x, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A restart from a checkpoint of another order on the same mesh (-restart_project): every element's modal
+ * coefficients of order Ns projected onto this order in reference coordinates, c_m = sum_j T_mj c_j with
+ * T_mj = int phi_m psi_j over the reference element (phi, psi the orthonormal bases of orders N and Ns;
+ * cubature exact to degree N + Ns): the same polynomial when Ns <= N (the bases are hierarchical), its
+ * reference-space L2 projection when Ns > N. A refined mesh, or elements whose vertices the checkpoint
+ * lists in another order, would need the map between the two elements' reference coordinates: refused. */
+static PetscErrorCode MDGProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  MDGDisc       *mdg  = (MDGDisc *)disc->data;
+  const Mesh    *mesh = mdg->mesh;
+  const PetscInt nv = mdg->nv, dim = mdg->dim;
+  const RefShape shape = mesh->blocks[0].shape;
+  const PetscInt Np = RefShapeNumNodes(shape, (int)mdg->N), Nps = RefShapeNumNodes(shape, (int)Ns), nverts = RefShapeTable[shape].nverts;
+  PetscInt       nq;
+  PetscReal     *xq, *wq, *P, *Ps, *T;
+  PetscScalar  **ua;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCheck(mesh->blocks[b].shape == shape, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP, "-restart_project: -disc mdg projects meshes of one element shape");
+  if (src_vertices) /* the same mesh: only vertices listed in the same order carry the same reference coordinates */
+    for (PetscInt e = 0; e < mesh->K; e++)
+      for (PetscInt i = 0; i < nverts * dim; i++) {
+        const PetscReal a = src_vertices[e * nverts * dim + i], c = mesh->vertices[e * HOFLOW_VERTS_MAX * dim + i];
+        PetscCheck(PetscAbsReal(a - c) <= 1e-10 * (1 + PetscAbsReal(c)), PETSC_COMM_SELF, PETSC_ERR_SUP, "-restart_project: -disc mdg projects a checkpoint onto another order of the same mesh, distributed as it was (element %" PetscInt_FMT " lies elsewhere or lists its vertices in another order); restart on the checkpoint's mesh with its number of ranks", e);
+      }
+  PetscCall(RefElementCubature(shape, mdg->N + Ns, &nq, &xq, &wq));
+  PetscCall(PetscMalloc3(nq * Np, &P, nq * Nps, &Ps, Np * Nps, &T));
+  PetscCall(RefElementModalBasis(shape, mdg->N, nq, xq, P, NULL));
+  PetscCall(RefElementModalBasis(shape, Ns, nq, xq, Ps, NULL));
+  for (PetscInt m = 0; m < Np; m++)
+    for (PetscInt j = 0; j < Nps; j++) {
+      PetscReal sum = 0;
+      for (PetscInt q = 0; q < nq; q++) sum += wq[q] * P[q * Np + m] * Ps[q * Nps + j];
+      T[m * Nps + j] = PetscAbsReal(sum) < 1e-13 ? 0 : sum;
+    }
+  PetscCall(PetscMalloc1(n, &ua));
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecGetArrayWrite(u[k], &ua[k]));
+  for (PetscInt e = 0; e < mesh->K; e++)
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal *in  = src[k] + e * nv * Nps;
+      PetscScalar     *out = ua[k] + mdg->elem_dof[e];
+      for (PetscInt v = 0; v < nv; v++)
+        for (PetscInt m = 0; m < Np; m++) {
+          PetscReal sum = 0;
+          for (PetscInt j = 0; j < Nps; j++) sum += T[m * Nps + j] * in[v * Nps + j];
+          out[v * Np + m] = sum;
+        }
+    }
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecRestoreArrayWrite(u[k], &ua[k]));
+  PetscCall(PetscFree(ua));
+  PetscCall(PetscFree3(P, Ps, T));
+  PetscCall(PetscFree(xq));
+  PetscCall(PetscFree(wq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MDGDestroy(Disc disc)
 {
   MDGDisc *mdg = (MDGDisc *)disc->data;
@@ -590,8 +646,9 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   }
   PetscCall(OpShellInit(&mdg->shell, "modal DG Euler right-hand side", mdg->dm, MDGDeviceSetUp, mdg));
   PetscCall(OpShellCreateLocal(&mdg->shell, 1));
-  disc->ops.destroy    = MDGDestroy;
-  disc->ops.get_points = MDGGetPoints;
+  disc->ops.destroy          = MDGDestroy;
+  disc->ops.get_points       = MDGGetPoints;
+  disc->ops.project_elements = MDGProjectElements;
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

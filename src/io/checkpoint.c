@@ -602,15 +602,19 @@ PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *
 /* The file's order from its identity entry, then the discretization's projection of every vector. */
 static PetscErrorCode CheckpointDiscProject(void *ctx, const char path[], const char file_order[], PetscInt file_block_size, const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[])
 {
-  Disc           disc  = (Disc)ctx;
-  const RefShape shape = disc->mesh->blocks[0].shape;
-  MPI_Comm       comm  = PetscObjectComm((PetscObject)disc->dm);
-  char          *end;
-  const long     N = strtol(file_order, &end, 10);
+  Disc            disc  = (Disc)ctx;
+  const RefShape  shape = disc->mesh->blocks[0].shape;
+  MPI_Comm        comm  = PetscObjectComm((PetscObject)disc->dm);
+  char           *end;
+  const long      N = strtol(file_order, &end, 10);
+  const PetscInt *elem_point;
+  PetscInt        npoints, per_node; /* values per node or mode: 1 (nodal DG), the components (modal DG, all in one vector) */
 
   PetscFunctionBeginUser;
+  PetscCall(DiscGetPoints(disc, &npoints, NULL, &elem_point));
+  per_node = (elem_point[1] - elem_point[0]) / RefShapeNumNodes(shape, (int)disc->order);
   PetscCheck(*file_order && !*end && N >= 1 && N <= HOFLOW_NMAX, comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' records order '%s'; a projection reads orders 1..%d", path, file_order, HOFLOW_NMAX);
-  PetscCheck(file_block_size == RefShapeNumNodes(shape, (int)N), comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element; an order-%ld %s has %d", path, file_block_size, N, RefShapes[shape], RefShapeNumNodes(shape, (int)N));
+  PetscCheck(file_block_size == per_node * RefShapeNumNodes(shape, (int)N), comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element; an order-%ld %s has %" PetscInt_FMT, path, file_block_size, N, RefShapes[shape], per_node * RefShapeNumNodes(shape, (int)N));
   PetscCall(DiscProjectElements(disc, (PetscInt)N, parent_vertices, nvec, in, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

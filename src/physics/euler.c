@@ -306,15 +306,31 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     PetscCall(VecNorm(f, NORM_2, value));
     PetscCall(VecDestroy(&f));
   }
-  else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2) */
-    const Problem  *pb = &un->app->problem;
-    const PetscReal q  = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
+  else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
+                                                                   * rho_inf = 1; drag along the free stream (the problem's
+                                                                   * flow_direction, default x), lift along it turned +90 degrees */
+    const Problem  *pb   = &un->app->problem;
+    const PetscReal q    = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
+    PetscReal       e[3] = {pb->flow_direction[0], pb->flow_direction[1], pb->flow_direction[2]}, len, along[2] = {0, 0}, normal[2] = {0, 0};
     PetscCheck(q > 0, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no reference speed and length", name, un->app->problem_name);
+    len = PetscSqrtReal(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    if (len > 0)
+      for (PetscInt d = 0; d < 3; d++) e[d] /= len;
+    else
+      e[0] = 1;
     if (time != eu->forces_time) { /* the four monitors of one step share one evaluation */
       PetscCall(MDGWallForces(eu->mdg, un->state, eu->Fp, eu->Fv));
       eu->forces_time = time;
     }
-    *value = !strcmp(name, "drag") ? (eu->Fp[0] + eu->Fv[0]) / q : !strcmp(name, "drag_pressure") ? eu->Fp[0] / q : !strcmp(name, "drag_viscous") ? eu->Fv[0] / q : (eu->Fp[1] + eu->Fv[1]) / q;
+    for (PetscInt d = 0; d < eu->mdg->dim; d++) { /* [0] pressure, [1] viscous parts */
+      along[0] += eu->Fp[d] * e[d];
+      along[1] += eu->Fv[d] * e[d];
+    }
+    normal[0] = eu->Fp[1] * e[0] - eu->Fp[0] * e[1];
+    normal[1] = eu->Fv[1] * e[0] - eu->Fv[0] * e[1];
+    *value    = !strcmp(name, "drag") ? (along[0] + along[1]) / q : !strcmp(name, "drag_pressure") ? along[0] / q
+                                                                : !strcmp(name, "drag_viscous")    ? along[1] / q
+                                                                                                   : (normal[0] + normal[1]) / q;
   }
   else {
     PetscCall(MDGIntegrate(eu->mdg, un->state, v));

@@ -18,7 +18,7 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
 {
   App                       *app = un->app;
   TSType                     type;
-  PetscBool                  one_step    = PETSC_FALSE;
+  PetscBool                  one_step    = PETSC_FALSE, pseudo;
   const char                *option      = un->restart_file[0] ? "-restart" : "-checkpoint_interval";
   HoflowTSGetHistoryFunction get_history = NULL;
 
@@ -27,7 +27,18 @@ static PetscErrorCode UnsteadyCheckpointSetUp(Unsteady *un)
   for (size_t k = 0; k < sizeof(OneStepTSTypes) / sizeof(OneStepTSTypes[0]); k++) one_step = one_step || !strcmp(type, OneStepTSTypes[k]);
   PetscCall(PetscObjectQueryFunction((PetscObject)un->ts, HOFLOW_TS_GET_HISTORY, &get_history));
   PetscCheck(strcmp(type, TSBDF) || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type bdf keeps its multistep history (the previous solutions) private, so hoflow cannot checkpoint it and a restart would not continue exactly. Use a one-step integrator (-ts_type beuler, cn, theta, rk) or a hoflow integrator that exposes its history", option);
-  PetscCheck(one_step || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type %s may keep state between steps that hoflow cannot see, so a restart would not continue exactly. Checkpoints work with -ts_type euler, beuler, cn, theta, rk, ssp and hoflow integrators that expose their history", option, type);
+  /* pseudo-transient continuation keeps its residual history (the step growth) private: a restart
+   * continues from the state, time, step and dt and starts that history again, which reaches the same
+   * steady state by another path (and lets a steady run go on at a higher order, -restart_project) */
+  pseudo = (PetscBool)!strcmp(type, TSPSEUDO);
+  PetscCheck(one_step || pseudo || get_history, un->comm, PETSC_ERR_SUP, "%s: TS type %s may keep state between steps that hoflow cannot see, so a restart would not continue exactly. Checkpoints work with -ts_type euler, beuler, cn, theta, rk, ssp, pseudo (steady states) and hoflow integrators that expose their history", option, type);
+  if (pseudo && un->restart_file[0]) {
+    PetscBool from_initial = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts_pseudo_increment_dt_from_initial_dt", &from_initial, NULL));
+    /* PETSc 3.18's pseudo records its initial step only at step 0: a restart would scale the step from 0 */
+    PetscCheck(!from_initial, un->comm, PETSC_ERR_ARG_INCOMP, "-restart with -ts_type pseudo: -ts_pseudo_increment_dt_from_initial_dt scales the step from the first step's, which PETSc records at step 0 only (a restart would take steps of 0); give -ts_pseudo_increment_dt_from_initial_dt false (the step then grows with the residual's fall from step to step)");
+    PetscCall(PetscPrintf(un->comm, "restart: -ts_type pseudo starts its step growth again from the checkpoint's state (the same steady state, not the same path)\n"));
+  }
 
   PetscCall(CheckpointCreateDisc(app->disc, option, &un->checkpoint));
   PetscCall(CheckpointAddIdentity(un->checkpoint, "problem", app->problem_name, "-problem"));

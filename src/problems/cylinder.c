@@ -8,26 +8,10 @@
 #include <hoflow/compat.h>
 #include <hoflow/problem.h>
 
-typedef struct {
-  PetscReal gamma, mach;
-} Cylinder;
-
-static PetscErrorCode CylinderFreeStream(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
-{
-  const Cylinder *c = (const Cylinder *)ctx;
-
-  PetscFunctionBeginUser;
-  u[0] = 1;
-  u[1] = c->mach;
-  for (PetscInt d = 1; d < dim; d++) u[1 + d] = 0;
-  u[dim + 1] = 1 / (c->gamma * (c->gamma - 1)) + 0.5 * c->mach * c->mach;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode ProblemCreate_Cylinder(Problem *problem)
 {
-  Cylinder *c;
-  PetscReal re = 40;
+  ProblemFreeStream *c;
+  PetscReal          re = 40;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
@@ -42,15 +26,16 @@ PetscErrorCode ProblemCreate_Cylinder(Problem *problem)
   PetscCheck(re > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-cylinder_reynolds %g must be positive", (double)re);
   PetscCheck(c->mach > 0 && c->mach < 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-cylinder_mach %g must be in (0, 1) (subsonic far field)", (double)c->mach);
   PetscCall(PetscStrncpy(problem->physics, "navier_stokes", sizeof(problem->physics)));
-  problem->gamma            = c->gamma;
-  problem->mu               = c->mach / re;
-  problem->initial          = CylinderFreeStream;
-  problem->boundary         = CylinderFreeStream;
-  problem->velocity_scale   = c->mach;
-  problem->length_scale     = 1;
-  problem->default_max_time = 100;
-  problem->ctx              = c;
-  problem->ctx_destroy      = ProblemFreeContext;
+  problem->gamma             = c->gamma;
+  problem->mu                = c->mach / re;
+  problem->initial           = ProblemFreeStreamState;
+  problem->boundary          = ProblemFreeStreamState;
+  problem->velocity_scale    = c->mach;
+  problem->length_scale      = 1;
+  problem->flow_direction[0] = 1;
+  problem->default_max_time  = 100;
+  problem->ctx               = c;
+  problem->ctx_destroy       = ProblemFreeContext;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/cylinder_re40.msh -curve_wall circle -curve_wall_radius 0.5", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "no_slip_adiabatic", "wall"));
   PetscCall(ProblemSetBoundaryGroups(problem, "farfield", "farfield"));

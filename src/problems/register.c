@@ -48,6 +48,18 @@ const char *ProblemGetBoundaryGroups(const Problem *problem, const char type[])
   return "none";
 }
 
+PetscErrorCode ProblemFreeStreamState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx)
+{
+  const ProblemFreeStream *fs = (const ProblemFreeStream *)ctx;
+  const PetscReal          a = fs->alpha * PETSC_PI / 180, v[3] = {fs->mach * PetscCosReal(a), fs->mach * PetscSinReal(a), 0};
+
+  PetscFunctionBeginUser;
+  u[0] = 1;
+  for (PetscInt d = 0; d < dim; d++) u[1 + d] = v[d];
+  u[dim + 1] = 1 / (fs->gamma * (fs->gamma - 1)) + 0.5 * fs->mach * fs->mach;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ProblemFreeContext(void *ctx)
 {
   PetscFunctionBeginUser;

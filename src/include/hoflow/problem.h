@@ -29,6 +29,8 @@ typedef struct {
   PetscReal nu;                           /* diffusivity or kinematic viscosity */
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
   PetscReal length_scale;                 /* a reference length (force coefficients) */
+  PetscReal flow_direction[3];            /* the free stream's unit direction: drag along it, lift along it turned by
+                                             +90 degrees about z (zero: x, lift y) */
   PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
   PetscReal mu, prandtl;                  /* compressible Navier–Stokes: dynamic viscosity and Prandtl number (0: from options) */
   PetscBool boundary_time_dependent;      /* compressible flow: the boundary data (boundary, else exact) change in time */
@@ -62,6 +64,14 @@ typedef struct {
   PetscErrorCode (*summary)(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len);
 } Problem;
 
+/* The uniform free stream of external compressible flows, in units rho = 1, p = 1/gamma (speed of sound
+ * 1): Mach number mach along (cos alpha, sin alpha, 0), alpha in degrees. */
+typedef struct {
+  PetscReal gamma, mach, alpha;
+} ProblemFreeStream;
+/* Its conservative state at any point (a ProblemFunction; ctx: a ProblemFreeStream, or a struct that starts
+ * with one). */
+PETSC_EXTERN PetscErrorCode ProblemFreeStreamState(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt nv, PetscReal u[], PetscReal grad[], void *ctx);
 /* A problem context that is one PetscMalloc'd block: its ctx_destroy. */
 PETSC_EXTERN PetscErrorCode ProblemFreeContext(void *ctx);
 /* Record the default groups of a boundary type. */
