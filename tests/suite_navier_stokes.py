@@ -220,6 +220,49 @@ def _():
     return res + "; host = GPU (N = 3, 4x2: %.6e)" % dev
 
 
+NACA_COARSE = ("-order", "3", "-setnumber", "n", "86", "-setnumber", "m", "16", "-setnumber", "h1", "0.005")
+NACA_CDP, NACA_CDV = 0.020589, 0.032088  # N = 1 on NACA_COARSE, 2026-11-25
+
+
+@test("navier-stokes/naca0012/N1-steady")
+def _():
+    """Laminar flow past the NACA0012 airfoil at Ma 0.5, alpha 0, Re_c 5000 (seed 004 §3.1.3), N = 1,
+    steady by pseudo-transient continuation (options/naca0012.yaml: Sutherland's law, LU), on a coarse
+    variant of the seed's C-mesh (examples/meshes/naca0012.geo with n = 86, m = 16, h1 = 0.005: 86 x 16
+    Q3 cells): the residual falls by >= 1e9 in <= 25 pseudo steps (2026-11-25: 4.3e11 in 20, 25 s);
+    C_D's pressure and viscous parts within 1 % of this mesh's values of 2026-11-25 (0.020589 + 0.032088;
+    on the seed's 170 x 30 mesh N = 1 gives 0.02171 + 0.03263, N = 3 0.02271 + 0.03290, seed Table 5 P3
+    0.02273 + 0.03323); C_L ~ 0 (the flow is symmetric)."""
+    mesh = gmsh_mesh("naca0012", NACA_COARSE)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run([HOFLOW, "-options_file", "options/naca0012.yaml", "-dm_plex_filename", mesh, "-output_dir", tmp], timeout=600)[1]
+        rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
+    s, last = summary(out), rows[-1]
+    cd, cdp, cdv, cl = (float(last[k]) for k in ("drag", "drag_pressure", "drag_viscous", "lift"))
+    drop = float(rows[0]["residual"]) / float(last["residual"])
+    check(int(s["steps"]) <= 25, "pseudo steps %s" % s["steps"])
+    check(drop >= 1e9, "steady residual fell by %.1e only (monitors.csv residual: %s ... %s)" % (drop, rows[0]["residual"], last["residual"]))
+    check(abs(cdp - NACA_CDP) <= 0.01 * NACA_CDP and abs(cdv - NACA_CDV) <= 0.01 * NACA_CDV and abs(cdp + cdv - cd) <= 1e-12 * cd, "C_D %.5f = %.5f pressure + %.5f viscous (2026-11-25: %.5f + %.5f)" % (cd, cdp, cdv, NACA_CDP, NACA_CDV))
+    check(abs(cl) < 1e-6, "C_L %.2e (symmetric flow: 0)" % cl)
+    return "%s pseudo steps, residual fell %.1e: C_D %.5f (pressure %.5f, viscous %.5f), C_L %.1e" % (s["steps"], drop, cd, cdp, cdv, cl)
+
+
+@test("navier-stokes/naca0012/errors")
+def _():
+    """Bad input names the option: a negative Reynolds number, a supersonic Mach number, an angle of attack
+    beyond 90 degrees."""
+    base = [HOFLOW, "-problem", "naca0012", "-disc", "mdg", "-order", "0", "-ts_max_steps", "1"]
+    cases = [
+        (["-naca_reynolds", "-1"], r"-naca_reynolds -1\.? must be positive"),
+        (["-naca_mach", "1.2"], r"-naca_mach 1\.2 must be in \(0, 1\)"),
+        (["-naca_alpha", "95"], r"-naca_alpha 95\.? must be in \(-90, 90\) degrees"),
+    ]
+    for extra, pattern in cases:
+        code, out = run(base + extra, expect_ok=False)
+        check(code != 0 and re.search(pattern, out), "%s: expected /%s/:\n%s" % (" ".join(extra), pattern, out[-1500:]))
+    return "-naca_reynolds, -naca_mach, -naca_alpha refused with the option named"
+
+
 @test("navier-stokes/restart-order")
 def _():
     """A steady run by pseudo-transient continuation checkpoints, and a restart at another order projects

@@ -98,5 +98,6 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Couette(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Cylinder(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Naca0012(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
