@@ -542,8 +542,10 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
     if (dim == 2)
       PetscCall(PointVertices(dm, c, &n, cv));
     else {
-      if (cc.vcoord) PetscCall(CellVertices3D(dm, shape, c, VertexCoord, &cc, cv));
-      else PetscCall(CellVertices3D(dm, shape, c, CellVertexCoord, &cell_cc, cv));
+      if (cc.vcoord)
+        PetscCall(CellVertices3D(dm, shape, c, VertexCoord, &cc, cv));
+      else
+        PetscCall(CellVertices3D(dm, shape, c, CellVertexCoord, &cell_cc, cv));
       n = info->nverts;
     }
     PetscCheck(n == info->nverts, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a %s has %d", mesh->source, c, n, info->name, info->nverts);
@@ -837,7 +839,7 @@ static PetscErrorCode MeshReplace(DM *dm, DM *new)
   PetscCall(DMGetMatType(*dm, &mtype));
   PetscCall(DMSetVecType(*new, vtype));
   PetscCall(DMSetMatType(*new, mtype));
-  PetscCall(PetscObjectSetName((PetscObject)*new, "mesh"));
+  PetscCall(PetscObjectSetName((PetscObject) * new, "mesh"));
   PetscCall(DMDestroy(dm));
   *dm  = *new;
   *new = NULL;
@@ -921,7 +923,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 #endif
 #if !defined(PETSC_HAVE_TETGEN) && !defined(PETSC_HAVE_CTETGEN)
   if (!from_file) { /* PETSc builds simplicial 3D boxes with TetGen, which it may lack */
-    PetscInt  bdim = 2;
+    PetscInt  bdim    = 2;
     PetscBool simplex = PETSC_FALSE;
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_plex_dim", &bdim, NULL));
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_plex_simplex", &simplex, NULL));
@@ -958,7 +960,8 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
   PetscCall(DMSetBasicAdjacency(dm, PETSC_TRUE, PETSC_FALSE));
-  if (refine_after) PetscCall(MeshRefineDistributed(&dm, refine_after));
+  if (refine_after)
+    PetscCall(MeshRefineDistributed(&dm, refine_after));
   else {
     PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
     PetscCall(MeshReplace(&dm, &dist));

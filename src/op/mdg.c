@@ -50,7 +50,7 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
       }
     }
   }
-  { /* the face scratch of every block: states and lifting integrands per face point, liftings per face */
+  { /* the face scratch of every block: states, lifting integrands and liftings per face point */
     PetscInt ns = 0, nj = 0, nl = 0;
     for (PetscInt b = 0; b < mdg->nblocks; b++) {
       const MDGBlock *blk = &mdg->blocks[b];
@@ -65,10 +65,10 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
     mdg->nflift  = nl;
     ns = nj = nl = 0;
     for (PetscInt b = 0; b < mdg->nblocks; b++) {
-      MDGBlock *blk    = &mdg->blocks[b];
-      blk->kd.fstate  = mdg->fstate + ns;
-      blk->kd.fjw     = mdg->fjw + nj;
-      blk->kd.flift   = mdg->flift + nl;
+      MDGBlock *blk  = &mdg->blocks[b];
+      blk->kd.fstate = mdg->fstate + ns;
+      blk->kd.fjw    = mdg->fjw + nj;
+      blk->kd.flift  = mdg->flift + nl;
       ns += blk->K * blk->kd.nfq * (2 * mdg->nv + 1);
       nj += blk->K * blk->kd.nfq * dim * mdg->nv;
       nl += blk->K * blk->kd.nfq * 2 * dim * mdg->nv;
@@ -110,7 +110,7 @@ PetscErrorCode MDGSetLimiterSensor(MDGDisc *mdg, PetscReal kappa)
   PetscFunctionBeginUser;
   PetscCheck(kappa >= 0, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_OUTOFRANGE, "The troubled-cell sensor's threshold %g must be >= 0 (0: limit every cell)", (double)kappa);
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    const double tol = mdg->N >= 2 ? (double)(kappa / N4) : 0.0; /* N <= 1: the limiter acts on every cell */
+    const double tol                = mdg->N >= 2 ? (double)(kappa / N4) : 0.0; /* N <= 1: the limiter acts on every cell */
     mdg->blocks[b].kd.sensor        = tol;
     mdg->blocks[b].kd_device.sensor = tol;
   }
@@ -170,7 +170,8 @@ static PetscErrorCode MDGViscousTerms(MDGDisc *mdg, PetscBool on_device, const P
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGViscous));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGGradientHost(&blk->kd, ul, mdg->grad);
+    if (!on_device)
+      MDGGradientHost(&blk->kd, ul, mdg->grad);
     else {
       blk->kd_device.stream = mdg->shell.stream;
       PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGGradientCUDA(&blk->kd_device, ul, (double *)blk->kd_device.grad)), "modal DG viscous gradient"));
@@ -178,18 +179,24 @@ static PetscErrorCode MDGViscousTerms(MDGDisc *mdg, PetscBool on_device, const P
   }
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGFaceStatesHost(&blk->kd, ul);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceStatesCUDA(&blk->kd_device, ul)), "modal DG viscous face states"));
+    if (!on_device)
+      MDGFaceStatesHost(&blk->kd, ul);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceStatesCUDA(&blk->kd_device, ul)), "modal DG viscous face states"));
   }
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGFaceLiftingsHost(&blk->kd);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceLiftingsCUDA(&blk->kd_device)), "modal DG viscous liftings"));
+    if (!on_device)
+      MDGFaceLiftingsHost(&blk->kd);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceLiftingsCUDA(&blk->kd_device)), "modal DG viscous liftings"));
   }
   for (PetscInt b = 0; b < mdg->nblocks && fa; b++) {
     MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device) MDGLiftedGradientHost(&blk->kd);
-    else PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftedGradientCUDA(&blk->kd_device)), "modal DG viscous lifted gradient"));
+    if (!on_device)
+      MDGLiftedGradientHost(&blk->kd);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGLiftedGradientCUDA(&blk->kd_device)), "modal DG viscous lifted gradient"));
   }
   for (PetscInt b = 0; b < mdg->nblocks && fa; b++) {
     MDGBlock *blk = &mdg->blocks[b];
@@ -364,7 +371,7 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
   const PetscInt     dim = mdg->dim, nv = mdg->nv;
   const PetscScalar *ul;
   PetscBool          on_device;
-  PetscInt           n = 0;
+  PetscInt           n  = 0;
   Vec                uh = NULL;
 
   PetscFunctionBeginUser;

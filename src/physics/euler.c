@@ -38,31 +38,31 @@
 #include <hoflow/unsteady.h>
 
 typedef struct {
-  App       *app;
-  MDGDisc   *mdg;
-  PetscReal  gamma, cfl;
-  PetscInt   flux;
-  PetscBool  limit, positivity, viscous;
-  PetscBool        pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
+  App        *app;
+  MDGDisc    *mdg;
+  PetscReal   gamma, cfl;
+  PetscInt    flux;
+  PetscBool   limit, positivity, viscous;
+  PetscBool   pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
   MDGJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
-  Mat              Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
-  PetscInt         jac_lag, jac_calls;
-  PetscReal        Fp[3], Fv[3]; /* the wall forces ... */
-  PetscReal        forces_time;  /* ... of the state at this time (monitors) */
-  Vec        last_good, limited_stage;
-  PetscBool  local_dt;     /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
-  Vec        lts;          /* ... the factor max speed / the element's speed on every row */
-  PetscReal  steady_rtol;  /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
-  PetscReal  residual0;    /* ... the first step's residual */
-  PetscInt   steady_interval;
-  Disc       output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
-  PetscBool *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
-  PetscReal  bc_time;          /* the time of those rows */
-  PetscReal  last_good_time, total0[EULER_NV_MAX];
-  PetscInt   last_good_step, nlimited_total;
-  char       failure[512];
-  char       means_file[PETSC_MAX_PATH_LEN]; /* -euler_means_file: element means written at the end ("" none) */
-  char       surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
+  Mat         Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
+  PetscInt    jac_lag, jac_calls;
+  PetscReal   Fp[3], Fv[3]; /* the wall forces ... */
+  PetscReal   forces_time;  /* ... of the state at this time (monitors) */
+  Vec         last_good, limited_stage;
+  PetscBool   local_dt;    /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
+  Vec         lts;         /* ... the factor max speed / the element's speed on every row */
+  PetscReal   steady_rtol; /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
+  PetscReal   residual0;   /* ... the first step's residual */
+  PetscInt    steady_interval;
+  Disc        output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
+  PetscBool  *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
+  PetscReal   bc_time;          /* the time of those rows */
+  PetscReal   last_good_time, total0[EULER_NV_MAX];
+  PetscInt    last_good_step, nlimited_total;
+  char        failure[512];
+  char        means_file[PETSC_MAX_PATH_LEN];   /* -euler_means_file: element means written at the end ("" none) */
+  char        surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
 } Euler;
 
 static const char *const EulerFluxTypes[] = {"rusanov", "roe", "hllc", "EulerFluxType", "EULER_FLUX_", NULL};
@@ -266,7 +266,8 @@ static PetscErrorCode EulerPostStep(TS ts)
       PetscCall(MDGEulerRHS(eu->mdg, u, f));
       PetscCall(VecNorm(f, NORM_2, &r));
       PetscCall(VecDestroy(&f));
-      if (step == 1) eu->residual0 = r;
+      if (step == 1)
+        eu->residual0 = r;
       else if (r <= eu->steady_rtol * eu->residual0) {
         PetscCall(PetscPrintf(un->comm, "steady: residual %g fell by %g (-euler_steady_rtol %g) at step %" PetscInt_FMT "\n", (double)r, (double)(eu->residual0 / r), (double)eu->steady_rtol, step));
         PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
@@ -305,10 +306,9 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     PetscCall(MDGEulerRHS(eu->mdg, un->state, f));
     PetscCall(VecNorm(f, NORM_2, value));
     PetscCall(VecDestroy(&f));
-  }
-  else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
-                                                                   * rho_inf = 1; drag along the free stream (the problem's
-                                                                   * flow_direction, default x), lift along it turned +90 degrees */
+  } else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
+                                                                    * rho_inf = 1; drag along the free stream (the problem's
+                                                                    * flow_direction, default x), lift along it turned +90 degrees */
     const Problem  *pb   = &un->app->problem;
     const PetscReal q    = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
     PetscReal       e[3] = {pb->flow_direction[0], pb->flow_direction[1], pb->flow_direction[2]}, len, along[2] = {0, 0}, normal[2] = {0, 0};
@@ -331,8 +331,7 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     *value    = !strcmp(name, "drag") ? (along[0] + along[1]) / q : !strcmp(name, "drag_pressure") ? along[0] / q
                                                                 : !strcmp(name, "drag_viscous")    ? along[1] / q
                                                                                                    : (normal[0] + normal[1]) / q;
-  }
-  else {
+  } else {
     PetscCall(MDGIntegrate(eu->mdg, un->state, v));
     *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1]
                                                                         : v[eu->mdg->dim + 1];
@@ -365,7 +364,7 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
         PetscReal w[EULER_NV_MAX];
         MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
         if (!strncmp(name, "velocity_", 9)) { /* velocity_x, _y, _z */
-          const PetscInt d = name[9] - 'x';
+          const PetscInt d          = name[9] - 'x';
           out[dg->elem_node[e] + i] = d >= 0 && d < dim ? w[1 + d] / w[0] : 0.0;
         } else
           out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
@@ -422,11 +421,11 @@ static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
  * origin (the free stream of external flows). */
 static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
 {
-  App            *app = eu->app;
-  const PetscInt  dim = eu->mdg->dim;
-  PetscReal      *rows, *all = NULL, pref = 0, q;
-  PetscInt        n;
-  PetscMPIInt     rank, size, cnt, *counts = NULL, *displs = NULL;
+  App           *app = eu->app;
+  const PetscInt dim = eu->mdg->dim;
+  PetscReal     *rows, *all = NULL, pref = 0, q;
+  PetscInt       n;
+  PetscMPIInt    rank, size, cnt, *counts = NULL, *displs = NULL;
 
   PetscFunctionBeginUser;
   q = 0.5 * PetscSqr(app->problem.velocity_scale > 0 ? app->problem.velocity_scale : 1.0);
@@ -568,7 +567,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
       for (PetscInt d = 0; d < dim; d++) row[2 + d] = dir[d];
     } else if (type == EULER_BC_NOSLIP_ISOTHERMAL || type == EULER_BC_NOSLIP_ADIABATIC) {
       const ProblemFunction fp = app->problem.exact; /* (the boundary function is the far field's) */
-      if (fp) { /* the wall's temperature and velocity from the problem's exact state there */
+      if (fp) {                                      /* the wall's temperature and velocity from the problem's exact state there */
         PetscReal ub[EULER_NV_MAX], w[EULER_NV_MAX];
         PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, ub, NULL, app->problem.ctx));
         EulerConservativeToPrimitive((int)dim, g, ub, w);
@@ -618,17 +617,17 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
 {
   App      *app = un->app;
   Euler    *eu;
-  PetscInt  limiter = 0;
+  PetscInt  limiter   = 0;
   PetscBool view_cost = PETSC_FALSE;
   PetscReal eps, kappa = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
-  eu->app          = app;
-  eu->viscous      = viscous;
-  eu->forces_time  = PETSC_MIN_REAL;
-  eu->gamma = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
-  eu->cfl   = 0.5;
+  eu->app         = app;
+  eu->viscous     = viscous;
+  eu->forces_time = PETSC_MIN_REAL;
+  eu->gamma       = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
+  eu->cfl         = 0.5;
   PetscCall(DiscGetMDG(app->disc, "The Euler equations", &eu->mdg));
   PetscOptionsBegin(un->comm, NULL, "Euler equations", NULL);
   PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
@@ -693,7 +692,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
     implicit   = (PetscBool)(eu->pseudo || !strcmp(type, TSBEULER) || !strcmp(type, TSCN) || !strcmp(type, TSTHETA) || !strcmp(type, TSBDF));
     PetscCheck(!(implicit && eu->local_dt), un->comm, PETSC_ERR_ARG_WRONG, "-euler_local_time_step is for explicit steps (-ts_type ssp or rk); implicit steady runs use -ts_type pseudo alone");
     if (implicit) {
-      SNES snes;
+      SNES      snes;
       PetscBool full = PETSC_TRUE;
       PetscCall(PetscOptionsGetBool(NULL, NULL, "-euler_jacobian_full", &full, NULL));
       eu->jac_lag = 1;

@@ -40,9 +40,9 @@ typedef struct {
   const int    *face_info; /* [K*Nfaces*MDG_FACE_INFO] */
   const int    *lin;       /* [nlin] the modes of the linear part (the order-1 modes) */
   int           nlin;
-  const int    *top;       /* [ntop] the modes of degree N (those outside the order N-1 space) */
+  const int    *top; /* [ntop] the modes of degree N (those outside the order N-1 space) */
   int           ntop;
-  double        sensor;    /* > 0: Barth–Jespersen only where the density's top modes hold more than this fraction of its modal energy (troubled cells) */
+  double        sensor; /* > 0: Barth–Jespersen only where the density's top modes hold more than this fraction of its modal energy (troubled cells) */
   double        gamma;
   int           flux;       /* EULER_FLUX_* */
   int           barth;      /* MDGLimit: Barth–Jespersen ... */

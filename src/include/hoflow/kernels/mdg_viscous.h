@@ -241,7 +241,7 @@ HOFLOW_HD void MDGViscousFaceFlux(const MDGKernelData *d, int e, int qq, double 
 HOFLOW_HD void MDGViscousFacePoint(const MDGKernelData *d, int e, int qq, double *HOFLOW_RESTRICT Fn)
 {
   const int     dim = d->dim, nv = d->nv;
-  const double *fg  = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
+  const double *fg = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
   double        F[3 * EULER_NV_MAX];
   MDGViscousFaceFlux(d, e, qq, F);
   for (int v = 0; v < nv; v++) {
