@@ -52,6 +52,8 @@ typedef struct {
   Vec         last_good, limited_stage;
   PetscBool   local_dt;    /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
   Vec         lts;         /* ... the factor max speed / the element's speed on every row */
+  VecScatter  lts_scatter; /* ... from the element speeds to their rows */
+  Vec         residual_work;
   PetscReal   steady_rtol; /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
   PetscReal   residual0;   /* ... the first step's residual */
   PetscInt    steady_interval;
@@ -80,6 +82,8 @@ static PetscErrorCode EulerDestroy(void **ptr)
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
   PetscCall(VecDestroy(&eu->lts));
+  PetscCall(VecScatterDestroy(&eu->lts_scatter));
+  PetscCall(VecDestroy(&eu->residual_work));
   PetscCall(PetscFree(eu->row_from_problem));
   PetscCall(DiscDestroy(&eu->output));
   PetscCall(PetscFree(*ptr));
@@ -138,26 +142,53 @@ static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *c
 
 /* Local time steps (steady states only: the time is no longer physical): every element advances by its
  * own CFL step C / ((2N+1) s_e), s_e its largest (|v| + c)/h (+ diffusive part), through the global
- * step C / ((2N+1) max s) and the factor max s / s_e on its rows of the right-hand side. The factors are
- * set before every step from mdg->speed (MDGMaxWaveSpeed's), on the host. */
+ * step C / ((2N+1) max s) and the factor max s / s_e on its rows of the right-hand side. The factors come
+ * from mdg->speed (MDGMaxWaveSpeed's, one per owned element) before every step, spread to the element's
+ * rows by a scatter made once: on the state's backend, so a device state is not copied. */
 static PetscErrorCode EulerLocalTimeSteps(Euler *eu, Vec u, PetscReal smax)
 {
-  MDGDisc           *mdg = eu->mdg;
-  const PetscScalar *sp;
-  PetscScalar       *l;
+  MDGDisc *mdg = eu->mdg;
 
   PetscFunctionBeginUser;
-  if (!eu->lts) PetscCall(VecDuplicate(u, &eu->lts));
-  PetscCall(VecGetArrayRead(mdg->speed, &sp));
-  PetscCall(VecGetArrayWrite(eu->lts, &l));
-  for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
-    const MDGKernelData *d = &mdg->blocks[b].kd;
-    const PetscInt       s = d->nv * d->Np;
-    for (PetscInt e = 0; e < d->K; e++)
-      for (PetscInt i = 0; i < s; i++) l[d->dof0 + e * s + i] = smax / sp[e0 + e];
+  if (!eu->lts) {
+    PetscInt n, rstart, srow, *from, *to, k = 0;
+    IS       isf, ist;
+    PetscCall(VecDuplicate(u, &eu->lts));
+    PetscCall(VecGetLocalSize(u, &n));
+    PetscCall(VecGetOwnershipRange(u, &rstart, NULL));
+    PetscCall(VecGetOwnershipRange(mdg->speed, &srow, NULL));
+    PetscCall(PetscMalloc2(PetscMax(n, 1), &from, PetscMax(n, 1), &to));
+    for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
+      const MDGKernelData *d = &mdg->blocks[b].kd;
+      const PetscInt       s = d->nv * d->Np;
+      for (PetscInt e = 0; e < d->K; e++)
+        for (PetscInt i = 0; i < s; i++, k++) {
+          from[k] = srow + e0 + e;
+          to[k]   = rstart + d->dof0 + e * s + i;
+        }
+    }
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, k, from, PETSC_COPY_VALUES, &isf));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, k, to, PETSC_COPY_VALUES, &ist));
+    PetscCall(VecScatterCreate(mdg->speed, isf, eu->lts, ist, &eu->lts_scatter));
+    PetscCall(ISDestroy(&isf));
+    PetscCall(ISDestroy(&ist));
+    PetscCall(PetscFree2(from, to));
   }
-  PetscCall(VecRestoreArrayWrite(eu->lts, &l));
-  PetscCall(VecRestoreArrayRead(mdg->speed, &sp));
+  PetscCall(VecScatterBegin(eu->lts_scatter, mdg->speed, eu->lts, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(eu->lts_scatter, mdg->speed, eu->lts, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecReciprocal(eu->lts));
+  PetscCall(VecScale(eu->lts, smax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* || M^{-1} R(u) ||_2 at time t (the residual monitor and -euler_steady_rtol), in a work vector kept */
+static PetscErrorCode EulerResidualNorm(Euler *eu, Vec u, PetscReal t, PetscReal *r)
+{
+  PetscFunctionBeginUser;
+  if (!eu->residual_work) PetscCall(VecDuplicate(u, &eu->residual_work));
+  PetscCall(EulerBoundaryDataAt(eu, t));
+  PetscCall(MDGEulerRHS(eu->mdg, u, eu->residual_work));
+  PetscCall(VecNorm(eu->residual_work, NORM_2, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -258,14 +289,9 @@ static PetscErrorCode EulerPostStep(TS ts)
     PetscInt step;
     PetscCall(TSGetStepNumber(ts, &step));
     if (step == 1 || step % eu->steady_interval == 0) {
-      Vec       f;
       PetscReal r;
       PetscCall(TSGetTime(ts, &t));
-      PetscCall(VecDuplicate(u, &f));
-      PetscCall(EulerBoundaryDataAt(eu, t));
-      PetscCall(MDGEulerRHS(eu->mdg, u, f));
-      PetscCall(VecNorm(f, NORM_2, &r));
-      PetscCall(VecDestroy(&f));
+      PetscCall(EulerResidualNorm(eu, u, t, &r));
       if (step == 1)
         eu->residual0 = r;
       else if (r <= eu->steady_rtol * eu->residual0) {
@@ -299,16 +325,11 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
     *value = eu->mdg->nlimited;
-  else if (!strcmp(name, "residual")) { /* || M^{-1} R(u) ||_2: the steady residual's history */
-    Vec f;
-    PetscCall(VecDuplicate(un->state, &f));
-    PetscCall(EulerBoundaryDataAt(eu, time));
-    PetscCall(MDGEulerRHS(eu->mdg, un->state, f));
-    PetscCall(VecNorm(f, NORM_2, value));
-    PetscCall(VecDestroy(&f));
-  } else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
-                                                                    * rho_inf = 1; drag along the free stream (the problem's
-                                                                    * flow_direction, default x), lift along it turned +90 degrees */
+  else if (!strcmp(name, "residual"))
+    PetscCall(EulerResidualNorm(eu, un->state, time, value));    /* the steady residual's history */
+  else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
+                                                                  * rho_inf = 1; drag along the free stream (the problem's
+                                                                  * flow_direction, default x), lift along it turned +90 degrees */
     const Problem  *pb   = &un->app->problem;
     const PetscReal q    = 0.5 * pb->velocity_scale * pb->velocity_scale * pb->length_scale;
     PetscReal       e[3] = {pb->flow_direction[0], pb->flow_direction[1], pb->flow_direction[2]}, len, along[2] = {0, 0}, normal[2] = {0, 0};
