@@ -540,6 +540,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(PetscFree(mdg->elem_dof));
   PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
   for (PetscInt v = 0; v < EULER_NV_MAX; v++) PetscCall(VecDestroy(&mdg->intw[v]));
+  PetscCall(VecDestroy(&mdg->wall_host));
   PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);

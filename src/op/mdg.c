@@ -378,13 +378,16 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
   PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
   PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * MDG_WALL_ROW, rows));
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
-  if (on_device) { /* a monitor's work: on a host copy of the state */
-    PetscInt nl, ng;
-    PetscCall(VecGetLocalSize(u, &nl));
-    PetscCall(VecGetSize(u, &ng));
-    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &uh));
-    PetscCall(VecSetSizes(uh, nl, ng));
-    PetscCall(VecSetType(uh, VECSTANDARD));
+  if (on_device) {         /* a monitor's work: on a host copy of the state */
+    if (!mdg->wall_host) { /* kept: the monitors ask every step */
+      PetscInt nl, ng;
+      PetscCall(VecGetLocalSize(u, &nl));
+      PetscCall(VecGetSize(u, &ng));
+      PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &mdg->wall_host));
+      PetscCall(VecSetSizes(mdg->wall_host, nl, ng));
+      PetscCall(VecSetType(mdg->wall_host, VECSTANDARD));
+    }
+    uh = mdg->wall_host;
     PetscCall(VecCopy(u, uh));
     u = uh;
     PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
@@ -419,7 +422,6 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
       }
   }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
-  PetscCall(VecDestroy(&uh));
   *nrows = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -55,17 +55,18 @@ typedef struct {
   PetscReal *xdof;     /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
   OpShell    shell;
   /* device scratch of the limiter and the CFL step */
-  Vec            means_local;    /* [Klocal*nv] cell means of owned and halo elements (sequential) */
+  Vec            means_local;        /* [Klocal*nv] cell means of owned and halo elements (sequential) */
+  Vec            wall_host;          /* MDGWallSamples of a device state: its host copy */
   Vec            intw[EULER_NV_MAX]; /* MDGIntegrate: the integral of component v is u . intw[v] (on u's backend) */
-  Vec            speed, limited; /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
-  PetscInt       nlimited;       /* elements limited by the last MDGLimit */
+  Vec            speed, limited;     /* [K] (|v| + c) / h and the limiter's flags of the owned elements */
+  PetscInt       nlimited;           /* elements limited by the last MDGLimit */
   PetscLogDouble flops_volume, flops_face, flops_lift;
   /* Navier–Stokes (MDGSetViscous) */
   PetscBool  viscous;
-  PetscReal *imass;      /* inverse masses of every local element (hoflow/kernels/mdg.h) */
-  int       *imass_info; /* [2*Klocal] */
-  PetscReal *grad, *Q;   /* [dim*ndof_local] projected and lifted gradients */
-  PetscReal *fstate, *fjw, *flift; /* face scratch of every block (hoflow/kernels/mdg.h) ... */
+  PetscReal *imass;                 /* inverse masses of every local element (hoflow/kernels/mdg.h) */
+  int       *imass_info;            /* [2*Klocal] */
+  PetscReal *grad, *Q;              /* [dim*ndof_local] projected and lifted gradients */
+  PetscReal *fstate, *fjw, *flift;  /* face scratch of every block (hoflow/kernels/mdg.h) ... */
   PetscInt   nfstate, nfjw, nflift; /* ... and its sizes */
 } MDGDisc;
 
@@ -101,9 +102,9 @@ PETSC_EXTERN PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows,
  * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
  * makes the coloring and the preallocated matrix. */
 typedef struct _MDGJacobian *MDGJacobian;
-PETSC_EXTERN PetscErrorCode       MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P);
-PETSC_EXTERN PetscErrorCode       MDGJacobianCompute(MDGJacobian bj, Vec u, Mat P);
-PETSC_EXTERN PetscErrorCode       MDGJacobianDestroy(MDGJacobian *bj);
+PETSC_EXTERN PetscErrorCode  MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P);
+PETSC_EXTERN PetscErrorCode  MDGJacobianCompute(MDGJacobian bj, Vec u, Mat P);
+PETSC_EXTERN PetscErrorCode  MDGJacobianDestroy(MDGJacobian *bj);
 /* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */
