@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|aware|strong|weak|ins|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|aware|strong|weak|ins|scale|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -115,6 +115,30 @@ for part in ${*:-crash aware strong weak ins tests}; do
   tests)
     ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
+  scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
+          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns weak)
+    ( source scripts/gpu-toolchain/env.sh
+      ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
+      echo "GPUs: $ng, runs on: $list"
+      L="-log_view -log_view_gpu_time"
+      for what in ${SCALE_PARTS:-poisson ins euler ns weak}; do
+        for n in $list; do
+          case $what in
+          poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L -pmg_pc_mg_log ;;  # 77 M DOFs
+          ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
+                 -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
+          euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
+                   -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -dm_vec_type cuda $L ;;  # 67 M DOFs
+          ns) T=200 run ns13-${n}gpu $n -problem couette -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 768,256 -dm_plex_box_upper 4,2 \
+                -dm_plex_box_bd periodic,none -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -dm_vec_type cuda $L ;;  # 12.6 M DOFs
+          weak) f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
+                T=200 run weak-${n}gpu $n -problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml \
+                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L ;;
+          esac
+          nm=$(ls "$OUT" | grep -E "^[a-z]+[0-9]*-${n}gpu\.log$" | grep "^${what:0:3}" | head -1)
+          [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
+        done
+      done ) ;;
   cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
     run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;
   esac
