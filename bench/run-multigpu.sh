@@ -116,7 +116,9 @@ for part in ${*:-crash aware strong weak ins tests}; do
     ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
-          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns weak)
+          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns weak). SCALE_PACK=1 packs the logs
+          # into $OUT/scale-logs.tgz: the device tool brings back at most 8 files, and on 4 GPUs all five parts write
+          # 15 logs, 17 files with build.log and summary.txt (2026-11-26, nvidia-h200-x4: summary.txt and 8 logs stayed behind)
     ( source scripts/gpu-toolchain/env.sh
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       echo "GPUs: $ng, runs on: $list"
@@ -138,7 +140,11 @@ for part in ${*:-crash aware strong weak ins tests}; do
           nm=$(ls "$OUT" | grep -E "^[a-z]+[0-9]*-${n}gpu\.log$" | grep "^${what:0:3}" | head -1)
           [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
         done
-      done ) ;;
+      done
+      if [ -n "${SCALE_PACK:-}" ]; then
+        logs=$(cd "$OUT" && ls *.log)
+        tar czf "$OUT/scale-logs.tgz" -C "$OUT" $logs && (cd "$OUT" && rm -f $logs) && echo "logs packed: $OUT/scale-logs.tgz"
+      fi ) ;;
   cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
     run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;
   esac
