@@ -1,6 +1,8 @@
 // CUDA twins of the modal DG Euler kernels (src/kernels/mdg.c). The volume and face kernels work on a
 // group of E elements per thread block: the group's modes are copied to shared memory (coalesced), one
-// thread per cubature point computes the (numerical) flux from them into shared memory, and one thread per
+// thread per cubature point computes the flux from them into shared memory (the volume kernel also
+// writes the trace, the state at every face point, from which the face kernel's threads take both sides'
+// states: the neighbour's modes are not read again per point), and one thread per
 // mode sums its contributions over the points in the host's order (so the results are the host's to
 // round-off) and writes once; the affine lift is one thread per DOF. Accumulating into the element's rows
 // of rhs point by point, as the host does, cost one read-modify-write of the whole element per point
@@ -16,7 +18,10 @@ __global__ void MDGVolumeKernel(const MDGKernelData d, const double *u, double *
 {
   const int    e = blockIdx.x * blockDim.x + threadIdx.x;
   const size_t s = (size_t)d.nv * d.Np;
-  if (e < d.K) MDGVolumeElement(&d, e, u + d.dof0 + e * s, rhs + d.dof0 + e * s);
+  if (e < d.K) {
+    MDGVolumeElement(&d, e, u + d.dof0 + e * s, rhs + d.dof0 + e * s);
+    MDGTraceElement(&d, e, u + d.dof0 + e * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq) * d.nv);
+  }
 }
 
 __global__ void MDGFaceKernel(const MDGKernelData d, const double *u, double *rhs)
@@ -61,7 +66,7 @@ __global__ void MDGLimitKernel(const MDGKernelData d, const double *means_local,
 // group's first element in *e0, its size returned.
 __device__ int MDGLoadGroup(const MDGKernelData &d, int E, const double *u, double *c, int *e0)
 {
-  const int     s  = d.nv * d.Np, Eb = min(E, d.K - (int)blockIdx.x * E);
+  const int     s = d.nv * d.Np, Eb = min(E, d.K - (int)blockIdx.x * E);
   const double *ug = u + d.dof0 + (size_t)blockIdx.x * E * s;
   *e0              = blockIdx.x * E;
   for (int i = threadIdx.x; i < Eb * s; i += blockDim.x) c[i] = ug[i];
@@ -69,64 +74,67 @@ __device__ int MDGLoadGroup(const MDGKernelData &d, int E, const double *u, doub
   return Eb;
 }
 
-// volume: c [E][nv Np], then the reference fluxes w J G^T F at every point [E][Nq][dim][nv]
+// The state at point q of n points of a transposed basis table PT [Np][n] (MDGEvaluate's sums in its order).
+__device__ void MDGEvaluateT(int nv, int Np, int n, const double *PT, int q, const double *c, double u[])
+{
+  for (int k = 0; k < nv; k++) {
+    double s = 0;
+    for (int m = 0; m < Np; m++) s += PT[m * n + q] * c[k * Np + m];
+    u[k] = s;
+  }
+}
+
+// volume: c [E][nv Np], then the reference fluxes w J G^T F at every point, F [E][dim][nv][Nq] (consecutive
+// point threads write and read consecutive words); the point threads read the transposed basis table
 __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
 {
   extern __shared__ double sm[];
-  const int  nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, gs = dim * dim + 1, s = nv * Np;
-  double    *c = sm, *F = sm + (size_t)E * s;
-  int        e0;
-  const int  Eb = MDGLoadGroup(d, E, u, c, &e0);
+  const int                nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, gs = dim * dim + 1, s = nv * Np;
+  double                  *c = sm, *F = sm + (size_t)E * s;
+  int                      e0;
+  const int                Eb = MDGLoadGroup(d, E, u, c, &e0);
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
     const int     el = it / Nq, q = it % Nq;
-    const double *g  = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
+    const double *g = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
     double        w[EULER_NV_MAX], Fl[3 * EULER_NV_MAX];
-    MDGEvaluate(nv, Np, d.Pq + q * Np, c + (size_t)el * s, w);
+    MDGEvaluateT(nv, Np, Nq, d.PqT, q, c + (size_t)el * s, w);
     EulerFlux(dim, d.gamma, w, Fl);
     for (int rd = 0; rd < dim; rd++)
       for (int k = 0; k < nv; k++) {
         double t = 0;
         for (int j = 0; j < dim; j++) t += g[j * dim + rd] * Fl[j * nv + k];
-        F[(((size_t)el * Nq + q) * dim + rd) * nv + k] = g[dim * dim] * t;
+        F[(((size_t)el * dim + rd) * nv + k) * Nq + q] = g[dim * dim] * t;
       }
+  }
+  for (int it = threadIdx.x; it < Eb * d.nfq; it += blockDim.x) { // the trace: the state at every face point
+    const int el = it / d.nfq, qq = it % d.nfq, e = e0 + el;
+    int       f = 0;
+    while (qq >= d.fq_offset[f + 1]) f++;
+    MDGEvaluateT(nv, Np, d.fq_offset[f + 1] - d.fq_offset[f], d.PfT + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO], qq - d.fq_offset[f], c + (size_t)el * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq + qq) * nv);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
     const int     el = it / s, i = it % s, k = i / Np, m = i % Np;
-    const double *Fe = F + (size_t)el * Nq * dim * nv + k;
+    const double *Fe = F + ((size_t)el * dim * nv + k) * Nq;
     double        r  = 0;
     for (int q = 0; q < Nq; q++)
-      for (int rd = 0; rd < dim; rd++) r += d.dPq[((size_t)rd * Nq + q) * Np + m] * Fe[(q * dim + rd) * nv];
+      for (int rd = 0; rd < dim; rd++) r += d.dPq[((size_t)rd * Nq + q) * Np + m] * Fe[rd * nv * Nq + q];
     rhs[d.dof0 + (size_t)(e0 + el) * s + i] = r;
   }
 }
 
-// face: c [E][nv Np], then w sJ times the numerical flux at every face point [E][nfq][nv]
+// face: w sJ times the numerical flux at every face point of the group [E][nfq][nv] (from the traces), then
+// one thread per mode sums its face terms
 __global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
 {
-  extern __shared__ double sm[];
-  const int  nv = d.nv, Np = d.Np, dim = d.dim, s = nv * Np, nfq = d.nfq;
-  double    *c = sm, *W = sm + (size_t)E * s;
-  int        e0;
-  const int  Eb = MDGLoadGroup(d, E, u, c, &e0);
+  extern __shared__ double W[];
+  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E;
+  const int                Eb = min(E, d.K - e0);
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) {
-    const int el = it / nfq, qq = it % nfq, e = e0 + el;
-    int       f  = 0;
+    const int el = it / nfq, qq = it % nfq;
+    int       f = 0;
     while (qq >= d.fq_offset[f + 1]) f++;
-    {
-      const int     q = qq - d.fq_offset[f];
-      const int    *fi = d.face_info + ((size_t)e * d.Nfaces + f) * MDG_FACE_INFO;
-      const double *Pm = d.Pf + fi[0], *Pp = d.Pf + fi[2];
-      const double *fg = d.fgeo + ((size_t)e * nfq + qq) * (dim + 1);
-      double        uM[EULER_NV_MAX] = {0}, uP[EULER_NV_MAX] = {0}, Fn[EULER_NV_MAX];
-      MDGEvaluate(nv, Np, Pm + q * Np, c + (size_t)el * s, uM);
-      if (fi[1] >= 0)
-        MDGEvaluate(nv, fi[4], Pp + q * fi[4], u + fi[1], uP);
-      else
-        EulerBoundaryState(fi[3], dim, d.gamma, d.bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-      EulerNumericalFlux(d.flux, dim, d.gamma, uM, uP, fg, Fn);
-      for (int k = 0; k < nv; k++) W[((size_t)el * nfq + qq) * nv + k] = fg[dim] * Fn[k];
-    }
+    MDGFacePointFlux(&d, e0 + el, f, qq - d.fq_offset[f], qq, u, W + ((size_t)el * nfq + qq) * nv);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
@@ -176,8 +184,10 @@ extern "C" int MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rh
   int    E;
   if (!d->K) return 0;
   E = MDGGroup((const void *)MDGVolumeGroupKernel, d->K, d->Nq, (size_t)d->nv * d->Np + (size_t)d->Nq * d->dim * d->nv, &shared);
-  if (E) MDGVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
-  else MDGVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+  if (E)
+    MDGVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+  else
+    MDGVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -186,9 +196,11 @@ extern "C" int MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs)
   size_t shared;
   int    E;
   if (!d->K) return 0;
-  E = MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nv * d->Np + (size_t)d->nfq * d->nv, &shared);
-  if (E) MDGFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
-  else MDGFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+  E = MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nfq * d->nv, &shared);
+  if (E)
+    MDGFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+  else
+    MDGFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -196,8 +208,10 @@ extern "C" int MDGLiftCUDA(const MDGKernelData *d, double *rhs)
 {
   const size_t n = (size_t)d->K * d->nv * d->Np;
   if (!d->K) return 0;
-  if (!d->Minv) MDGLiftAffineKernel<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)d->stream>>>(*d, rhs);
-  else MDGLiftKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, rhs);
+  if (!d->Minv)
+    MDGLiftAffineKernel<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)d->stream>>>(*d, rhs);
+  else
+    MDGLiftKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -226,8 +240,8 @@ extern "C" int MDGLimitCUDA(const MDGKernelData *d, const double *means_local, c
 __global__ void MDGGradientGroupKernel(const MDGKernelData d, int E, const double *u, double *grad)
 {
   extern __shared__ double sm[];
-  const int Np = d.Np, Nq = d.Nq, nc = d.dim * d.nv, k0 = blockIdx.x * E, Eb = min(E, d.K + d.Kh - k0);
-  double   *G = sm, *S = sm + (size_t)E * Nq * nc;
+  const int                Np = d.Np, Nq = d.Nq, nc = d.dim * d.nv, k0 = blockIdx.x * E, Eb = min(E, d.K + d.Kh - k0);
+  double                  *G = sm, *S = sm + (size_t)E * Nq * nc;
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
     const int el = it / Nq, q = it % Nq;
     int       l;
@@ -249,7 +263,8 @@ __global__ void MDGGradientGroupKernel(const MDGKernelData d, int E, const doubl
     const int     off = MDGElementOffset(&d, k0 + el, &l);
     const double *Mi  = d.imass + d.imass_info[2 * l];
     double        s;
-    if (!d.imass_info[2 * l + 1]) s = S[it] * Mi[0];
+    if (!d.imass_info[2 * l + 1])
+      s = S[it] * Mi[0];
     else {
       const double *Se = S + ((size_t)el * nc + i) * Np;
       s                = 0;
@@ -293,8 +308,8 @@ __global__ void MDGLiftedGradientKernel(const MDGKernelData d)
 __global__ void MDGViscousVolumeGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
 {
   extern __shared__ double sm[];
-  const int nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, nc = dim * nv, s = nv * Np, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
-  double   *F = sm;
+  const int                nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, nc = dim * nv, s = nv * Np, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  double                  *F = sm;
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) MDGViscousVolumePoint(&d, e0 + it / Nq, it % Nq, u, F + (size_t)it * nc);
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
@@ -319,8 +334,8 @@ __global__ void MDGViscousVolumeKernel(const MDGKernelData d, const double *u, d
 __global__ void MDGViscousFaceGroupKernel(const MDGKernelData d, int E, double *rhs)
 {
   extern __shared__ double sm[];
-  const int nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
-  double   *W = sm;
+  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  double                  *W = sm;
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) MDGViscousFacePoint(&d, e0 + it / nfq, it % nfq, W + (size_t)it * nv);
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
@@ -355,8 +370,10 @@ extern "C" int MDGGradientCUDA(const MDGKernelData *d, const double *u, double *
   int       E;
   if (!(d->K + d->Kh)) return 0;
   E = MDGGroup((const void *)MDGGradientGroupKernel, d->K + d->Kh, d->Nq, (size_t)d->Nq * nc + (size_t)nc * d->Np, &shared);
-  if (E) MDGGradientGroupKernel<<<(d->K + d->Kh + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, grad);
-  else MDGGradientKernel<<<MDGBlocks(d->K + d->Kh), 128, 0, (cudaStream_t)d->stream>>>(*d, u, grad);
+  if (E)
+    MDGGradientGroupKernel<<<(d->K + d->Kh + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, grad);
+  else
+    MDGGradientKernel<<<MDGBlocks(d->K + d->Kh), 128, 0, (cudaStream_t)d->stream>>>(*d, u, grad);
   return (int)cudaGetLastError();
 }
 
@@ -384,8 +401,10 @@ extern "C" int MDGViscousVolumeCUDA(const MDGKernelData *d, const double *u, dou
   int    E;
   if (!d->K) return 0;
   E = MDGGroup((const void *)MDGViscousVolumeGroupKernel, d->K, d->Nq, (size_t)d->Nq * d->dim * d->nv, &shared);
-  if (E) MDGViscousVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
-  else MDGViscousVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+  if (E)
+    MDGViscousVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+  else
+    MDGViscousVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -395,7 +414,9 @@ extern "C" int MDGViscousFaceCUDA(const MDGKernelData *d, double *rhs)
   int    E;
   if (!d->K) return 0;
   E = MDGGroup((const void *)MDGViscousFaceGroupKernel, d->K, d->nfq, (size_t)d->nfq * d->nv, &shared);
-  if (E) MDGViscousFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, rhs);
-  else MDGViscousFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, rhs);
+  if (E)
+    MDGViscousFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, rhs);
+  else
+    MDGViscousFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, rhs);
   return (int)cudaGetLastError();
 }

@@ -60,11 +60,13 @@ static PetscErrorCode MDGFaceTables(MDGDisc *mdg, RefShape shape)
 
   PetscFunctionBeginUser;
   if (mdg->pf_offset[shape][0][0] >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  mdg->fq_off[shape][0] = 0;
   for (PetscInt f = 0; f < info->nfaces; f++)
     for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
       PetscInt   n;
       PetscReal *xi, *w;
       PetscCall(MeshFaceCubature(shape, f, o, mdg->degree, &n, &xi, &w));
+      mdg->fq_off[shape][f + 1] = mdg->fq_off[shape][f] + n;
       PetscCall(PetscRealloc(sizeof(PetscReal) * (mdg->npf + n * Np), &mdg->Pf));
       PetscCall(RefElementModalBasis(shape, mdg->N, n, xi, mdg->Pf + mdg->npf, NULL));
       mdg->pf_offset[shape][f][o] = mdg->npf;
@@ -235,12 +237,18 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
           fi[2]             = (int)mdg->pf_offset[s2][g][o2];
           fi[4]             = RefShapeNumNodes(s2, (int)mdg->N);
           fi[5]             = (int)nb;
+          if (nb < mesh->K) { /* an owned neighbour: its trace row of face g */
+            const PetscInt b2 = mesh->elem_block[nb];
+            fi[6]             = (int)(mdg->trace_start[b2] + (nb - mesh->blocks[b2].start) * mdg->fq_off[s2][RefShapeTable[s2].nfaces] + mdg->fq_off[s2][g]);
+          } else
+            fi[6] = -1;
         } else {
           PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[l]);
           fi[1] = -1;
           fi[2] = (int)mdg->nbpoints;
           fi[4] = (int)Np;
           fi[5] = -1;
+          fi[6] = -1;
           PetscCall(PetscRealloc(sizeof(PetscReal) * (mdg->nbpoints + nf) * dim, &mdg->bx));
           PetscCall(PetscRealloc(sizeof(PetscReal) * (mdg->nbpoints + nf) * dim, &mdg->bn));
           PetscCall(PetscRealloc(sizeof(PetscInt) * (mdg->nbpoints + nf), &mdg->btype));
@@ -280,6 +288,7 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     kd->halo_dof0     = (int)mdg->elem_dof[mb->halo_start];
     kd->halo_e0       = (int)mb->halo_start;
     kd->nfq           = (int)nfq_off[info->nfaces];
+    kd->trace0        = (int)mdg->trace_start[b];
     for (PetscInt f = 0; f <= info->nfaces; f++) kd->fq_offset[f] = (int)nfq_off[f];
     kd->Pq        = blk->Pq;
     kd->dPq       = blk->dPq;
@@ -542,6 +551,7 @@ static PetscErrorCode MDGDestroy(Disc disc)
   for (PetscInt v = 0; v < EULER_NV_MAX; v++) PetscCall(VecDestroy(&mdg->intw[v]));
   PetscCall(VecDestroy(&mdg->wall_host));
   PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
+  PetscCall(PetscFree(mdg->trace));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -549,9 +559,26 @@ static PetscErrorCode MDGDestroy(Disc disc)
 /* Upload the kernel data of every block at the first device call. */
 static PetscErrorCode MDGDeviceSetUp(void *ctx)
 {
-  MDGDisc *mdg = (MDGDisc *)ctx;
+  MDGDisc      *mdg = (MDGDisc *)ctx;
+  const double *PfT;
 
   PetscFunctionBeginUser;
+  { /* every face table transposed at its offset */
+    PetscReal *T;
+    PetscCall(PetscMalloc1(PetscMax(mdg->npf, 1), &T));
+    for (PetscInt s = 0; s < REF_NUM_SHAPES; s++) {
+      const PetscInt Np = RefShapeNumNodes((RefShape)s, (int)mdg->N);
+      if (mdg->pf_offset[s][0][0] < 0) continue;
+      for (PetscInt f = 0; f < RefShapeTable[s].nfaces; f++)
+        for (PetscInt o = 0; o < GeomFaceOrientations(RefShapeTable[s].face_shape[f]); o++) {
+          const PetscInt off = mdg->pf_offset[s][f][o], n = mdg->fq_off[s][f + 1] - mdg->fq_off[s][f];
+          for (PetscInt q = 0; q < n; q++)
+            for (PetscInt m = 0; m < Np; m++) T[off + m * n + q] = mdg->Pf[off + q * Np + m];
+        }
+    }
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, T, sizeof(double) * PetscMax(mdg->npf, 1), (const void **)&PfT));
+    PetscCall(PetscFree(T));
+  }
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock            *blk = &mdg->blocks[b];
     const MDGKernelData *h   = &blk->kd;
@@ -561,6 +588,8 @@ static PetscErrorCode MDGDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->Pq, sizeof(double) * h->Nq * h->Np, (const void **)&d->Pq));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->dPq, sizeof(double) * h->dim * h->Nq * h->Np, (const void **)&d->dPq));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->Pf, sizeof(double) * mdg->npf, (const void **)&d->Pf));
+    PetscCall(HoflowDeviceArraysUploadTranspose(&mdg->shell.device, h->Nq, h->Np, h->Pq, &d->PqT));
+    d->PfT = PfT;
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->vgeo, sizeof(double) * (h->K + h->Kh) * h->Nq * gs, (const void **)&d->vgeo));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->fgeo, sizeof(double) * h->K * h->nfq * (h->dim + 1), (const void **)&d->fgeo));
     if (h->Minv) PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, h->Minv, sizeof(double) * h->K * h->Np * h->Np, (const void **)&d->Minv));
@@ -571,6 +600,11 @@ static PetscErrorCode MDGDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, mdg->bc_point, sizeof(double) * PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->h, sizeof(double) * PetscMax(h->K, 1), (const void **)&blk->h_device));
     PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, blk->nb_elem, sizeof(int) * PetscMax(h->K * h->Nfaces, 1), (const void **)&blk->nb_device));
+  }
+  { /* the traces of every block (scratch: allocated only) */
+    const double *trace;
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, NULL, sizeof(double) * PetscMax(mdg->trace_start[mdg->nblocks] * mdg->nv, 1), (const void **)&trace));
+    for (PetscInt b = 0; b < mdg->nblocks; b++) mdg->blocks[b].kd_device.trace = (double *)trace;
   }
   if (mdg->viscous) { /* BR2: the inverse masses, the gradients and the face scratch, shared by the blocks */
     const double *imass, *grad, *Q, *fstate, *fjw, *flift;
@@ -639,6 +673,11 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
     for (PetscInt f = 0; f < HOFLOW_FACES_MAX; f++)
       for (PetscInt o = 0; o < HOFLOW_FACE_ORIENTATIONS; o++) mdg->pf_offset[s][f][o] = -1;
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(MDGFaceTables(mdg, mesh->blocks[b].shape));
+  mdg->trace_start[0] = 0;
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    const RefShape s        = mesh->blocks[b].shape;
+    mdg->trace_start[b + 1] = mdg->trace_start[b] + (mesh->blocks[b].end - mesh->blocks[b].start) * mdg->fq_off[s][RefShapeTable[s].nfaces];
+  }
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(MDGBlockSetUp(mdg, b));
   PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, &mdg->bc_point));
   for (PetscInt b = 0; b < mesh->nblocks; b++) {

@@ -5,7 +5,10 @@
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) MDGVolumeElement(d, e, u + d->dof0 + e * s, rhs + d->dof0 + e * s);
+  for (int e = 0; e < d->K; e++) {
+    MDGVolumeElement(d, e, u + d->dof0 + e * s, rhs + d->dof0 + e * s);
+    MDGTraceElement(d, e, u + d->dof0 + e * s, d->trace + ((size_t)d->trace0 + (size_t)e * d->nfq) * d->nv);
+  }
 }
 
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs)

@@ -131,20 +131,20 @@ PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg)
 static void MDGFlops(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDouble *fv, PetscLogDouble *ff, PetscLogDouble *fl)
 {
   const PetscLogDouble Np = blk->Np, Nq = blk->Nq, nfq = blk->kd.nfq;
-  *fv = blk->K * Nq * (2.0 * nv * Np + 30 + dim * (2.0 * nv * dim + 2.0 * nv * Np));
-  *ff = blk->K * nfq * (4.0 * nv * Np + 60 + 2.0 * nv * Np);
+  *fv = blk->K * (Nq * (2.0 * nv * Np + 30 + dim * (2.0 * nv * dim + 2.0 * nv * Np)) + nfq * 2.0 * nv * Np); /* and the trace */
+  *ff = blk->K * nfq * (60 + 2.0 * nv * Np);
   *fl = blk->K * (blk->curved ? 2.0 * nv * Np * Np : nv * Np);
 }
 
 /* bytes of one application per block at the least memory traffic (tables in cache; every element's
- * modes read once by each kernel that needs them, the neighbours' once per face): volume reads u and
- * G, w J at the points and writes rhs; face reads its own and its neighbours' modes, n and w sJ, the
- * face records, and reads and writes rhs; lift reads and writes rhs and 1/J (or the curved M^-1). */
+ * modes read once by each kernel that needs them): volume reads u and G, w J at the points and writes
+ * rhs and the trace; face reads its own and its neighbours' traces, n and w sJ, the face records, and
+ * reads and writes rhs; lift reads and writes rhs and 1/J (or the curved M^-1). */
 static void MDGBytes(const MDGBlock *blk, PetscInt nv, PetscInt dim, PetscLogDouble *bv, PetscLogDouble *bf, PetscLogDouble *bl)
 {
   const PetscLogDouble Np = blk->Np, Nq = blk->Nq, nfq = blk->kd.nfq, K = blk->K, Nf = blk->Nfaces, m = nv * Np;
-  *bv = K * 8.0 * (2.0 * m + Nq * (dim * dim + 1));
-  *bf = K * (8.0 * ((2.0 + Nf) * m + nfq * (dim + 1)) + 4.0 * Nf * MDG_FACE_INFO);
+  *bv = K * 8.0 * (2.0 * m + Nq * (dim * dim + 1) + nfq * nv);
+  *bf = K * (8.0 * (2.0 * m + nfq * (2.0 * nv + dim + 1)) + 4.0 * Nf * MDG_FACE_INFO);
   *bl = K * 8.0 * (2.0 * m + (blk->curved ? Np * Np : 1.0));
 }
 
@@ -228,6 +228,10 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
     fl += d;
   }
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
+  if (!on_device && !mdg->trace) {
+    PetscCall(PetscMalloc1(PetscMax(mdg->trace_start[mdg->nblocks] * mdg->nv, 1), &mdg->trace));
+    for (PetscInt b = 0; b < mdg->nblocks; b++) mdg->blocks[b].kd.trace = mdg->trace;
+  }
   PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&mdg->shell, f, &fa));

@@ -48,11 +48,14 @@ typedef struct {
   PetscReal *Pf; /* face basis tables of every shape, face and orientation */
   PetscInt   pf_offset[REF_NUM_SHAPES][HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
   PetscInt   npf;
-  PetscInt   nbpoints; /* boundary face points of owned elements ... */
-  PetscReal *bx, *bn;  /* ... their positions and unit outward normals [nbpoints*dim] */
-  PetscInt  *btype;    /* ... and boundary types [nbpoints] */
-  PetscReal *bc_point; /* [nbpoints*EULER_BC_DATA] their data (MDGSetEuler) */
-  PetscReal *xdof;     /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
+  PetscInt   fq_off[REF_NUM_SHAPES][HOFLOW_FACES_MAX + 1]; /* each shape's face points: face f's first */
+  PetscInt   trace_start[MESH_MAX_BLOCKS + 1];             /* block b's first trace point (owned elements, block by block) */
+  PetscReal *trace;                                        /* host trace [trace_start[nblocks]*nv] (hoflow/kernels/mdg.h), made at the first host right-hand side */
+  PetscInt   nbpoints;                                     /* boundary face points of owned elements ... */
+  PetscReal *bx, *bn;                                      /* ... their positions and unit outward normals [nbpoints*dim] */
+  PetscInt  *btype;                                        /* ... and boundary types [nbpoints] */
+  PetscReal *bc_point;                                     /* [nbpoints*EULER_BC_DATA] their data (MDGSetEuler) */
+  PetscReal *xdof;                                         /* [ndof*dim] each coefficient's point: its element's centroid (checkpoint keys) */
   OpShell    shell;
   /* device scratch of the limiter and the CFL step */
   Vec            means_local;        /* [Klocal*nv] cell means of owned and halo elements (sequential) */

@@ -18,7 +18,7 @@
 
 #define MDG_NMAX 6
 #define MDG_NP_MAX ((MDG_NMAX + 1) * (MDG_NMAX + 1) * (MDG_NMAX + 1))
-#define MDG_FACE_INFO 6 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np, neighbour local element (-1: boundary) */
+#define MDG_FACE_INFO 7 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np, neighbour local element (-1: boundary), the neighbour's first point of this face in trace (-1: boundary or halo neighbour) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +33,7 @@ typedef struct {
   const double *Pq;        /* [Nq*Np] the modes at the volume points */
   const double *dPq;       /* [dim*Nq*Np] their reference derivatives, dPq[(d*Nq + q)*Np + m] */
   const double *Pf;        /* face basis tables of every shape and orientation ([Nfq*Np] each) */
+  const double *PqT, *PfT; /* device only: the same tables transposed ([Np*Nq], each face table [Np*Nfq] at its offset), read across point threads */
   const double *vgeo;      /* [(K + Kh)*Nq*(dim*dim + 1)] G and w J (owned, then halo elements) */
   const double *fgeo;      /* [K*nfq*(dim + 1)] n and w sJ */
   const double *Minv;      /* [K*Np*Np] inverse element mass matrices (curved), or NULL: ... */
@@ -49,6 +50,8 @@ typedef struct {
   int           positivity; /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
   double        eps;        /* positivity bound */
   const double *bc_point;   /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
+  double       *trace;      /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
+  int           trace0;     /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
   /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
   int           viscous;
   NSViscosity   vis;
@@ -64,7 +67,8 @@ typedef struct {
   void         *stream;     /* CUDA stream */
 } MDGKernelData;
 
-/* rhs = volume term (overwrites); rhs -= face terms; rhs = M^{-1} rhs. u: local array (owned, then halo). */
+/* rhs = volume term (overwrites) and the trace of every owned element; rhs -= face terms (from the traces of
+ * owned elements and the modes of halo neighbours); rhs = M^{-1} rhs. u: local array (owned, then halo). */
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs);
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs);
 void MDGLiftHost(const MDGKernelData *d, double *rhs);
@@ -134,28 +138,48 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
   }
 }
 
-/* the face terms of element e; u: the local array, c_e = u + dof0 + e nv Np */
+/* The trace of element e: the state at each of its face points, t[qq nv + k] (both elements of an interior
+ * face evaluate at the same physical points, so a face's two states are two trace rows). */
+HOFLOW_HD void MDGTraceElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT c, double *HOFLOW_RESTRICT t)
+{
+  for (int f = 0; f < d->Nfaces; f++) {
+    const double *P = d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO];
+    for (int q = 0, qq = d->fq_offset[f]; qq < d->fq_offset[f + 1]; q++, qq++) MDGEvaluate(d->nv, d->Np, P + q * d->Np, c, t + (size_t)qq * d->nv);
+  }
+}
+
+/* w sJ times the numerical flux at point q (qq of the element) of face f of owned element e, W[nv]: the
+ * element's state from its trace, the neighbour's from its trace, from its modes in u (the local array)
+ * when it is a halo element, or from the boundary condition */
+HOFLOW_HD void MDGFacePointFlux(const MDGKernelData *d, int e, int f, int q, int qq, const double *HOFLOW_RESTRICT u, double W[])
+{
+  const int     dim = d->dim, nv = d->nv;
+  const int    *fi               = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
+  const double *fg               = d->fgeo + ((size_t)e * d->nfq + qq) * (dim + 1);
+  const double *tm               = d->trace + ((size_t)d->trace0 + (size_t)e * d->nfq + qq) * nv;
+  double        uM[EULER_NV_MAX] = {0}, uP[EULER_NV_MAX] = {0}, F[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) uM[k] = tm[k];
+  if (fi[6] >= 0)
+    for (int k = 0; k < nv; k++) uP[k] = d->trace[((size_t)fi[6] + q) * nv + k];
+  else if (fi[1] >= 0)
+    MDGEvaluate(nv, fi[4], d->Pf + fi[2] + q * fi[4], u + fi[1], uP); /* a halo neighbour, maybe of another shape */
+  else
+    EulerBoundaryState(fi[3], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
+  EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, F);
+  for (int k = 0; k < nv; k++) W[k] = fg[dim] * F[k];
+}
+
+/* the face terms of element e; u: the local array (halo neighbours' modes) */
 HOFLOW_HD void MDGFaceElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT r)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np;
-  const double *c = u + d->dof0 + (size_t)e * nv * Np;
+  const int nv = d->nv, Np = d->Np;
   for (int f = 0; f < d->Nfaces; f++) {
-    const int    *fi  = d->face_info + ((size_t)e * d->Nfaces + f) * MDG_FACE_INFO;
-    const int     nfq = d->fq_offset[f + 1] - d->fq_offset[f];
-    const double *Pm = d->Pf + fi[0], *Pp = d->Pf + fi[2];
-    for (int q = 0; q < nfq; q++) {
-      const double *fg               = d->fgeo + ((size_t)e * d->nfq + d->fq_offset[f] + q) * (dim + 1);
-      double        uM[EULER_NV_MAX] = {0}, uP[EULER_NV_MAX] = {0}, F[EULER_NV_MAX];
-      MDGEvaluate(nv, Np, Pm + q * Np, c, uM);
-      if (fi[1] >= 0)
-        MDGEvaluate(nv, fi[4], Pp + q * fi[4], u + fi[1], uP); /* the neighbour may be of another shape */
-      else
-        EulerBoundaryState(fi[3], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-      EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, F);
-      for (int k = 0; k < nv; k++) {
-        const double wf = fg[dim] * F[k];
-        for (int m = 0; m < Np; m++) r[k * Np + m] -= Pm[q * Np + m] * wf;
-      }
+    const double *Pm = d->Pf + d->face_info[((size_t)e * d->Nfaces + f) * MDG_FACE_INFO];
+    for (int q = 0, qq = d->fq_offset[f]; qq < d->fq_offset[f + 1]; q++, qq++) {
+      double W[EULER_NV_MAX];
+      MDGFacePointFlux(d, e, f, q, qq, u, W);
+      for (int k = 0; k < nv; k++)
+        for (int m = 0; m < Np; m++) r[k * Np + m] -= Pm[q * Np + m] * W[k];
     }
   }
 }
