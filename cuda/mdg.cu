@@ -113,13 +113,17 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
     MDGEvaluateT(nv, Np, d.fq_offset[f + 1] - d.fq_offset[f], d.PfT + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO], qq - d.fq_offset[f], c + (size_t)el * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq + qq) * nv);
   }
   __syncthreads();
-  for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
-    const int     el = it / s, i = it % s, k = i / Np, m = i % Np;
-    const double *Fe = F + ((size_t)el * dim * nv + k) * Nq;
-    double        r  = 0;
+  for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) { // mode m of every variable: one table read for nv sums
+    const int     el = it / Np, m = it % Np;
+    const double *Fe              = F + (size_t)el * dim * nv * Nq;
+    double        r[EULER_NV_MAX] = {0};
     for (int q = 0; q < Nq; q++)
-      for (int rd = 0; rd < dim; rd++) r += d.dPq[((size_t)rd * Nq + q) * Np + m] * Fe[rd * nv * Nq + q];
-    rhs[d.dof0 + (size_t)(e0 + el) * s + i] = r;
+      for (int rd = 0; rd < dim; rd++) {
+        const double dp = d.dPq[((size_t)rd * Nq + q) * Np + m];
+        for (int k = 0; k < EULER_NV_MAX; k++)
+          if (k < nv) r[k] += dp * Fe[(rd * nv + k) * Nq + q];
+      }
+    for (int k = 0; k < nv; k++) rhs[d.dof0 + (size_t)(e0 + el) * s + k * Np + m] = r[k];
   }
 }
 
@@ -137,16 +141,22 @@ __global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u
     MDGFacePointFlux(&d, e0 + el, f, qq - d.fq_offset[f], qq, u, W + ((size_t)el * nfq + qq) * nv);
   }
   __syncthreads();
-  for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) {
-    const int     el = it / s, i = it % s, k = i / Np, m = i % Np, e = e0 + el;
-    const double *We = W + (size_t)el * nfq * nv + k;
-    double       *r  = rhs + d.dof0 + (size_t)e * s + i;
-    double        t  = *r;
+  for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) { // mode m of every variable
+    const int     el = it / Np, m = it % Np, e = e0 + el;
+    const double *We = W + (size_t)el * nfq * nv;
+    double       *r  = rhs + d.dof0 + (size_t)e * s + m;
+    double        t[EULER_NV_MAX];
+    for (int k = 0; k < EULER_NV_MAX; k++)
+      if (k < nv) t[k] = r[k * Np];
     for (int f = 0; f < d.Nfaces; f++) {
       const double *Pm = d.Pf + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO];
-      for (int q = 0, qq = d.fq_offset[f]; qq < d.fq_offset[f + 1]; q++, qq++) t -= Pm[q * Np + m] * We[qq * nv];
+      for (int q = 0, qq = d.fq_offset[f]; qq < d.fq_offset[f + 1]; q++, qq++) {
+        const double p = Pm[q * Np + m];
+        for (int k = 0; k < EULER_NV_MAX; k++)
+          if (k < nv) t[k] -= p * We[qq * nv + k];
+      }
     }
-    *r = t;
+    for (int k = 0; k < nv; k++) r[k * Np] = t[k];
   }
 }
 
