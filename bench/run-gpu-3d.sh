@@ -117,7 +117,7 @@ for part in $parts; do
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &
     smi=$!
     /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${DMR_TIMEOUT:-500} ./hoflow -options_file options/double_mach.yaml -dm_refine 4 \
-      -dm_vec_type cuda -log_view -euler_means_file "$OUT/dmr_means.bin" -progress_interval 20 -monitor_interval 1000 > "$OUT/dmr.txt" 2>&1
+      -dm_vec_type cuda -log_view -euler_means_file "$OUT/dmr_means.bin" -progress_interval 20 -monitor_interval 1000 ${DMR_EXTRA:-} > "$OUT/dmr.txt" 2>&1
     kill $smi
     grep -E "^progress|^hoflow|^wall|^(TSStep|MDGVolume|MDGFace|MDGLift|MDGLimit|MeshSetup|DGSetup) " "$OUT/dmr.txt" | cut -c1-160 | tail -25
     echo "peak GPU memory used: $(sort -n "$OUT/dmr_gpu_memory.txt" | tail -1) MiB" ;;

@@ -208,6 +208,10 @@ HOFLOW_HD void MDGMeansElement(const MDGKernelData *d, int e, const double *HOFL
 {
   const int dim = d->dim, nv = d->nv, Np = d->Np, Nq = d->Nq, gs = dim * dim + 1;
   double    vol = 0;
+  if (!d->Minv) { /* affine: the orthonormal modes m > 0 have mean zero, so the mean is the constant mode's */
+    for (int k = 0; k < nv; k++) mean[k] = d->Pq[0] * c[k * Np];
+    return;
+  }
   for (int k = 0; k < nv; k++) mean[k] = 0;
   for (int q = 0; q < Nq; q++) {
     const double wJ = d->vgeo[((size_t)e * Nq + q) * gs + dim * dim];
@@ -345,7 +349,9 @@ HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLO
         for (int i = 0; i < d->nlin; i++) is_lin = is_lin || d->lin[i] == m;
         c[k * Np + m] *= is_lin ? alpha : 0.0;
       }
-      for (int q = 0; q < Nq; q++) { /* restore the mean through the constant mode */
+      limited = 1;
+      if (!d->Minv) continue; /* affine: the modes m > 0 do not change the mean */
+      for (int q = 0; q < Nq; q++) { /* restore the mean through the constant mode (curved elements) */
         const double wJ = d->vgeo[((size_t)e * Nq + q) * gs + dim * dim];
         double       s  = 0;
         for (int m = 0; m < Np; m++) s += d->Pq[q * Np + m] * c[k * Np + m];
@@ -354,7 +360,6 @@ HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLO
         vol += wJ;
       }
       c[k * Np] += (mean * vol - newmean) / phi0;
-      limited = 1;
     }
   }
   if (d->positivity && MDGPositivityElement(d, e, means_local + (size_t)(d->e0 + e) * nv, c)) limited = 1;
