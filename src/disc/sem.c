@@ -26,7 +26,7 @@ static PetscErrorCode SEMCheckMesh(const Mesh *mesh, PetscInt N, RefShape *shape
   for (PetscInt b = 0; b < mesh->nblocks; b++)
     if (mesh->blocks[b].shape != *shape) bad = PetscMax(bad, (PetscInt)mesh->blocks[b].shape);
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, comm));
-  PetscCheck(bad < 0, comm, PETSC_ERR_SUP, "-disc sem: continuous spectral elements need a mesh of %s only; mesh %s has %s elements (use -disc ipdg on simplex, prism or mixed meshes)", RefShapeTable[*shape].name, mesh->source, RefShapeTable[bad].name);
+  PetscCheck(bad < 0, comm, PETSC_ERR_SUP, "-disc sem: continuous spectral elements need %s elements only on a %" PetscInt_FMT "D mesh; mesh %s has %s elements (use -disc ipdg on simplex, prism or mixed meshes)", RefShapeTable[*shape].name, mesh->dim, mesh->source, RefShapeTable[bad].name);
   PetscCall(DMPlexGetDepth(mesh->dm, &depth));
   PetscCheck(depth == mesh->dim, comm, PETSC_ERR_SUP, "-disc sem needs an interpolated mesh (edges and faces as DMPlex points); mesh %s has depth %" PetscInt_FMT " in %" PetscInt_FMT "D (do not set -dm_plex_interpolate 0)", mesh->source, depth, mesh->dim);
   PetscCheck(mesh->dim == 2 || mesh->dim == 3, comm, PETSC_ERR_SUP, "-disc sem needs a 2D or 3D mesh");
