@@ -7,7 +7,6 @@
 #include <hoflow/dg.h> /* LORSubCellMatrix */
 #include <hoflow/log.h>
 #include <hoflow/sem.h>
-#include <hoflow/solver.h>
 
 typedef struct {
   SEMDisc      *sem;
@@ -94,6 +93,7 @@ static PetscErrorCode MatDestroy_SEM(Mat A)
   PetscCall(PetscFree(op->dirichlet_rows));
   PetscCall(PetscFree(op));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, SEM_OPERATOR_KEY, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "HoflowOperatorAssembleLOR_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -106,14 +106,6 @@ static PetscErrorCode SEMOperatorGet(Mat A, SEMOperator **op)
   PetscCall(PetscObjectQueryFunction((PetscObject)A, SEM_OPERATOR_KEY, &key));
   PetscCheck(key, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix is not a -disc sem elliptic operator");
   PetscCall(MatShellGetContext(A, op));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SEMOperatorCreatePmat(Mat A, HoflowPmatType type, Mat *P)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(type == HOFLOW_PMAT_LOR, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "-pmat %s: -disc sem has no assembled high-order matrix; use -pmat lor (LOR-AMG) or -pmat shell (Jacobi)", HoflowPmatTypes[type]);
-  PetscCall(SEMOperatorAssembleLOR(A, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,7 +134,7 @@ PetscErrorCode SEMOperatorCreate(SEMDisc *sem, PetscReal lambda, const PetscInt 
   PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
   PetscCall(MatSetDM(*A, sem->dm));
   PetscCall(PetscObjectComposeFunction((PetscObject)*A, SEM_OPERATOR_KEY, (void (*)(void))SEMOperatorGet));
-  PetscCall(PetscObjectComposeFunction((PetscObject)*A, "HoflowOperatorCreatePmat_C", (void (*)(void))SEMOperatorCreatePmat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)*A, "HoflowOperatorAssembleLOR_C", (void (*)(void))SEMOperatorAssembleLOR)); /* -pmat lor (solver/pmat.c) */
   PetscCall(PetscObjectSetName((PetscObject)*A, "SEM elliptic"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,8 +3,8 @@
  *   assembled  the assembled SIPDG matrix (full AMG: -pc_type hypre or gamg on it)
  *   lor        the low-order-refined matrix (LOR-AMG: -pc_type hypre or gamg on it)
  * so every solver stack is a KSP with PETSc's own PC on the right matrix. An operator of another
- * discretization makes its own matrices: it composes "HoflowOperatorCreatePmat_C",
- * PetscErrorCode (*)(Mat A, HoflowPmatType, Mat *P) (continuous spectral elements: op/sem.c). */
+ * discretization brings its own low-order-refined matrix: it composes "HoflowOperatorAssembleLOR_C",
+ * PetscErrorCode (*)(Mat A, Mat *P) (continuous spectral elements: op/sem.c). */
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
 #include <hoflow/dg.h>
@@ -14,8 +14,8 @@ const char *const HoflowPmatTypes[] = {"shell", "assembled", "lor", "HoflowPmatT
 
 PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
 {
-  HoflowPmatType type                                       = HOFLOW_PMAT_SHELL;
-  PetscErrorCode (*create_pmat)(Mat, HoflowPmatType, Mat *) = NULL;
+  HoflowPmatType type                        = HOFLOW_PMAT_SHELL;
+  PetscErrorCode (*assemble_lor)(Mat, Mat *) = NULL;
   const char *prefix;
   Mat         P = NULL;
 
@@ -24,14 +24,17 @@ PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
   PetscOptionsBegin(PetscObjectComm((PetscObject)ksp), prefix, "hoflow preconditioning matrix", NULL);
   PetscCall(PetscOptionsEnum("-pmat", "Preconditioning matrix: matrix-free operator, assembled SIPDG matrix, or low-order-refined matrix", NULL, HoflowPmatTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
   PetscOptionsEnd();
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "HoflowOperatorCreatePmat_C", &create_pmat));
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "HoflowOperatorAssembleLOR_C", &assemble_lor));
   if (type == HOFLOW_PMAT_SHELL) {
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (create_pmat)
-    PetscCall(create_pmat(A, type, &P));
-  else
+  if (assemble_lor) {
+    const char *name;
+    PetscCall(PetscObjectGetName((PetscObject)A, &name));
+    PetscCheck(type == HOFLOW_PMAT_LOR, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "-pmat %s: the %s operator has no assembled high-order matrix; use -pmat lor (LOR-AMG) or -pmat shell (Jacobi)", HoflowPmatTypes[type], name);
+    PetscCall(assemble_lor(A, &P));
+  } else
     switch (type) {
     case HOFLOW_PMAT_SHELL:
       break;
@@ -48,7 +51,7 @@ PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
     DGDisc   *dg;
     PC        pc;
     PetscBool device = PETSC_FALSE, boomer;
-    if (!create_pmat) { /* the other discretizations' matrices are host matrices so far */
+    if (!assemble_lor) { /* the other discretizations' matrices are host matrices so far */
       PetscCall(IPDGOperatorGetDisc(A, &dg));
       PetscCall(HoflowDMIsCUDA(dg->dm, &device));
     }
