@@ -76,6 +76,18 @@ def _():
     return "; ".join(msg)
 
 
+@test("sem/convergence/periodic/N3")
+def _():
+    """A doubly periodic box (DMPlex identifies the periodic points; the restriction's frames use the
+    identified vertices' numbers): rate N + 1, and 2 ranks equal to 1."""
+    args = ["-problem", "poisson_periodic", "-order", "3", "-ksp_rtol", "1e-12", "-dm_plex_box_bd", "periodic,periodic"]
+    errs, rates = sem_rates([sem_box(2, n) for n in (4, 8, 16)], args)
+    check(rates[-1] >= 3.7, "rates %s below N + 0.7 (errors %s)" % (["%.2f" % r for r in rates], errs))
+    two = summary(run([*MPIEXEC, "2", HOFLOW] + SEM + args + sem_box(2, 8))[1])
+    check(abs(two["L2"] - errs[1]) <= 1e-9 * errs[1], "L2 %.12e on 2 ranks, %.12e on 1" % (two["L2"], errs[1]))
+    return fmt(errs, rates) + "; 2 ranks %.6e" % two["L2"]
+
+
 @test("sem/exact/linear-patch")
 def _():
     """A linear solution is in every Q_N: reproduced to round-off on non-affine quadrilaterals and hexahedra
