@@ -191,3 +191,37 @@ test("sem/errors/nonconforming")(error_test(SEM + ["-order", "2", "-dm_plex_file
 test("sem/errors/order")(error_test(SEM + ["-order", "11", "-dm_plex_box_faces", "2,2"], r"-order 11 is out of range"))
 test("sem/errors/pmat-assembled")(error_test(SEM + ["-order", "2", "-dm_plex_box_faces", "2,2", "-pmat", "assembled", "-pc_type", "hypre"], r"-pmat assembled: the SEM elliptic operator has no assembled high-order matrix; use -pmat lor \(LOR-AMG\) or -pmat shell \(Jacobi\)"))
 test("sem/errors/incompressible")(error_test(SEM + ["-order", "2", "-problem", "taylor_vortex", "-dm_plex_box_faces", "2,2"], r"incompressible flow needs the nodal DG discretization \(-disc ipdg\), not -disc sem"))
+
+
+# The Stokes pieces (tests/unit/test_sem_stokes.c): Q_N velocity (dim components, the vector Laplacian)
+# and the discontinuous Q_{N-2} pressure on Gauss points with the divergence B and gradient B^T.
+TEST_SEM_STOKES = os.path.join(ROOT, "build", "tests", "test_sem_stokes")
+
+
+def sem_stokes_test(args, ranks=1):
+    """The interpolant of a divergence-free polynomial field in Q_N has B u = 0 to round-off (relative to
+    a smooth field's), sum(B x) = dim |Omega|, B^T is B's transpose, the gradient of a constant pressure
+    vanishes at the velocity nodes off the boundary, and the vector Laplacian is the scalar one on each
+    component. Exact where the Gauss rule of the pressure integrates J div of the velocity basis:
+    affine elements for N >= 2, bilinear quadrilaterals for N >= 3, trilinear hexahedra for N >= 4."""
+    def f():
+        _, out = run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_SEM_STOKES] + args)
+        m = re.search(r"sem_stokes: div_solenoidal (\S+) sum_div (\S+) expected (\S+) adjoint (\S+) grad_const_interior (\S+) vector_laplacian (\S+)", out)
+        check(m, "no result line:\n" + out[-1500:])
+        div, total, expected, adjoint, grad, lap = (float(v) for v in m.groups())
+        check(div < 1e-12, "B of a divergence-free field in Q_N: %g (relative), not round-off" % div)
+        check(abs(total - expected) < 1e-12 * expected, "sum(B x) = %.14g, expected dim |Omega| = %.14g" % (total, expected))
+        check(adjoint < 1e-12 and grad < 1e-12 and lap < 1e-12, "transpose / constant-pressure gradient / vector Laplacian: %s" % m.group(0))
+        return "div %.0e adjoint %.0e grad(1) %.0e" % (div, adjoint, grad)
+    return f
+
+
+test("sem/stokes/quadrilateral-box/N2")(sem_stokes_test(["-order", "2"] + sem_box(2, 3)))
+test("sem/stokes/trapezoid/N3")(sem_stokes_test(["-order", "3", "-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"]))
+test("sem/stokes/hexahedron-box/N2")(sem_stokes_test(["-order", "2"] + sem_box(3, 2)))
+test("sem/stokes/distorted-hexahedra/N4-3ranks")(sem_stokes_test(["-order", "4", "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"], 3))
+@test("sem/errors/stokes-order-1")
+def _():
+    code, out = run([TEST_SEM_STOKES, "-order", "1"] + sem_box(2, 2), expect_ok=False)
+    check(code != 0 and "-order 1: the Q_N / Q_{N-2} velocity-pressure pair needs N >= 2" in out, "expected a clear error:\n" + out[-1500:])
+    return "-order 1: the pair needs N >= 2"

@@ -42,6 +42,7 @@ static PetscErrorCode SEMCreateSection(SEMDisc *sem)
 
   PetscFunctionBeginUser;
   for (PetscInt d = 1; d <= sem->dim; d++) dof[d] = dof[d - 1] * (sem->N - 1);
+  for (PetscInt d = 0; d <= sem->dim; d++) dof[d] *= sem->ncomp;
   PetscCall(DMClone(mesh->dm, &sem->dm));
   PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)mesh->dm), &section));
   PetscCall(DMPlexGetChart(sem->dm, &pStart, &pEnd));
@@ -107,7 +108,7 @@ static PetscErrorCode SEMBuildRestriction(SEMDisc *sem)
     }
     PetscCall(DMPlexRestoreTransitiveClosure(sem->dm, cell, PETSC_TRUE, &nclosure, &closure));
     for (PetscInt i = 0; i < Np; i++) {
-      const PetscInt ix[3]  = {i % N1, (i / N1) % N1, i / (N1 * N1)};
+      const PetscInt ix[3] = {i % N1, (i / N1) % N1, i / (N1 * N1)};
       PetscInt       nfree = 0, dirs[3], verts[HOFLOW_VERTS_MAX], nverts = 0, point = -1, idx = 0, loff, goff;
       for (PetscInt d = 0; d < dim; d++)
         if (ix[d] > 0 && ix[d] < N) dirs[nfree++] = d;
@@ -174,8 +175,8 @@ static PetscErrorCode SEMBuildRestriction(SEMDisc *sem)
       }
       PetscCall(PetscSectionGetOffset(lsec, point, &loff));
       PetscCall(PetscSectionGetOffset(gsec, point, &goff));
-      sem->gather[e * Np + i] = loff + idx;
-      sem->gdof[e * Np + i]   = (goff < 0 ? -(goff + 1) : goff) + idx;
+      sem->gather[e * Np + i] = loff + sem->ncomp * idx;
+      sem->gdof[e * Np + i]   = (goff < 0 ? -(goff + 1) : goff) + sem->ncomp * idx;
     }
   }
   PetscCall(ISRestoreIndices(vnum, &gnum));
@@ -292,7 +293,7 @@ static PetscErrorCode SEML2Error(Disc disc, Vec u, PointFunction f, void *ctx, P
     }
   for (PetscInt q = 0; q < nq; q++) {
     const PetscInt ix[3] = {q % nq1, (q / nq1) % nq1, q / (nq1 * nq1)};
-    wq[q]               = 1;
+    wq[q]                = 1;
     for (PetscInt d = 0; d < dim; d++) {
       xi[q * dim + d] = xg[ix[d]];
       wq[q] *= wg[ix[d]];
@@ -354,7 +355,8 @@ PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], ch
       if (face_type[mesh->face_slot[e] + f] != HOFLOW_FACE_DIRICHLET) continue;
       for (PetscInt i = 0; i < Np; i++) {
         const PetscInt ix[3] = {i % N1, (i / N1) % N1, i / (N1 * N1)};
-        if (ix[sem->face_dir[f]] == sem->face_side[f]) ma[sem->gather[e * Np + i]] = 1;
+        if (ix[sem->face_dir[f]] == sem->face_side[f])
+          for (PetscInt c = 0; c < sem->ncomp; c++) ma[sem->gather[e * Np + i] + c] = 1;
       }
     }
   PetscCall(VecRestoreArray(ml, &ma));
@@ -379,6 +381,25 @@ PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], ch
   PetscCall(VecRestoreArrayRead(mg, &mga));
   PetscCall(DMRestoreGlobalVector(sem->dm, &mg));
   (void)N;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SEMDiscInterpolate(SEMDisc *sem, SEMVectorFunction f, void *ctx, Vec u)
+{
+  Vec          ul = sem->work[0];
+  PetscScalar *ua;
+  PetscReal    v[8];
+
+  PetscFunctionBeginUser;
+  PetscCheck(sem->ncomp <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "-disc sem interpolation of %" PetscInt_FMT " components: at most 8", sem->ncomp);
+  PetscCall(VecZeroEntries(ul));
+  PetscCall(VecGetArray(ul, &ua));
+  for (PetscInt k = 0; k < sem->K * sem->Np; k++) {
+    PetscCall(f(sem->x + k * sem->dim, v, ctx));
+    for (PetscInt c = 0; c < sem->ncomp; c++) ua[sem->gather[k] + c] = v[c];
+  }
+  PetscCall(VecRestoreArray(ul, &ua));
+  PetscCall(DMLocalToGlobal(sem->dm, ul, INSERT_VALUES, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -409,7 +430,6 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   PetscScalar        *ma;
 
   PetscFunctionBeginUser;
-  PetscCheck(disc->ncomp == 1, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "-disc sem discretizes one scalar field; the problem's physics has %" PetscInt_FMT " components", disc->ncomp);
   PetscCall(PetscLogEventBegin(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscCall(PetscNew(&sem));
   disc->data = sem;
@@ -417,6 +437,7 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   sem->dim   = mesh->dim;
   sem->N     = disc->order;
   sem->K     = mesh->K;
+  sem->ncomp = disc->ncomp;
   PetscCall(SEMCheckMesh(mesh, sem->N, &sem->shape));
   info = &RefShapeTable[sem->shape];
   PetscCall(RefElementCreate(sem->shape, sem->N, &sem->ref));
@@ -445,14 +466,17 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   ml = sem->work[0];
   PetscCall(VecZeroEntries(ml));
   PetscCall(VecGetArray(ml, &ma));
-  for (PetscInt k = 0; k < sem->K * sem->Np; k++) ma[sem->gather[k]] += sem->wJ[k];
+  for (PetscInt k = 0; k < sem->K * sem->Np; k++)
+    for (PetscInt c = 0; c < sem->ncomp; c++) ma[sem->gather[k] + c] += sem->wJ[k];
   PetscCall(VecRestoreArray(ml, &ma));
   PetscCall(DMCreateGlobalVector(sem->dm, &sem->mass));
   PetscCall(VecZeroEntries(sem->mass));
   PetscCall(DMLocalToGlobal(sem->dm, ml, ADD_VALUES, sem->mass));
-  disc->ops.destroy   = SEMDestroy;
-  disc->ops.integrate = SEMIntegrate;
-  disc->ops.l2_error  = SEML2Error;
+  disc->ops.destroy = SEMDestroy;
+  if (sem->ncomp == 1) { /* the Disc interface's functions are scalar; a vector field uses SEMDiscInterpolate */
+    disc->ops.integrate = SEMIntegrate;
+    disc->ops.l2_error  = SEML2Error;
+  }
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

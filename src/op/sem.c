@@ -41,7 +41,7 @@ static PetscErrorCode MatMult_SEM(Mat A, Vec x, Vec y)
   PetscCall(VecGetArray(yl, &ya));
   for (PetscInt k = 0; k < sem->nlocal; k++)
     if (op->dirichlet[k]) xa[k] = 0;
-  SEMApplyHost(&op->kd, xa, ya);
+  for (PetscInt c = 0; c < sem->ncomp; c++) SEMApplyHost(&op->kd, xa + c, ya + c); /* component c: gather + c */
   PetscCall(VecRestoreArray(xl, &xa));
   PetscCall(VecRestoreArray(yl, &ya));
   PetscCall(VecZeroEntries(y));
@@ -52,7 +52,7 @@ static PetscErrorCode MatMult_SEM(Mat A, Vec x, Vec y)
   for (PetscInt k = 0; k < op->ndirichlet; k++) yg[op->dirichlet_rows[k] - rstart] = xg[op->dirichlet_rows[k] - rstart];
   PetscCall(VecRestoreArray(y, &yg));
   PetscCall(VecRestoreArrayRead(x, &xg));
-  PetscCall(PetscLogFlops(SEMApplyFlopsPerElement((int)sem->dim, (int)sem->N) * sem->K));
+  PetscCall(PetscLogFlops(SEMApplyFlopsPerElement((int)sem->dim, (int)sem->N) * sem->K * sem->ncomp));
   PetscCall(PetscLogEventEnd(HOFLOW_SEMApply, A, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,7 +70,7 @@ static PetscErrorCode MatGetDiagonal_SEM(Mat A, Vec d)
   PetscCall(PetscLogEventBegin(HOFLOW_SEMDiagonal, A, d, 0, 0));
   PetscCall(VecZeroEntries(sem->work[1]));
   PetscCall(VecGetArray(sem->work[1], &da));
-  SEMDiagonalHost(&op->kd, da);
+  for (PetscInt c = 0; c < sem->ncomp; c++) SEMDiagonalHost(&op->kd, da + c);
   PetscCall(VecRestoreArray(sem->work[1], &da));
   PetscCall(VecZeroEntries(d));
   PetscCall(DMLocalToGlobal(sem->dm, sem->work[1], ADD_VALUES, d));
@@ -214,7 +214,7 @@ PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P)
   PetscOptionsEnd();
   PetscCall(PetscLogEventBegin(HOFLOW_LORAssemble, 0, 0, 0, 0));
   PetscCall(RefElementSubCells(sem->ref, &nsub, &sub));
-  cap = (PetscCount)sem->K * nsub * nv * nv + op->ndirichlet;
+  cap = (PetscCount)sem->K * nsub * nv * nv * sem->ncomp + op->ndirichlet;
   PetscCall(PetscMalloc3(cap, &coo_i, cap, &coo_j, cap, &vals));
   for (PetscInt e = 0; e < sem->K; e++) {
     const PetscReal *X = sem->x + e * Np * dim;
@@ -241,10 +241,11 @@ PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P)
         if (op->dirichlet[l[v[i]]]) continue;
         for (PetscInt j = 0; j < nv; j++) {
           if (op->dirichlet[l[v[j]]]) continue;
-          coo_i[ncoo] = g[v[i]];
-          coo_j[ncoo] = g[v[j]];
-          vals[ncoo]  = Ke[i * nv + j];
-          ncoo++;
+          for (PetscInt comp = 0; comp < sem->ncomp; comp++, ncoo++) {
+            coo_i[ncoo] = g[v[i]] + comp;
+            coo_j[ncoo] = g[v[j]] + comp;
+            vals[ncoo]  = Ke[i * nv + j];
+          }
         }
       }
     }
@@ -348,6 +349,7 @@ static PetscErrorCode SEMEllipticBoundaryData(Disc disc, Mat A, PointFunction fn
   PetscFunctionBeginUser;
   PetscCall(SEMOperatorGet(A, &op));
   PetscCheck(op->sem == sem, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "-disc sem boundary data: the operator belongs to another discretization");
+  PetscCheck(sem->ncomp == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "-disc sem boundary data from a scalar function for a field of %" PetscInt_FMT " components", sem->ncomp);
   for (PetscInt f = 0; f < 2 * dim; f++) GeomReferenceFace(sem->shape, (int)f, nref[f], &ratio[f]);
   PetscCall(PetscMalloc1(Np * dim * dim, &jac));
   PetscCall(VecZeroEntries(gl));

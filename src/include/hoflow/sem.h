@@ -31,6 +31,7 @@ typedef struct {
   RefElement       *ref; /* the order-N quadrilateral or hexahedron (GLL nodes x1, w1, D1) */
   RefShape          shape;
   PetscInt          dim, N, N1, Np, K;
+  PetscInt          ncomp;                                                   /* components per node, interlaced (a velocity: dim); gather gives component 0 */
   PetscInt          nlocal;                                                  /* dofs of the local (ghosted) vector */
   PetscInt         *gather;                                                  /* [K*Np] local dof of element node */
   PetscInt         *gdof;                                                    /* [K*Np] global dof of element node */
@@ -56,7 +57,33 @@ PETSC_EXTERN PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, Pet
  * face_type[nslots], on every rank that holds them; and the owned ones as global rows (rows, n). */
 PETSC_EXTERN PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], char **mask, PetscInt *n, PetscInt **rows);
 
-/* Operators (op/sem.c): the MatShells of create_mass and create_elliptic, and -pmat lor for them:
+/* u = the nodal interpolant of a function of ncomp components f(x, values[ncomp], ctx). */
+typedef PetscErrorCode (*SEMVectorFunction)(const PetscReal x[], PetscReal values[], void *ctx);
+PETSC_EXTERN PetscErrorCode SEMDiscInterpolate(SEMDisc *sem, SEMVectorFunction f, void *ctx, Vec u);
+
+/* The pressure space of the Q_N / Q_{N-2} pair (disc/sem_pressure.c; N >= 2): discontinuous Q_{N-2} with
+ * its (N-1)^dim nodes on the Gauss-Legendre points of each element (dofs of the cells of its own DM),
+ * and the geometry there: wJ and dr/dx (hoflow/geom.h layout g[j*dim + d] = dr_d/dx_j). Bgl, Dgl
+ * (N-1 x N1) interpolate and differentiate the velocity's GLL basis at the Gauss points. */
+typedef struct {
+  SEMDisc   *velocity;
+  DM         dm;
+  PetscInt   Ng, Npp; /* N - 1 Gauss points a direction, (N-1)^dim a cell */
+  PetscInt  *offset;  /* [K] local offset of element e's pressure values */
+  PetscReal *xg, *wg; /* [Ng] Gauss-Legendre points and weights */
+  PetscReal *Bgl, *Dgl, *BglT, *DglT;
+  PetscReal *wJ, *g; /* [K*Npp], [K*Npp*dim*dim] */
+  PetscReal *x;      /* [K*Npp*dim] the points */
+} SEMPressure;
+PETSC_EXTERN PetscErrorCode SEMPressureCreate(SEMDisc *velocity, SEMPressure **p);
+PETSC_EXTERN PetscErrorCode SEMPressureDestroy(SEMPressure **p);
+/* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_q = w_q J_q (div u)(x_q)
+ * (the Gauss rule of the pressure nodes), as a MatShell with MatMultTranspose the gradient G = B^T
+ * (op/sem_stokes.c). No boundary conditions: a Stokes solve restricts it to the free velocity dofs. */
+PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, Mat *B);
+
+/* Operators (op/sem.c): the MatShells of create_mass and create_elliptic (on ncomp components: the
+ * vector Laplacian, component by component), and -pmat lor for them:
  * Q1 on the GLL sub-mesh of every element, assembled (AIJ), Dirichlet rows and columns identity. */
 PETSC_EXTERN PetscErrorCode SEMOperatorCreate(SEMDisc *sem, PetscReal lambda, const PetscInt face_type[], Mat *A);
 PETSC_EXTERN PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P);

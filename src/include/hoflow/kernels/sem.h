@@ -43,9 +43,12 @@ void SEMApplyHost(const SEMKernelData *d, const double *u, double *Au);
 void SEMDiagonalHost(const SEMKernelData *d, double *diag);
 /* Whether the apply kernel is compiled for this dimension and order (N = 1..HOFLOW_NMAX). */
 int SEMHostSupported(int dim, int N);
-/* Interpolation of an element array of n_in^dim values to n_out^dim values by the 1D matrix
- * B[n_out*n_in] in each direction (first direction fastest), dimension-generic; work holds
- * 2 max(n_in, n_out)^dim doubles. */
+/* out = (A[dim-1] (x) ... (x) A[0]) in: an element array of n_in^dim values to n_out^dim values, the
+ * 1D matrix A[d] (n_out x n_in, row-major) along direction d (the first fastest); dimension-generic,
+ * for rectangular operators (GLL nodes to Gauss points and back); work holds 2 max(n_in, n_out)^dim
+ * doubles. */
+void SEMTensorApply(int dim, int n_in, int n_out, const double *const A[], const double *in, double *out, double *work);
+/* The same with one matrix B in every direction. */
 void SEMTensorInterpolate(int dim, int n_in, int n_out, const double *B, const double *in, double *out, double *work);
 /* Floating-point operations of one element application. */
 double SEMApplyFlopsPerElement(int dim, int N);
