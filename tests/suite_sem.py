@@ -56,6 +56,16 @@ def _():
     return "rates " + "; ".join(out)
 
 
+@test("sem/convergence/curved-hexahedra/N2")
+def _():
+    """The hollow quarter cylinder, hexahedra curved by the projection onto the two cylinders, Neumann
+    data on the flat top and bottom."""
+    meshes = [["-dm_plex_filename", gmsh_mesh("quarter_cylinder", ("-setnumber", "n", str(n)))] + CYLINDERS for n in (4, 8)]
+    errs, rates = sem_rates(meshes, ["-problem", "poisson", "-order", "2", "-ksp_rtol", "1e-12"] + CYLINDER_BC + SEM_LOR_AMG)
+    check(rates[-1] >= 2.7, "rates %s below N + 0.7 (errors %s)" % (["%.2f" % r for r in rates], errs))
+    return fmt(errs, rates)
+
+
 @test("sem/convergence/non-affine-hexahedron/N3")
 def _():
     """Distorted hexahedra (trilinear maps), Neumann data on the top face."""
