@@ -157,6 +157,18 @@ def _():
     return " ".join("%dD:" % dim + ",".join(str(its[k]) for k in sorted(its) if k[0] == dim) for dim in (2, 3))
 
 
+@test("sem/solver/lor-gamg")
+def _():
+    """GAMG on the LOR matrix, with SOR smoothing (PETSc 3.18's default Chebyshev/Jacobi smoothing breaks
+    CG on the LOR matrices of SIPDG and SEM alike: DIVERGED_INDEFINITE_PC): bounded as BoomerAMG."""
+    its = []
+    for dim, n in ((2, 16), (3, 4)):
+        s = summary(run([HOFLOW, "-problem", "poisson", "-order", "4", "-ksp_rtol", "1e-8", "-pmat", "lor", "-pc_type", "gamg", "-mg_levels_ksp_type", "richardson", "-mg_levels_pc_type", "sor"] + SEM + sem_box(dim, n))[1])
+        check(s["iterations"] <= 25, "%dD order 4: %d iterations with LOR-GAMG" % (dim, s["iterations"]))
+        its.append(s["iterations"])
+    return "N = 4: 2D %d, 3D %d iterations" % tuple(its)
+
+
 @test("sem/solver/jacobi")
 def _():
     """-pmat shell -pc_type jacobi (the matrix-free diagonal) converges, to the LOR-AMG solution."""
