@@ -224,16 +224,16 @@ def sem_stokes_test(args, ranks=1):
     """The interpolant of a divergence-free polynomial field in Q_N has B u = 0 to round-off (relative to
     a smooth field's), sum(B x) = dim |Omega|, B^T is B's transpose, the gradient of a constant pressure
     vanishes at the velocity nodes off the boundary, and the vector Laplacian is the scalar one on each
-    component. Exact where the Gauss rule of the pressure integrates J div of the velocity basis:
+    component (its LOR matrix too). Exact where the Gauss rule of the pressure integrates J div of the velocity basis:
     affine elements for N >= 2, bilinear quadrilaterals for N >= 3, trilinear hexahedra for N >= 4."""
     def f():
         _, out = run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_SEM_STOKES] + args)
-        m = re.search(r"sem_stokes: div_solenoidal (\S+) sum_div (\S+) expected (\S+) adjoint (\S+) grad_const_interior (\S+) vector_laplacian (\S+)", out)
+        m = re.search(r"sem_stokes: div_solenoidal (\S+) sum_div (\S+) expected (\S+) adjoint (\S+) grad_const_interior (\S+) vector_laplacian (\S+) vector_lor (\S+)", out)
         check(m, "no result line:\n" + out[-1500:])
-        div, total, expected, adjoint, grad, lap = (float(v) for v in m.groups())
+        div, total, expected, adjoint, grad, lap, lor = (float(v) for v in m.groups())
         check(div < 1e-12, "B of a divergence-free field in Q_N: %g (relative), not round-off" % div)
         check(abs(total - expected) < 1e-12 * expected, "sum(B x) = %.14g, expected dim |Omega| = %.14g" % (total, expected))
-        check(adjoint < 1e-12 and grad < 1e-12 and lap < 1e-12, "transpose / constant-pressure gradient / vector Laplacian: %s" % m.group(0))
+        check(adjoint < 1e-12 and grad < 1e-12 and lap < 1e-12 and lor < 1e-12, "transpose / constant-pressure gradient / vector Laplacian / vector LOR: %s" % m.group(0))
         return "div %.0e adjoint %.0e grad(1) %.0e" % (div, adjoint, grad)
     return f
 

@@ -341,7 +341,7 @@ static PetscErrorCode SEML2Error(Disc disc, Vec u, PointFunction f, void *ctx, P
 PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], char **mask, PetscInt *n, PetscInt **rows)
 {
   const Mesh        *mesh = sem->mesh;
-  const PetscInt     dim = sem->dim, N1 = sem->N1, Np = sem->Np, N = sem->N;
+  const PetscInt     dim = sem->dim, N1 = sem->N1, Np = sem->Np;
   Vec                ml = sem->work[0], mg;
   PetscScalar       *ma;
   const PetscScalar *mga;
@@ -380,7 +380,6 @@ PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], ch
     if (PetscRealPart(mga[k]) > 0) (*rows)[(*n)++] = rstart + k;
   PetscCall(VecRestoreArrayRead(mg, &mga));
   PetscCall(DMRestoreGlobalVector(sem->dm, &mg));
-  (void)N;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -258,6 +258,7 @@ PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P)
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), P));
   PetscCall(MatSetSizes(*P, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*P, MATAIJ));
+  if (sem->ncomp > 1) PetscCall(MatSetBlockSize(*P, sem->ncomp)); /* interlaced components: GAMG's nodal blocks */
   PetscCall(MatSetOptionsPrefix(*P, "lor_assembled_"));
   PetscCall(MatSetFromOptions(*P));
   PetscCall(MatSetPreallocationCOO(*P, ncoo, coo_i, coo_j));

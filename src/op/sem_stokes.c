@@ -5,6 +5,7 @@
  * gradient G = B^T, the transposed passes. Host only; no boundary conditions (the Stokes solver that
  * will use them restricts B to the free velocity dofs). */
 #include <hoflow/compat.h>
+#include <hoflow/log.h>
 #include <hoflow/sem.h>
 
 typedef struct {
@@ -17,6 +18,21 @@ static PetscInt SEMDivergenceWorkSize(const SEMPressure *p)
 {
   const SEMDisc *u = p->velocity;
   return u->dim * u->dim * p->Npp + 2 * u->Np + 2 * u->Np + p->Npp * u->dim;
+}
+
+/* Floating-point operations of B (or B^T) on one element: dim^2 tensor applies of dim rectangular passes
+ * (N1 <-> Ng points a direction), the metric sums and the weights. */
+static PetscLogDouble SEMDivergenceFlopsPerElement(const SEMPressure *p)
+{
+  const SEMDisc *u    = p->velocity;
+  PetscLogDouble pass = 0;
+  for (PetscInt dir = 0; dir < u->dim; dir++) {
+    PetscLogDouble size = 2.0 * u->N1;
+    for (PetscInt d = 0; d <= dir; d++) size *= p->Ng;
+    for (PetscInt d = dir + 1; d < u->dim; d++) size *= u->N1;
+    pass += size;
+  }
+  return u->dim * u->dim * pass + (2.0 * u->dim * u->dim + 1) * p->Npp;
 }
 
 static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
@@ -34,6 +50,7 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   p   = ctx->p;
   u   = p->velocity;
   dim = u->dim, Np = u->Np, Npp = p->Npp, N1 = u->N1, Ng = p->Ng;
+  PetscCall(PetscLogEventBegin(HOFLOW_SEMDivergence, B, x, y, 0));
   PetscCall(DMGlobalToLocal(u->dm, x, INSERT_VALUES, u->work[0]));
   PetscCall(DMGetLocalVector(p->dm, &pl));
   PetscCall(VecZeroEntries(pl));
@@ -61,6 +78,8 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(VecRestoreArrayRead(u->work[0], &ua));
   PetscCall(DMLocalToGlobal(p->dm, pl, INSERT_VALUES, y));
   PetscCall(DMRestoreLocalVector(p->dm, &pl));
+  PetscCall(PetscLogFlops(SEMDivergenceFlopsPerElement(p) * u->K));
+  PetscCall(PetscLogEventEnd(HOFLOW_SEMDivergence, B, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,6 +98,7 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
   p   = ctx->p;
   u   = p->velocity;
   dim = u->dim, Np = u->Np, Npp = p->Npp, N1 = u->N1, Ng = p->Ng;
+  PetscCall(PetscLogEventBegin(HOFLOW_SEMDivergence, B, x, y, 0));
   PetscCall(DMGetLocalVector(p->dm, &pl));
   PetscCall(DMGlobalToLocal(p->dm, x, INSERT_VALUES, pl));
   PetscCall(VecZeroEntries(u->work[1]));
@@ -104,6 +124,8 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(DMRestoreLocalVector(p->dm, &pl));
   PetscCall(VecZeroEntries(y));
   PetscCall(DMLocalToGlobal(u->dm, u->work[1], ADD_VALUES, y));
+  PetscCall(PetscLogFlops((SEMDivergenceFlopsPerElement(p) + 2.0 * u->dim * Np) * u->K));
+  PetscCall(PetscLogEventEnd(HOFLOW_SEMDivergence, B, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

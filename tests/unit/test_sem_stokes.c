@@ -46,7 +46,7 @@ int main(int argc, char **argv)
   Mat          B, A, Av;
   Vec          vu, vp, w, ws, wp, Gp, one, As;
   PetscInt     dim, n, nb;
-  PetscReal    div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale;
+  PetscReal    div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale, lor;
   char        *mask;
   PetscInt    *rows, *face_type;
   PetscBool    set;
@@ -136,7 +136,18 @@ int main(int argc, char **argv)
     lap_scale = PetscMax(lap_scale, nrm);
   }
   lap /= lap_scale;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes: div_solenoidal %.3e sum_div %.12e expected %.12e adjoint %.3e grad_const_interior %.3e vector_laplacian %.3e\n", (double)div_solenoidal, (double)sum_div, (double)(dim * measure), (double)adjoint, (double)grad_interior, (double)lap));
+  { /* the vector LOR matrix: the scalar one per component, ||Pv||_F^2 = dim ||Ps||_F^2 */
+    Mat       Ps, Pv;
+    PetscReal ns, nv;
+    PetscCall(SEMOperatorAssembleLOR(A, &Ps));
+    PetscCall(SEMOperatorAssembleLOR(Av, &Pv));
+    PetscCall(MatNorm(Ps, NORM_FROBENIUS, &ns));
+    PetscCall(MatNorm(Pv, NORM_FROBENIUS, &nv));
+    lor = PetscAbsReal(nv * nv / (dim * ns * ns) - 1);
+    PetscCall(MatDestroy(&Ps));
+    PetscCall(MatDestroy(&Pv));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes: div_solenoidal %.3e sum_div %.12e expected %.12e adjoint %.3e grad_const_interior %.3e vector_laplacian %.3e vector_lor %.3e\n", (double)div_solenoidal, (double)sum_div, (double)(dim * measure), (double)adjoint, (double)grad_interior, (double)lap, (double)lor));
   PetscCall(PetscFree(mask));
   PetscCall(PetscFree(rows));
   PetscCall(PetscFree(face_type));
