@@ -78,6 +78,7 @@ static PetscErrorCode MatGetDiagonal_SEM(Mat A, Vec d)
   PetscCall(VecGetArray(d, &da));
   for (PetscInt k = 0; k < op->ndirichlet; k++) da[op->dirichlet_rows[k] - rstart] = 1;
   PetscCall(VecRestoreArray(d, &da));
+  PetscCall(PetscLogFlops((3.0 * sem->dim * sem->N1 + 4.0 * sem->dim * (sem->dim - 1) + 2.0) * sem->Np * sem->K * sem->ncomp));
   PetscCall(PetscLogEventEnd(HOFLOW_SEMDiagonal, A, d, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
