@@ -2,15 +2,16 @@
  * MatMult is B (velocity -> pressure), (B u)_q = w_q J_q sum_j sum_a (dr_a/dx_j)(x_q) (D~_a u_j)(x_q),
  * D~_a the GLL basis differentiated along a and interpolated along the other directions at the Gauss
  * points (sum factorization with rectangular 1D matrices, SEMTensorApply); MatMultTranspose is the
- * gradient G = B^T, the transposed passes. Host only; no boundary conditions (the Stokes solver that
- * will use them restricts B to the free velocity dofs). */
+ * gradient G = B^T, the transposed passes. Host only. Velocity Dirichlet dofs (when face types are given)
+ * are left out: B ignores them (its columns are zero), G leaves them zero (its rows are). */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/sem.h>
 
 typedef struct {
   SEMPressure *p;
-  PetscReal   *work; /* element arrays */
+  PetscReal   *work;      /* element arrays */
+  char        *dirichlet; /* [nlocal] velocity dofs left out, NULL for none */
 } SEMDivergence;
 
 /* The element work: dim*dim arrays of Npp for the derivatives, Np for a gathered component, scratch. */
@@ -59,7 +60,10 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   for (PetscInt e = 0; e < u->K; e++) {
     PetscReal *T = ctx->work, *ue = T + dim * dim * Npp, *scratch = ue + Np;
     for (PetscInt j = 0; j < dim; j++) {
-      for (PetscInt i = 0; i < Np; i++) ue[i] = ua[u->gather[e * Np + i] + j];
+      for (PetscInt i = 0; i < Np; i++) {
+        const PetscInt k = u->gather[e * Np + i] + j;
+        ue[i]            = ctx->dirichlet && ctx->dirichlet[k] ? 0.0 : ua[k];
+      }
       for (PetscInt a = 0; a < dim; a++) {
         const double *A[3];
         for (PetscInt d = 0; d < dim; d++) A[d] = d == a ? p->Dgl : p->Bgl;
@@ -116,7 +120,10 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
         SEMTensorApply((int)dim, (int)Ng, (int)N1, A, s, out, scratch);
         for (PetscInt i = 0; i < Np; i++) acc[i] += out[i];
       }
-      for (PetscInt i = 0; i < Np; i++) ya[u->gather[e * Np + i] + j] += acc[i];
+      for (PetscInt i = 0; i < Np; i++) {
+        const PetscInt k = u->gather[e * Np + i] + j;
+        if (!ctx->dirichlet || !ctx->dirichlet[k]) ya[k] += acc[i];
+      }
     }
   }
   PetscCall(VecRestoreArray(u->work[1], &ya));
@@ -136,11 +143,12 @@ static PetscErrorCode MatDestroy_SEMDivergence(Mat B)
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(B, &ctx));
   PetscCall(PetscFree(ctx->work));
+  PetscCall(PetscFree(ctx->dirichlet));
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SEMDivergenceCreate(SEMPressure *p, Mat *B)
+PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B)
 {
   SEMDivergence *ctx;
   PetscInt       nu, np;
@@ -150,6 +158,11 @@ PetscErrorCode SEMDivergenceCreate(SEMPressure *p, Mat *B)
   PetscCall(PetscNew(&ctx));
   ctx->p = p;
   PetscCall(PetscMalloc1(SEMDivergenceWorkSize(p), &ctx->work));
+  if (face_type) {
+    PetscInt n, *rows;
+    PetscCall(SEMDiscDirichletDofs(p->velocity, face_type, &ctx->dirichlet, &n, &rows));
+    PetscCall(PetscFree(rows));
+  }
   PetscCall(DMGetGlobalVector(p->velocity->dm, &vu));
   PetscCall(DMGetGlobalVector(p->dm, &vp));
   PetscCall(VecGetLocalSize(vu, &nu));

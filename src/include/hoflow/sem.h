@@ -79,8 +79,9 @@ PETSC_EXTERN PetscErrorCode SEMPressureCreate(SEMDisc *velocity, SEMPressure **p
 PETSC_EXTERN PetscErrorCode SEMPressureDestroy(SEMPressure **p);
 /* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_q = w_q J_q (div u)(x_q)
  * (the Gauss rule of the pressure nodes), as a MatShell with MatMultTranspose the gradient G = B^T
- * (op/sem_stokes.c). No boundary conditions: a Stokes solve restricts it to the free velocity dofs. */
-PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, Mat *B);
+ * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
+ * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
+PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
 
 /* Operators (op/sem.c): the MatShells of create_mass and create_elliptic (on ncomp components: the
  * vector Laplacian, component by component), and -pmat lor for them:
