@@ -3,7 +3,7 @@
 #include <hoflow/log.h>
 
 PetscClassId  HOFLOW_CLASSID;
-PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous;
+PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -35,6 +35,9 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("MDGLift", HOFLOW_CLASSID, &HOFLOW_MDGLift));
   PetscCall(PetscLogEventRegister("MDGViscous", HOFLOW_CLASSID, &HOFLOW_MDGViscous));
   PetscCall(PetscLogEventRegister("MDGLimit", HOFLOW_CLASSID, &HOFLOW_MDGLimit));
+  PetscCall(PetscLogEventRegister("SEMApply", HOFLOW_CLASSID, &HOFLOW_SEMApply));
+  PetscCall(PetscLogEventRegister("SEMDiagonal", HOFLOW_CLASSID, &HOFLOW_SEMDiagonal));
+  PetscCall(PetscLogEventRegister("SEMDivergence", HOFLOW_CLASSID, &HOFLOW_SEMDivergence));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

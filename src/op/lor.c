@@ -109,7 +109,7 @@ static void Cell3DLowOrder(PetscInt nv, const PetscReal *x, const PetscReal *y, 
   for (PetscInt k = 0; k < nv * nv; k++) K[k] = 0;
   for (PetscInt q = 0; q < nq; q++) {
     const PetscReal r = qp[q][0], s = qp[q][1], t = qp[q][2];
-    PetscReal       N[8], dN[8][3], J[3][3] = {{0}}, Ji[3][3], det, gr[8][3];
+    PetscReal       N[8], dN[8][3], J[3][3]       = {{0}}, Ji[3][3], det, gr[8][3];
     if (nv == 4) {
       const PetscReal l[4] = {1 - r - s - t, r, s, t}, dl[4][3] = {{-1, -1, -1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
       for (PetscInt v = 0; v < 4; v++) {
@@ -120,20 +120,20 @@ static void Cell3DLowOrder(PetscInt nv, const PetscReal *x, const PetscReal *y, 
       const PetscReal l[3] = {1 - r - s, r, s}, dl[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
       for (PetscInt v = 0; v < 6; v++) {
         const PetscReal h = v < 3 ? 1 - t : t, dh = v < 3 ? -1 : 1;
-        N[v]              = l[v % 3] * h;
-        dN[v][0]          = dl[v % 3][0] * h;
-        dN[v][1]          = dl[v % 3][1] * h;
-        dN[v][2]          = l[v % 3] * dh;
+        N[v]     = l[v % 3] * h;
+        dN[v][0] = dl[v % 3][0] * h;
+        dN[v][1] = dl[v % 3][1] * h;
+        dN[v][2] = l[v % 3] * dh;
       }
     } else {
       const PetscInt corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
       for (PetscInt v = 0; v < 8; v++) {
         const PetscReal a = corner[v][0] ? r : 1 - r, b = corner[v][1] ? s : 1 - s, c = corner[v][2] ? t : 1 - t;
         const PetscReal da = corner[v][0] ? 1 : -1, db = corner[v][1] ? 1 : -1, dc = corner[v][2] ? 1 : -1;
-        N[v]               = a * b * c;
-        dN[v][0]           = da * b * c;
-        dN[v][1]           = a * db * c;
-        dN[v][2]           = a * b * dc;
+        N[v]     = a * b * c;
+        dN[v][0] = da * b * c;
+        dN[v][1] = a * db * c;
+        dN[v][2] = a * b * dc;
       }
     }
     for (PetscInt v = 0; v < nv; v++)
@@ -146,7 +146,7 @@ static void Cell3DLowOrder(PetscInt nv, const PetscReal *x, const PetscReal *y, 
     for (PetscInt i = 0; i < 3; i++)
       for (PetscInt j = 0; j < 3; j++) { /* inverse by cofactors: Ji[i][j] = cof(J)[j][i] / det */
         const PetscInt i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
-        Ji[i][j]          = (J[i1][j1] * J[i2][j2] - J[i1][j2] * J[i2][j1]) / det;
+        Ji[i][j] = (J[i1][j1] * J[i2][j2] - J[i1][j2] * J[i2][j1]) / det;
       }
     for (PetscInt v = 0; v < nv; v++) /* grad N = J^{-T} dN */
       for (PetscInt d = 0; d < 3; d++) gr[v][d] = Ji[0][d] * dN[v][0] + Ji[1][d] * dN[v][1] + Ji[2][d] * dN[v][2];
@@ -158,17 +158,30 @@ static void Cell3DLowOrder(PetscInt nv, const PetscReal *x, const PetscReal *y, 
   }
 }
 
+void LORSubCellMatrix(PetscInt dim, PetscInt nv, const PetscReal *x, const PetscReal *y, const PetscReal *z, PetscReal lambda, PetscReal K[])
+{
+  if (dim == 3)
+    Cell3DLowOrder(nv, x, y, z, lambda, K);
+  else if (nv == 3)
+    TriangleP1(x, y, lambda, K);
+  else
+    QuadQ1(x, y, lambda, K);
+}
+
 /* The faces of a 3D sub-cell of nv vertices (Cell3DLowOrder's vertex orders): counts and vertices. */
 static PetscInt Cell3DFaces(PetscInt nv, PetscInt fv[6][4], PetscInt fnv[6])
 {
-  static const PetscInt tet[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+  static const PetscInt tet[4][3]   = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
   static const PetscInt wedge[5][4] = {{0, 1, 2, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
-  static const PetscInt hex[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
-  const PetscInt        nf        = nv == 4 ? 4 : nv == 6 ? 5 : 6;
+  static const PetscInt hex[6][4]   = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+  const PetscInt        nf          = nv == 4 ? 4 : nv == 6 ? 5
+                                                            : 6;
 
   for (PetscInt f = 0; f < nf; f++) {
-    fnv[f] = nv == 4 ? 3 : nv == 6 ? (f < 2 ? 3 : 4) : 4;
-    for (PetscInt k = 0; k < fnv[f]; k++) fv[f][k] = nv == 4 ? tet[f][k] : nv == 6 ? wedge[f][k] : hex[f][k];
+    fnv[f] = nv == 4 ? 3 : nv == 6 ? (f < 2 ? 3 : 4)
+                                   : 4;
+    for (PetscInt k = 0; k < fnv[f]; k++) fv[f][k] = nv == 4 ? tet[f][k] : nv == 6 ? wedge[f][k]
+                                                                                   : hex[f][k];
   }
   return nf;
 }
@@ -195,7 +208,8 @@ static PetscErrorCode LORFaceWeights(const RefElement *ref, PetscInt nsub, const
           fv[k][0] = k;
           fv[k][1] = (k + 1) % nv;
         }
-      } else nf = Cell3DFaces(nv, fv, fnv);
+      } else
+        nf = Cell3DFaces(nv, fv, fnv);
       for (PetscInt g = 0; g < nf; g++) {
         PetscBool on = PETSC_TRUE;
         PetscReal meas;
@@ -204,7 +218,7 @@ static PetscErrorCode LORFaceWeights(const RefElement *ref, PetscInt nsub, const
         if (!on) continue;
         if (dim == 2) {
           const PetscReal *p = X + 2 * v[fv[g][0]], *q = X + 2 * v[fv[g][1]];
-          meas               = PetscSqrtReal(PetscSqr(q[0] - p[0]) + PetscSqr(q[1] - p[1]));
+          meas = PetscSqrtReal(PetscSqr(q[0] - p[0]) + PetscSqr(q[1] - p[1]));
         } else { /* triangle (p0, p1, p2): |e1 x e2| / 2; planar quadrilateral: |d1 x d2| / 2 */
           const PetscReal *p0 = X + 3 * v[fv[g][0]], *p1 = X + 3 * v[fv[g][1]], *p2 = X + 3 * v[fv[g][2]], *p3 = fnv[g] == 4 ? X + 3 * v[fv[g][3]] : NULL;
           PetscReal        a[3], b[3];
@@ -268,12 +282,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
         ys[k] = X[dim * v[k] + 1];
         zs[k] = dim == 3 ? X[dim * v[k] + 2] : 0.0;
       }
-      if (dim == 3)
-        Cell3DLowOrder(nv, xs, ys, zs, lambda, Ke);
-      else if (nv == 3)
-        TriangleP1(xs, ys, lambda, Ke);
-      else
-        QuadQ1(xs, ys, lambda, Ke);
+      LORSubCellMatrix(dim, nv, xs, ys, zs, lambda, Ke);
       for (PetscInt i = 0; i < nv; i++)
         for (PetscInt j = 0; j < nv; j++, ncoo++) {
           coo_i[ncoo] = row0 + v[i];

@@ -3,6 +3,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/dg.h>
 #include <hoflow/mdg.h>
+#include <hoflow/sem.h>
 
 PetscErrorCode DiscRegisterAll(void)
 {
@@ -10,5 +11,6 @@ PetscErrorCode DiscRegisterAll(void)
   if (DiscList) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DiscRegister("ipdg", DiscCreate_NodalDG));
   PetscCall(DiscRegister("mdg", DiscCreate_ModalDG));
+  PetscCall(DiscRegister("sem", DiscCreate_SEM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,6 +106,11 @@ PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
+/* The lowest-order stiffness + lambda lumped mass of one LOR sub-cell (op/lor.c): P1 triangles, Q1
+ * quadrilaterals (dim 2, nv 3 or 4), P1 tetrahedra, P1 x Q1 wedges, Q1 hexahedra (dim 3, nv 4, 6, 8)
+ * with vertex coordinates x, y, z[nv] in RefElementSubCells' vertex order; K[nv*nv]. Shared by the
+ * LOR matrices of every discretization (SIPDG here, continuous spectral elements in op/sem.c). */
+PETSC_EXTERN void LORSubCellMatrix(PetscInt dim, PetscInt nv, const PetscReal *x, const PetscReal *y, const PetscReal *z, PetscReal lambda, PetscReal K[]);
 /* A sparse matrix from triplets (row, col global; rows owned by this rank; repeated entries add) on the
  * communicator of dm, AIJ or AIJCUSPARSE by the DM's vector type, with options prefix `prefix`. */
 PETSC_EXTERN PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B);

@@ -1,0 +1,90 @@
+/* Continuous spectral elements (-disc sem, issue 18): continuous Q_N, N = 1..HOFLOW_NMAX, with the GLL
+ * nodes of hoflow/ref.h on quadrilateral and hexahedral meshes, affine or curved.
+ *
+ * Numbering. The DM is the mesh's DMPlex with a PetscSection of 1 dof per vertex, N-1 per edge,
+ * (N-1)^2 per face (3D) and (N-1)^dim per cell, so the global vector, the local (ghosted) vector and
+ * their exchange are PETSc's (DMGlobalToLocal / DMLocalToGlobal through the DM's point SF). Each
+ * element node (multi-index i0, i1[, i2] of the tensor GLL grid) lies on one point of the cell's
+ * closure; its place among that point's dofs is fixed by the point's own frame, made from the global
+ * vertex numbers (mesh->vertex_gid) so that every element and every rank sees the same frame: an edge
+ * runs from its smaller to its larger vertex number; a face starts at its smallest vertex and runs
+ * first towards the smaller of that vertex's two face neighbours. gather[e*Np + i] is the local dof
+ * of node i of owned element e (the element restriction).
+ *
+ * Geometry: x and dx/dr at the GLL nodes, from the affine map of the vertices or the mesh's curved map
+ * (MeshCurvedElementMap), give the collocated factors G_ab = w J (dr_a/dx).(dr_b/dx) and wJ
+ * (hoflow/kernels/sem.h). The mass matrix is the collocated (diagonal) GLL mass; right-hand sides
+ * use the same rule, so DiscProject is the nodal interpolant; L2 errors use a Gauss rule of N + 3
+ * points a direction.
+ *
+ * Boundary conditions (op/sem.c): Dirichlet dofs (the closure of Dirichlet faces, made consistent
+ * across ranks) get identity rows and columns, and the boundary data lift them: b_D = g, b_I -= A_ID g;
+ * Neumann data enter naturally as the face integral of n.grad g. */
+#pragma once
+
+#include <hoflow/disc.h>
+#include <hoflow/kernels/sem.h>
+
+typedef struct {
+  Mesh             *mesh;
+  DM                dm;
+  RefElement       *ref; /* the order-N quadrilateral or hexahedron (GLL nodes x1, w1, D1) */
+  RefShape          shape;
+  PetscInt          dim, N, N1, Np, K;
+  PetscInt          ncomp;                                                   /* components per node, interlaced (a velocity: dim); gather gives component 0 */
+  PetscInt          nlocal;                                                  /* dofs of the local (ghosted) vector */
+  PetscInt         *gather;                                                  /* [K*Np] local dof of element node */
+  PetscInt         *gdof;                                                    /* [K*Np] global dof of element node */
+  PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes */
+  PetscReal        *G, *wJ;                                                  /* geometric factors at the element nodes (hoflow/kernels/sem.h) */
+  PetscReal        *D1T;                                                     /* [N1*N1] */
+  PetscInt          face_dir[HOFLOW_FACES_MAX], face_side[HOFLOW_FACES_MAX]; /* reference face f is i_dir = side (0 or N) */
+  PetscBool         has_curved;                                              /* curved elements on this rank: curved_table holds their map at the GLL nodes */
+  MeshGeometryTable curved_table;
+  Vec               mass;    /* the diagonal GLL mass, global */
+  Vec               work[2]; /* local work vectors */
+  SEMKernelData     kd;      /* lambda = 0; operators copy it */
+} SEMDisc;
+
+/* The SEM data of a Disc of type sem (disc/sem.c); DiscCreate_SEM (op/sem.c) adds its operators. */
+PETSC_EXTERN PetscErrorCode SEMDiscSetUp(Disc disc);
+PETSC_EXTERN PetscErrorCode DiscCreate_SEM(Disc disc);
+/* The SEM data of a Disc, or an error naming `what` for another discretization. */
+PETSC_EXTERN PetscErrorCode DiscGetSEM(Disc disc, const char what[], SEMDisc **sem);
+/* x[dim] and dx/dr (jac[q*dim*dim + i*dim + d]) at the element's GLL nodes (either may be NULL). */
+PETSC_EXTERN PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], PetscReal jac[]);
+/* mask[nlocal] (PetscMalloc'd): 1 at the local dofs on faces of type HOFLOW_FACE_DIRICHLET in
+ * face_type[nslots], on every rank that holds them; and the owned ones as global rows (rows, n). */
+PETSC_EXTERN PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], char **mask, PetscInt *n, PetscInt **rows);
+
+/* u = the nodal interpolant of a function of ncomp components f(x, values[ncomp], ctx). */
+typedef PetscErrorCode (*SEMVectorFunction)(const PetscReal x[], PetscReal values[], void *ctx);
+PETSC_EXTERN PetscErrorCode SEMDiscInterpolate(SEMDisc *sem, SEMVectorFunction f, void *ctx, Vec u);
+
+/* The pressure space of the Q_N / Q_{N-2} pair (disc/sem_pressure.c; N >= 2): discontinuous Q_{N-2} with
+ * its (N-1)^dim nodes on the Gauss-Legendre points of each element (dofs of the cells of its own DM),
+ * and the geometry there: wJ and dr/dx (hoflow/geom.h layout g[j*dim + d] = dr_d/dx_j). Bgl, Dgl
+ * (N-1 x N1) interpolate and differentiate the velocity's GLL basis at the Gauss points. */
+typedef struct {
+  SEMDisc   *velocity;
+  DM         dm;
+  PetscInt   Ng, Npp; /* N - 1 Gauss points a direction, (N-1)^dim a cell */
+  PetscInt  *offset;  /* [K] local offset of element e's pressure values */
+  PetscReal *xg, *wg; /* [Ng] Gauss-Legendre points and weights */
+  PetscReal *Bgl, *Dgl, *BglT, *DglT;
+  PetscReal *wJ, *g; /* [K*Npp], [K*Npp*dim*dim] */
+  PetscReal *x;      /* [K*Npp*dim] the points */
+} SEMPressure;
+PETSC_EXTERN PetscErrorCode SEMPressureCreate(SEMDisc *velocity, SEMPressure **p);
+PETSC_EXTERN PetscErrorCode SEMPressureDestroy(SEMPressure **p);
+/* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_q = w_q J_q (div u)(x_q)
+ * (the Gauss rule of the pressure nodes), as a MatShell with MatMultTranspose the gradient G = B^T
+ * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
+ * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
+PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
+
+/* Operators (op/sem.c): the MatShells of create_mass and create_elliptic (on ncomp components: the
+ * vector Laplacian, component by component), and -pmat lor for them:
+ * Q1 on the GLL sub-mesh of every element, assembled (AIJ), Dirichlet rows and columns identity. */
+PETSC_EXTERN PetscErrorCode SEMOperatorCreate(SEMDisc *sem, PetscReal lambda, const PetscInt face_type[], Mat *A);
+PETSC_EXTERN PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P);

@@ -1,0 +1,178 @@
+/* The divergence and gradient of the Q_N / Q_{N-2} spectral-element pair (hoflow/sem.h) as one MatShell:
+ * MatMult is B (velocity -> pressure), (B u)_q = w_q J_q sum_j sum_a (dr_a/dx_j)(x_q) (D~_a u_j)(x_q),
+ * D~_a the GLL basis differentiated along a and interpolated along the other directions at the Gauss
+ * points (sum factorization with rectangular 1D matrices, SEMTensorApply); MatMultTranspose is the
+ * gradient G = B^T, the transposed passes. Host only. Velocity Dirichlet dofs (when face types are given)
+ * are left out: B ignores them (its columns are zero), G leaves them zero (its rows are). */
+#include <hoflow/compat.h>
+#include <hoflow/log.h>
+#include <hoflow/sem.h>
+
+typedef struct {
+  SEMPressure *p;
+  PetscReal   *work;      /* element arrays */
+  char        *dirichlet; /* [nlocal] velocity dofs left out, NULL for none */
+} SEMDivergence;
+
+/* The element work: dim*dim arrays of Npp for the derivatives, Np for a gathered component, scratch. */
+static PetscInt SEMDivergenceWorkSize(const SEMPressure *p)
+{
+  const SEMDisc *u = p->velocity;
+  return u->dim * u->dim * p->Npp + 2 * u->Np + 2 * u->Np + p->Npp * u->dim;
+}
+
+/* Floating-point operations of B (or B^T) on one element: dim^2 tensor applies of dim rectangular passes
+ * (N1 <-> Ng points a direction), the metric sums and the weights. */
+static PetscLogDouble SEMDivergenceFlopsPerElement(const SEMPressure *p)
+{
+  const SEMDisc *u    = p->velocity;
+  PetscLogDouble pass = 0;
+  for (PetscInt dir = 0; dir < u->dim; dir++) {
+    PetscLogDouble size = 2.0 * u->N1;
+    for (PetscInt d = 0; d <= dir; d++) size *= p->Ng;
+    for (PetscInt d = dir + 1; d < u->dim; d++) size *= u->N1;
+    pass += size;
+  }
+  return u->dim * u->dim * pass + (2.0 * u->dim * u->dim + 1) * p->Npp;
+}
+
+static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
+{
+  SEMDivergence     *ctx;
+  SEMPressure       *p;
+  SEMDisc           *u;
+  PetscInt           dim, Np, Npp, N1, Ng;
+  Vec                pl;
+  const PetscScalar *ua;
+  PetscScalar       *pa;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(B, &ctx));
+  p   = ctx->p;
+  u   = p->velocity;
+  dim = u->dim, Np = u->Np, Npp = p->Npp, N1 = u->N1, Ng = p->Ng;
+  PetscCall(PetscLogEventBegin(HOFLOW_SEMDivergence, B, x, y, 0));
+  PetscCall(DMGlobalToLocal(u->dm, x, INSERT_VALUES, u->work[0]));
+  PetscCall(DMGetLocalVector(p->dm, &pl));
+  PetscCall(VecZeroEntries(pl));
+  PetscCall(VecGetArrayRead(u->work[0], &ua));
+  PetscCall(VecGetArray(pl, &pa));
+  for (PetscInt e = 0; e < u->K; e++) {
+    PetscReal *T = ctx->work, *ue = T + dim * dim * Npp, *scratch = ue + Np;
+    for (PetscInt j = 0; j < dim; j++) {
+      for (PetscInt i = 0; i < Np; i++) {
+        const PetscInt k = u->gather[e * Np + i] + j;
+        ue[i]            = ctx->dirichlet && ctx->dirichlet[k] ? 0.0 : ua[k];
+      }
+      for (PetscInt a = 0; a < dim; a++) {
+        const double *A[3];
+        for (PetscInt d = 0; d < dim; d++) A[d] = d == a ? p->Dgl : p->Bgl;
+        SEMTensorApply((int)dim, (int)N1, (int)Ng, A, ue, T + (j * dim + a) * Npp, scratch);
+      }
+    }
+    for (PetscInt q = 0; q < Npp; q++) {
+      const PetscReal *g   = p->g + (e * Npp + q) * dim * dim;
+      PetscReal        div = 0;
+      for (PetscInt j = 0; j < dim; j++)
+        for (PetscInt a = 0; a < dim; a++) div += g[j * dim + a] * T[(j * dim + a) * Npp + q];
+      pa[p->offset[e] + q] = p->wJ[e * Npp + q] * div;
+    }
+  }
+  PetscCall(VecRestoreArray(pl, &pa));
+  PetscCall(VecRestoreArrayRead(u->work[0], &ua));
+  PetscCall(DMLocalToGlobal(p->dm, pl, INSERT_VALUES, y));
+  PetscCall(DMRestoreLocalVector(p->dm, &pl));
+  PetscCall(PetscLogFlops(SEMDivergenceFlopsPerElement(p) * u->K));
+  PetscCall(PetscLogEventEnd(HOFLOW_SEMDivergence, B, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
+{
+  SEMDivergence     *ctx;
+  SEMPressure       *p;
+  SEMDisc           *u;
+  PetscInt           dim, Np, Npp, N1, Ng;
+  Vec                pl;
+  const PetscScalar *pa;
+  PetscScalar       *ya;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(B, &ctx));
+  p   = ctx->p;
+  u   = p->velocity;
+  dim = u->dim, Np = u->Np, Npp = p->Npp, N1 = u->N1, Ng = p->Ng;
+  PetscCall(PetscLogEventBegin(HOFLOW_SEMDivergence, B, x, y, 0));
+  PetscCall(DMGetLocalVector(p->dm, &pl));
+  PetscCall(DMGlobalToLocal(p->dm, x, INSERT_VALUES, pl));
+  PetscCall(VecZeroEntries(u->work[1]));
+  PetscCall(VecGetArrayRead(pl, &pa));
+  PetscCall(VecGetArray(u->work[1], &ya));
+  for (PetscInt e = 0; e < u->K; e++) {
+    PetscReal *t = ctx->work, *s = t + Npp, *out = s + Npp, *acc = out + Np, *scratch = acc + Np;
+    for (PetscInt q = 0; q < Npp; q++) t[q] = p->wJ[e * Npp + q] * pa[p->offset[e] + q];
+    for (PetscInt j = 0; j < dim; j++) { /* (G p)_j = sum_a D~_a^T (g_ja t) */
+      for (PetscInt i = 0; i < Np; i++) acc[i] = 0;
+      for (PetscInt a = 0; a < dim; a++) {
+        const double *A[3];
+        for (PetscInt q = 0; q < Npp; q++) s[q] = p->g[(e * Npp + q) * dim * dim + j * dim + a] * t[q];
+        for (PetscInt d = 0; d < dim; d++) A[d] = d == a ? p->DglT : p->BglT;
+        SEMTensorApply((int)dim, (int)Ng, (int)N1, A, s, out, scratch);
+        for (PetscInt i = 0; i < Np; i++) acc[i] += out[i];
+      }
+      for (PetscInt i = 0; i < Np; i++) {
+        const PetscInt k = u->gather[e * Np + i] + j;
+        if (!ctx->dirichlet || !ctx->dirichlet[k]) ya[k] += acc[i];
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(u->work[1], &ya));
+  PetscCall(VecRestoreArrayRead(pl, &pa));
+  PetscCall(DMRestoreLocalVector(p->dm, &pl));
+  PetscCall(VecZeroEntries(y));
+  PetscCall(DMLocalToGlobal(u->dm, u->work[1], ADD_VALUES, y));
+  PetscCall(PetscLogFlops((SEMDivergenceFlopsPerElement(p) + 2.0 * u->dim * Np) * u->K));
+  PetscCall(PetscLogEventEnd(HOFLOW_SEMDivergence, B, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SEMDivergence(Mat B)
+{
+  SEMDivergence *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(B, &ctx));
+  PetscCall(PetscFree(ctx->work));
+  PetscCall(PetscFree(ctx->dirichlet));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B)
+{
+  SEMDivergence *ctx;
+  PetscInt       nu, np;
+  Vec            vu, vp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&ctx));
+  ctx->p = p;
+  PetscCall(PetscMalloc1(SEMDivergenceWorkSize(p), &ctx->work));
+  if (face_type) {
+    PetscInt n, *rows;
+    PetscCall(SEMDiscDirichletDofs(p->velocity, face_type, &ctx->dirichlet, &n, &rows));
+    PetscCall(PetscFree(rows));
+  }
+  PetscCall(DMGetGlobalVector(p->velocity->dm, &vu));
+  PetscCall(DMGetGlobalVector(p->dm, &vp));
+  PetscCall(VecGetLocalSize(vu, &nu));
+  PetscCall(VecGetLocalSize(vp, &np));
+  PetscCall(DMRestoreGlobalVector(p->velocity->dm, &vu));
+  PetscCall(DMRestoreGlobalVector(p->dm, &vp));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)p->dm), np, nu, PETSC_DETERMINE, PETSC_DETERMINE, ctx, B));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT, (void (*)(void))MatMult_SEMDivergence));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_SEMDivergence));
+  PetscCall(MatShellSetOperation(*B, MATOP_DESTROY, (void (*)(void))MatDestroy_SEMDivergence));
+  PetscCall(PetscObjectSetName((PetscObject)*B, "SEM divergence"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

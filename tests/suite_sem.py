@@ -1,0 +1,249 @@
+# Continuous spectral elements (-disc sem, issue 18: src/disc/sem.c, src/op/sem.c, src/kernels/sem.c):
+# Poisson and Helmholtz rates on quadrilaterals and hexahedra (affine, non-affine, curved), Neumann data
+# and the pure-Neumann null space, the linear patch test, the operator itself (symmetry, the
+# matrix-free diagonal, the mass) by tests/unit/test_sem.c, CG iterations with LOR-AMG bounded in h and
+# N, 2 and 3 ranks against 1, and bad input. Loaded by tests/run.py, whose helpers it uses (and
+# suite_curved's annulus / CIRCLES for the curved quadrilaterals).
+
+SEM = ["-disc", "sem"]
+SEM_LOR_AMG = ["-options_file", "options/lor_amg.yaml"]
+TEST_SEM = os.path.join(ROOT, "build", "tests", "test_sem")
+
+
+def sem_box(dim, n):
+    return ["-dm_plex_box_faces", ",".join([str(n)] * dim)] + (["-dm_plex_dim", "3"] if dim == 3 else [])
+
+
+def sem_rates(meshes, args):
+    """Errors and rates (h = the mesh's longest edge) of -disc sem runs over the meshes."""
+    errs, hs = [], []
+    for m in meshes:
+        s = summary(run([HOFLOW] + SEM + args + m)[1])
+        check(s["disc"] == "sem", "not a -disc sem run: %s" % s)
+        errs.append(s["L2"])
+        hs.append(s["h"])
+    return errs, [math.log(errs[i] / errs[i + 1]) / math.log(hs[i] / hs[i + 1]) for i in range(len(errs) - 1)]
+
+
+# Poisson on boxes: quadrilaterals n, 2n, 4n a side; hexahedra n, 2n (small). Rates >= N + 1 - 0.3.
+SEM_RATE_BOXES = {2: {1: (4, 8, 16), 2: (4, 8, 16), 3: (2, 4, 8), 4: (2, 4, 8)}, 3: {1: (4, 8), 2: (2, 4), 3: (2, 4), 4: (1, 2)}}
+
+
+def sem_rate_test(dim, order, problem):
+    def f():
+        errs, rates = sem_rates([sem_box(dim, n) for n in SEM_RATE_BOXES[dim][order]], ["-problem", problem, "-order", str(order), "-ksp_rtol", "1e-12"] + SEM_LOR_AMG)
+        check(rates[-1] >= order + 0.7, "-disc sem order %d, %dD %s: rates %s below N + 1 - 0.3 (errors %s)" % (order, dim, problem, ["%.2f" % r for r in rates], errs))
+        return fmt(errs, rates)
+    return f
+
+
+for _dim in (2, 3):
+    for _order in range(1, 5):
+        test("sem/convergence/%s/N%d" % ("quadrilateral" if _dim == 2 else "hexahedron", _order))(sem_rate_test(_dim, _order, "poisson"))
+test("sem/convergence/helmholtz/quadrilateral/N3")(sem_rate_test(2, 3, "helmholtz"))
+test("sem/convergence/helmholtz/hexahedron/N2")(sem_rate_test(3, 2, "helmholtz"))
+
+
+@test("sem/convergence/curved-annulus/N2-N4")
+def _():
+    """Structured quadrilaterals of the quarter annulus, projected onto the circles (curved elements:
+    geometric factors from the curved map at the GLL nodes)."""
+    out = []
+    for order in (2, 3, 4):
+        errs, rates = sem_rates([["-dm_plex_filename", annulus("quadrilateral", l)] + CIRCLES for l in range(3)], ["-problem", "annulus", "-order", str(order), "-ksp_rtol", "1e-12"] + SEM_LOR_AMG)
+        check(rates[-1] >= order + 0.7, "curved annulus, order %d: rates %s below N + 0.7 (errors %s)" % (order, ["%.2f" % r for r in rates], errs))
+        out.append("N%d %s" % (order, " ".join("%.2f" % r for r in rates)))
+    return "rates " + "; ".join(out)
+
+
+@test("sem/convergence/curved-hexahedra/N2")
+def _():
+    """The hollow quarter cylinder, hexahedra curved by the projection onto the two cylinders, Neumann
+    data on the flat top and bottom."""
+    meshes = [["-dm_plex_filename", gmsh_mesh("quarter_cylinder", ("-setnumber", "n", str(n)))] + CYLINDERS for n in (4, 8)]
+    errs, rates = sem_rates(meshes, ["-problem", "poisson", "-order", "2", "-ksp_rtol", "1e-12"] + CYLINDER_BC + SEM_LOR_AMG)
+    check(rates[-1] >= 2.7, "rates %s below N + 0.7 (errors %s)" % (["%.2f" % r for r in rates], errs))
+    return fmt(errs, rates)
+
+
+@test("sem/convergence/non-affine-hexahedron/N3")
+def _():
+    """Distorted hexahedra (trilinear maps), Neumann data on the top face."""
+    errs, rates = sem_rates([["-dm_refine", str(l)] for l in (0, 1)], ["-problem", "poisson", "-order", "3", "-ksp_rtol", "1e-12", "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh", "-bc_dirichlet", "left,right,front,back,bottom", "-bc_neumann", "top"] + SEM_LOR_AMG)
+    check(rates[-1] >= 3.7, "rates %s below N + 0.7 (errors %s)" % (["%.2f" % r for r in rates], errs))
+    return fmt(errs, rates)
+
+
+@test("sem/convergence/neumann/quadrilateral/N3")
+def _():
+    """Neumann data (n.grad u of the exact solution) on two sides, then on all four (the constants as
+    null space, the mean matched): the rate stays N + 1."""
+    msg = []
+    for bc in (["-bc_dirichlet", "left,right", "-bc_neumann", "top,bottom"], ["-bc_dirichlet", "none", "-bc_neumann", "left,right,top,bottom"]):
+        errs, rates = sem_rates([sem_box(2, n) for n in (4, 8, 16)], ["-problem", "poisson", "-order", "3", "-ksp_rtol", "1e-12"] + bc)
+        check(rates[-1] >= 3.7, "%s: rates %s below N + 0.7 (errors %s)" % (" ".join(bc), ["%.2f" % r for r in rates], errs))
+        msg.append(fmt(errs, rates))
+    return "; ".join(msg)
+
+
+@test("sem/convergence/periodic/N3")
+def _():
+    """A doubly periodic box (DMPlex identifies the periodic points; the restriction's frames use the
+    identified vertices' numbers): rate N + 1, and 2 ranks equal to 1."""
+    args = ["-problem", "poisson_periodic", "-order", "3", "-ksp_rtol", "1e-12", "-dm_plex_box_bd", "periodic,periodic"]
+    errs, rates = sem_rates([sem_box(2, n) for n in (4, 8, 16)], args)
+    check(rates[-1] >= 3.7, "rates %s below N + 0.7 (errors %s)" % (["%.2f" % r for r in rates], errs))
+    two = summary(run([*MPIEXEC, "2", HOFLOW] + SEM + args + sem_box(2, 8))[1])
+    check(abs(two["L2"] - errs[1]) <= 1e-9 * errs[1], "L2 %.12e on 2 ranks, %.12e on 1" % (two["L2"], errs[1]))
+    return fmt(errs, rates) + "; 2 ranks %.6e" % two["L2"]
+
+
+@test("sem/exact/linear-patch")
+def _():
+    """A linear solution is in every Q_N: reproduced to round-off on non-affine quadrilaterals and hexahedra
+    (Dirichlet lifting, Neumann faces, the geometric factors of the trilinear map). Not at N = 1 on
+    hexahedra: there the 2-point GLL rule cannot integrate the trilinear map's cofactors (degree 2), a
+    variational crime of collocation (L2 1.8e-4 on cube_hex_distorted.msh)."""
+    errs = []
+    for mesh in (["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"], ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"]):
+        for order in ((1, 3) if "trapezoid" in mesh[1] else (2, 3)):
+            s = summary(run([HOFLOW, "-problem", "linear", "-order", str(order), "-ksp_rtol", "1e-14"] + SEM + mesh)[1])
+            check(s["L2"] < 1e-11, "linear solution not reproduced, order %d on %s: L2 %g" % (order, mesh[1], s["L2"]))
+            errs.append(s["L2"])
+    return "L2 " + " ".join("%.1e" % e for e in errs)
+
+
+@test("sem/operator/unit")
+def _():
+    """tests/unit/test_sem.c: the operator symmetric, its matrix-free diagonal equal to the explicit
+    operator's, the LOR matrix symmetric and at order 1 equal to the operator (both the vertex rule),
+    sum(M 1) the mesh's measure (order >= 2, where the GLL rule integrates J of a trilinear map exactly);
+    non-affine hexahedra, a curved annulus, a trapezoid."""
+    out = []
+    for order, mesh in ((3, ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"]),
+                        (1, ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"]),
+                        (4, ["-dm_plex_filename", annulus("quadrilateral", 0), "-problem", "annulus"] + CIRCLES),
+                        (1, ["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"])):
+        _, o = run([TEST_SEM, "-order", str(order)] + mesh)
+        m = re.search(r"sem: symmetry (\S+) diagonal (\S+) lor_symmetry (\S+) lor_minus_A (\S+) measure (\S+) expected (\S+)", o)
+        check(m, "no result line:\n" + o[-1500:])
+        sym, diag, lor, lor_a, meas, expected = (float(v) for v in m.groups())
+        check(sym < 1e-12 and diag < 1e-12 and lor < 1e-12, "operator checks failed, order %d on %s: %s" % (order, mesh[1], m.group(0)))
+        check(order > 1 or lor_a < 1e-12, "order 1 on %s: the LOR matrix differs from the operator: %s" % (mesh[1], m.group(0)))
+        check(order == 1 or abs(meas - expected) < 1e-10 * expected, "order %d on %s: sum(M 1) = %.12g, expected the measure %.12g" % (order, mesh[1], meas, expected))
+        out.append("N%d %s: %s" % (order, os.path.basename(mesh[1]), " ".join("%.0e" % v for v in (sym, diag, lor) + ((lor_a,) if order == 1 else ()))))
+    return "; ".join(out)
+
+
+@test("sem/solver/lor-amg-iterations")
+def _():
+    """CG + BoomerAMG on the LOR matrix (-pmat lor, Q1 on the GLL sub-mesh by the vertex rule) to 1e-8:
+    at most 20 iterations for N = 1, 2, 3, 4, 6, 8 in 2D and N = 1, 2, 3, 4, 6 in 3D on two meshes each, growing by at
+    most 3 from the coarser to the finer mesh and by at most 5 from N = 2 to the highest N (at N = 1
+    the LOR matrix is the operator itself, AMG alone)."""
+    its = {}
+    for dim, orders, boxes in ((2, (1, 2, 3, 4, 6, 8), (8, 16)), (3, (1, 2, 3, 4, 6), (2, 4))):
+        for order in orders:
+            for n in boxes:
+                s = summary(run([HOFLOW, "-problem", "poisson", "-order", str(order), "-ksp_rtol", "1e-8"] + SEM + SEM_LOR_AMG + sem_box(dim, n))[1])
+                its[dim, order, n] = s["iterations"]
+    for (dim, order, n), k in its.items():
+        check(k <= 20, "%dD order %d on %d cells a side: %d iterations > 20 (all: %s)" % (dim, order, n, k, its))
+    for dim, boxes in ((2, (8, 16)), (3, (2, 4))):
+        orders = sorted({o for d, o, _ in its if d == dim})
+        for order in orders:
+            check(its[dim, order, boxes[1]] - its[dim, order, boxes[0]] <= 3, "%dD order %d: iterations grow with h: %s" % (dim, order, its))
+        check(max(its[dim, o, boxes[1]] for o in orders) - its[dim, 2, boxes[1]] <= 5, "%dD: iterations grow with N: %s" % (dim, its))
+    return " ".join("%dD:" % dim + ",".join(str(its[k]) for k in sorted(its) if k[0] == dim) for dim in (2, 3))
+
+
+@test("sem/solver/lor-gamg")
+def _():
+    """GAMG on the LOR matrix, with SOR smoothing (PETSc 3.18's default Chebyshev/Jacobi smoothing breaks
+    CG on the LOR matrices of SIPDG and SEM alike: DIVERGED_INDEFINITE_PC): bounded as BoomerAMG."""
+    its = []
+    for dim, n in ((2, 16), (3, 4)):
+        s = summary(run([HOFLOW, "-problem", "poisson", "-order", "4", "-ksp_rtol", "1e-8", "-pmat", "lor", "-pc_type", "gamg", "-mg_levels_ksp_type", "richardson", "-mg_levels_pc_type", "sor"] + SEM + sem_box(dim, n))[1])
+        check(s["iterations"] <= 25, "%dD order 4: %d iterations with LOR-GAMG" % (dim, s["iterations"]))
+        its.append(s["iterations"])
+    return "N = 4: 2D %d, 3D %d iterations" % tuple(its)
+
+
+@test("sem/solver/jacobi")
+def _():
+    """-pmat shell -pc_type jacobi (the matrix-free diagonal) converges, to the LOR-AMG solution."""
+    args = [HOFLOW, "-problem", "poisson", "-order", "4", "-ksp_rtol", "1e-12"] + SEM + sem_box(2, 8)
+    a = summary(run(args + ["-pc_type", "jacobi"])[1])
+    b = summary(run(args + SEM_LOR_AMG)[1])
+    check(abs(a["L2"] - b["L2"]) < 1e-6 * b["L2"], "Jacobi and LOR-AMG solutions differ: L2 %g vs %g" % (a["L2"], b["L2"]))
+    check(a["iterations"] > b["iterations"], "Jacobi (%d) not slower than LOR-AMG (%d)?" % (a["iterations"], b["iterations"]))
+    return "Jacobi %d iterations, LOR-AMG %d, L2 %.3e" % (a["iterations"], b["iterations"], a["L2"])
+
+
+def sem_mpi_test(args, ranks):
+    def f():
+        one = summary(run([HOFLOW] + SEM + args)[1])
+        many = summary(run([*MPIEXEC, str(ranks), HOFLOW] + SEM + args)[1])
+        check(one["dofs"] == many["dofs"], "dofs differ: %d on 1 rank, %d on %d" % (one["dofs"], many["dofs"], ranks))
+        check(abs(one["L2"] - many["L2"]) <= 1e-9 * one["L2"], "L2 %.12e on 1 rank, %.12e on %d" % (one["L2"], many["L2"], ranks))
+        check(abs(one["iterations"] - many["iterations"]) <= 1, "Jacobi-CG iterations %d on 1 rank, %d on %d" % (one["iterations"], many["iterations"], ranks))
+        return "dofs %d L2 %.6e iterations %d / %d" % (one["dofs"], one["L2"], one["iterations"], many["iterations"])
+    return f
+
+
+test("sem/mpi/quadrilateral-neumann-2ranks")(sem_mpi_test(["-problem", "poisson", "-order", "4", "-ksp_rtol", "1e-12", "-bc_dirichlet", "left,right", "-bc_neumann", "top,bottom"] + sem_box(2, 6), 2))
+test("sem/mpi/hexahedron-distorted-3ranks")(sem_mpi_test(["-problem", "poisson", "-order", "3", "-ksp_rtol", "1e-12", "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"], 3))
+
+
+@test("sem/mpi/lor-amg-2ranks")
+def _():
+    """The LOR matrix assembled across ranks (entries on rows of the other rank): the same solution."""
+    args = ["-problem", "helmholtz", "-order", "3", "-ksp_rtol", "1e-12"] + SEM + SEM_LOR_AMG + sem_box(3, 3)
+    one = summary(run([HOFLOW] + args)[1])
+    two = summary(run([*MPIEXEC, "2", HOFLOW] + args)[1])
+    check(abs(one["L2"] - two["L2"]) <= 1e-9 * one["L2"], "L2 %.12e on 1 rank, %.12e on 2" % (one["L2"], two["L2"]))
+    check(two["iterations"] <= one["iterations"] + 3, "%d iterations on 2 ranks, %d on 1" % (two["iterations"], one["iterations"]))
+    return "L2 %.6e iterations %d / %d" % (one["L2"], one["iterations"], two["iterations"])
+
+
+test("sem/errors/triangles")(error_test(SEM + ["-order", "2"], r"-disc sem: continuous spectral elements need quadrilateral elements only on a 2D mesh; mesh examples/meshes/square\.msh has triangle elements \(use -disc ipdg"))
+test("sem/errors/prisms")(error_test(SEM + ["-order", "2", "-dm_plex_filename", "examples/meshes/cube_prism.msh"], r"-disc sem: continuous spectral elements need hexahedron elements only on a 3D mesh; mesh examples/meshes/cube_prism\.msh has prism elements"))
+test("sem/errors/mixed")(error_test(SEM + ["-order", "2", "-dm_plex_filename", "examples/meshes/couette_mixed.msh"], r"-disc sem: continuous spectral elements need quadrilateral elements only on a 2D mesh; mesh examples/meshes/couette_mixed\.msh has triangle elements"))
+test("sem/errors/nonconforming")(error_test(SEM + ["-order", "2", "-dm_plex_filename", "tests/meshes/hanging_mixed.msh", "-bc_dirichlet", "bottom,top"], r"hanging_mixed\.msh is not conforming"))
+test("sem/errors/order")(error_test(SEM + ["-order", "11", "-dm_plex_box_faces", "2,2"], r"-order 11 is out of range"))
+test("sem/errors/pmat-assembled")(error_test(SEM + ["-order", "2", "-dm_plex_box_faces", "2,2", "-pmat", "assembled", "-pc_type", "hypre"], r"-pmat assembled: the SEM elliptic operator has no assembled high-order matrix; use -pmat lor \(LOR-AMG\) or -pmat shell \(Jacobi\)"))
+test("sem/errors/incompressible")(error_test(SEM + ["-order", "2", "-problem", "taylor_vortex", "-dm_plex_box_faces", "2,2"], r"incompressible flow needs the nodal DG discretization \(-disc ipdg\), not -disc sem"))
+
+
+# The Stokes pieces (tests/unit/test_sem_stokes.c): Q_N velocity (dim components, the vector Laplacian)
+# and the discontinuous Q_{N-2} pressure on Gauss points with the divergence B and gradient B^T.
+TEST_SEM_STOKES = os.path.join(ROOT, "build", "tests", "test_sem_stokes")
+
+
+def sem_stokes_test(args, ranks=1):
+    """The interpolant of a divergence-free polynomial field in Q_N has B u = 0 to round-off (relative to
+    a smooth field's), sum(B x) = dim |Omega|, B^T is B's transpose, the gradient of a constant pressure
+    vanishes at the velocity nodes off the boundary, and the vector Laplacian is the scalar one on each
+    component (its LOR matrix too). Exact where the Gauss rule of the pressure integrates J div of the velocity basis:
+    affine elements for N >= 2, bilinear quadrilaterals for N >= 3, trilinear hexahedra for N >= 4."""
+    def f():
+        _, out = run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_SEM_STOKES] + args)
+        m = re.search(r"sem_stokes: div_solenoidal (\S+) sum_div (\S+) expected (\S+) adjoint (\S+) grad_const_interior (\S+) vector_laplacian (\S+) vector_lor (\S+)", out)
+        check(m, "no result line:\n" + out[-1500:])
+        div, total, expected, adjoint, grad, lap, lor = (float(v) for v in m.groups())
+        check(div < 1e-12, "B of a divergence-free field in Q_N: %g (relative), not round-off" % div)
+        check(abs(total - expected) < 1e-12 * expected, "sum(B x) = %.14g, expected dim |Omega| = %.14g" % (total, expected))
+        check(adjoint < 1e-12 and grad < 1e-12 and lap < 1e-12 and lor < 1e-12, "transpose / constant-pressure gradient / vector Laplacian / vector LOR: %s" % m.group(0))
+        return "div %.0e adjoint %.0e grad(1) %.0e" % (div, adjoint, grad)
+    return f
+
+
+test("sem/stokes/quadrilateral-box/N2")(sem_stokes_test(["-order", "2"] + sem_box(2, 3)))
+test("sem/stokes/trapezoid/N3")(sem_stokes_test(["-order", "3", "-dm_plex_filename", "tests/meshes/trapezoid.msh", "-bc_dirichlet", "wall", "-bc_neumann", "none"]))
+test("sem/stokes/hexahedron-box/N2")(sem_stokes_test(["-order", "2"] + sem_box(3, 2)))
+test("sem/stokes/distorted-hexahedra/N4-3ranks")(sem_stokes_test(["-order", "4", "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"], 3))
+@test("sem/errors/stokes-order-1")
+def _():
+    code, out = run([TEST_SEM_STOKES, "-order", "1"] + sem_box(2, 2), expect_ok=False)
+    check(code != 0 and "-order 1: the Q_N / Q_{N-2} velocity-pressure pair needs N >= 2" in out, "expected a clear error:\n" + out[-1500:])
+    return "-order 1: the pair needs N >= 2"
