@@ -459,7 +459,7 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   PetscCall(SEMComputeGeometry(sem));
   PetscCall(PetscMalloc1(sem->N1 * sem->N1, &sem->D1T));
   DenseTranspose(sem->N1, sem->N1, sem->ref->D1, sem->D1T);
-  sem->kd = (SEMKernelData){(int)sem->dim, (int)sem->N, (int)sem->N1, (int)sem->Np, (int)sem->K, sem->gather, sem->ref->D1, sem->D1T, sem->G, sem->wJ, 0.0};
+  sem->kd = (SEMKernelData){(int)sem->dim, (int)sem->N, (int)sem->N1, (int)sem->Np, (int)sem->K, sem->gather, sem->ref->D1, sem->D1T, sem->G, sem->wJ, 0.0, NULL};
   for (PetscInt k = 0; k < 2; k++) PetscCall(DMCreateLocalVector(sem->dm, &sem->work[k]));
   /* the diagonal GLL mass */
   ml = sem->work[0];

@@ -36,7 +36,7 @@ TENSOR_INLINE void SEMApplyElement(const int N1, const int dim, const double *re
     double    ue[NP], ve[NP];                                                                                                    \
     for (int e = 0; e < d->K; e++) {                                                                                             \
       const int *g = d->gather + (size_t)e * (NP);                                                                               \
-      for (int i = 0; i < (NP); i++) ue[i] = u[g[i]];                                                                            \
+      for (int i = 0; i < (NP); i++) ue[i] = d->dirichlet && d->dirichlet[g[i]] ? 0.0 : u[g[i]];                                 \
       SEMApplyElement((NN) + 1, DIM, d->D1, d->D1T, d->G + (size_t)e * (NP)*npair, d->wJ + (size_t)e * (NP), d->lambda, ue, ve); \
       for (int i = 0; i < (NP); i++) Au[g[i]] += ve[i];                                                                          \
     }                                                                                                                            \
@@ -52,6 +52,11 @@ static const SEMApplyFn sem_table[4][HOFLOW_NMAX + 1] = {HOFLOW_ORDERS_QUADRILAT
 int SEMHostSupported(int dim, int N)
 {
   return (dim == 2 || dim == 3) && N >= 1 && N <= HOFLOW_NMAX && sem_table[dim][N] != NULL;
+}
+
+int SEMCUDASupported(int dim, int N)
+{
+  return (dim == 2 && N >= 1 && N <= HOFLOW_NMAX) || (dim == 3 && N >= 1 && N <= 9);
 }
 
 void SEMApplyHost(const SEMKernelData *d, const double *u, double *Au)

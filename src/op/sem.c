@@ -6,11 +6,15 @@
 #include <hoflow/compat.h>
 #include <hoflow/dg.h> /* LORSubCellMatrix */
 #include <hoflow/log.h>
+#include <hoflow/opshell.h>
 #include <hoflow/sem.h>
 
 typedef struct {
+  OpShell       shell; /* backend of a call, device copies of kd's arrays */
   SEMDisc      *sem;
-  SEMKernelData kd;                          /* the disc's, with lambda */
+  SEMKernelData kd;                          /* the disc's, with lambda and the Dirichlet dofs */
+  SEMKernelData kd_device;                   /* the same with device arrays */
+  const int    *dirichlet_rows_device;       /* owned Dirichlet rows, local to the global array, on the device */
   PetscInt     *face_type;                   /* [nslots] */
   char         *dirichlet;                   /* [nlocal] local dofs with identity rows and columns */
   PetscInt      ndirichlet, *dirichlet_rows; /* owned Dirichlet rows (global numbers) */
@@ -18,42 +22,82 @@ typedef struct {
 
 static const char SEM_OPERATOR_KEY[] = "HoflowSEMOperator_C";
 
-/* y = A x: y_I = A_II x_I (x_D left out), y_D = x_D. */
+/* y = A x: y_I = A_II x_I (x_D read as zero by the kernel), y_D = x_D; on the backend of x. */
 static PetscErrorCode MatMult_SEM(Mat A, Vec x, Vec y)
 {
   SEMOperator       *op;
   SEMDisc           *sem;
   Vec                xl, yl;
-  PetscScalar       *xa, *ya;
-  const PetscScalar *xg;
-  PetscScalar       *yg;
+  const PetscScalar *xa, *xg;
+  PetscScalar       *ya, *yg;
   PetscInt           rstart;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &op));
   sem = op->sem;
-  xl  = sem->work[0];
-  yl  = sem->work[1];
-  PetscCall(PetscLogEventBegin(HOFLOW_SEMApply, A, x, y, 0));
+  PetscCall(OpShellBegin(&op->shell, x, &on_device));
+  PetscCall(OpShellEventBegin(&op->shell, HOFLOW_SEMApply));
+  PetscCall(OpShellGetLocal(&op->shell, 0, &xl));
+  PetscCall(OpShellGetLocal(&op->shell, 1, &yl));
   PetscCall(DMGlobalToLocal(sem->dm, x, INSERT_VALUES, xl));
   PetscCall(VecZeroEntries(yl));
-  PetscCall(VecGetArray(xl, &xa));
-  PetscCall(VecGetArray(yl, &ya));
-  for (PetscInt k = 0; k < sem->nlocal; k++)
-    if (op->dirichlet[k]) xa[k] = 0;
-  for (PetscInt c = 0; c < sem->ncomp; c++) SEMApplyHost(&op->kd, xa + c, ya + c); /* component c: gather + c */
-  PetscCall(VecRestoreArray(xl, &xa));
-  PetscCall(VecRestoreArray(yl, &ya));
+  PetscCall(OpShellGetArrayRead(&op->shell, xl, &xa));
+  PetscCall(OpShellGetArray(&op->shell, yl, &ya));
+  for (PetscInt c = 0; c < sem->ncomp; c++) { /* component c: gather + c */
+    if (!on_device)
+      SEMApplyHost(&op->kd, xa + c, ya + c);
+    else
+      PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMApplyCUDA(&op->kd_device, xa + c, ya + c, op->shell.stream)), "SEM apply"));
+  }
+  PetscCall(OpShellRestoreArray(&op->shell, yl, &ya));
+  PetscCall(OpShellRestoreArrayRead(&op->shell, xl, &xa));
   PetscCall(VecZeroEntries(y));
   PetscCall(DMLocalToGlobal(sem->dm, yl, ADD_VALUES, y));
-  PetscCall(VecGetOwnershipRange(y, &rstart, NULL));
-  PetscCall(VecGetArrayRead(x, &xg));
-  PetscCall(VecGetArray(y, &yg));
-  for (PetscInt k = 0; k < op->ndirichlet; k++) yg[op->dirichlet_rows[k] - rstart] = xg[op->dirichlet_rows[k] - rstart];
-  PetscCall(VecRestoreArray(y, &yg));
-  PetscCall(VecRestoreArrayRead(x, &xg));
-  PetscCall(PetscLogFlops(SEMApplyFlopsPerElement((int)sem->dim, (int)sem->N) * sem->K * sem->ncomp));
-  PetscCall(PetscLogEventEnd(HOFLOW_SEMApply, A, x, y, 0));
+  PetscCall(OpShellGetArrayRead(&op->shell, x, &xg));
+  PetscCall(OpShellGetArray(&op->shell, y, &yg));
+  if (!on_device) {
+    PetscCall(VecGetOwnershipRange(y, &rstart, NULL));
+    for (PetscInt k = 0; k < op->ndirichlet; k++) yg[op->dirichlet_rows[k] - rstart] = xg[op->dirichlet_rows[k] - rstart];
+  } else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMCopyRowsCUDA((int)op->ndirichlet, op->dirichlet_rows_device, xg, yg, op->shell.stream)), "Dirichlet rows"));
+  PetscCall(OpShellRestoreArray(&op->shell, y, &yg));
+  PetscCall(OpShellRestoreArrayRead(&op->shell, x, &xg));
+  PetscCall(OpShellEventEnd(&op->shell, HOFLOW_SEMApply, SEMApplyFlopsPerElement((int)sem->dim, (int)sem->N) * sem->K * sem->ncomp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The kernel data on the device, at the first call with CUDA vectors (OpShellBegin). */
+static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
+{
+  SEMOperator        *op    = (SEMOperator *)ctx;
+  SEMDisc            *sem   = op->sem;
+  const PetscInt      npair = sem->dim * (sem->dim + 1) / 2, n = sem->K * sem->Np;
+  const void         *ptr;
+  PetscInt            rstart, *rows;
+  HoflowDeviceArrays *dev = &op->shell.device;
+
+  PetscFunctionBeginUser;
+  PetscCheck(SEMCUDASupported((int)sem->dim, (int)sem->N), PetscObjectComm((PetscObject)sem->dm), PETSC_ERR_SUP, "-order %" PetscInt_FMT ": the CUDA kernel of -disc sem runs hexahedra up to order 9 (a thread per node)", sem->N);
+  op->kd_device = op->kd;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.gather, sizeof(int) * n, &ptr));
+  op->kd_device.gather = (const int *)ptr;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.D1, sizeof(double) * sem->N1 * sem->N1, &ptr));
+  op->kd_device.D1 = (const double *)ptr;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.D1T, sizeof(double) * sem->N1 * sem->N1, &ptr));
+  op->kd_device.D1T = (const double *)ptr;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.G, sizeof(double) * n * npair, &ptr));
+  op->kd_device.G = (const double *)ptr;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.wJ, sizeof(double) * n, &ptr));
+  op->kd_device.wJ = (const double *)ptr;
+  PetscCall(HoflowDeviceArraysUpload(dev, op->dirichlet, sizeof(char) * PetscMax(sem->nlocal, 1), &ptr));
+  op->kd_device.dirichlet = (const char *)ptr;
+  PetscCall(VecGetOwnershipRange(sem->mass, &rstart, NULL));
+  PetscCall(PetscMalloc1(PetscMax(op->ndirichlet, 1), &rows));
+  for (PetscInt k = 0; k < op->ndirichlet; k++) rows[k] = op->dirichlet_rows[k] - rstart;
+  PetscCall(HoflowDeviceArraysUpload(dev, rows, sizeof(int) * PetscMax(op->ndirichlet, 1), &ptr));
+  op->dirichlet_rows_device = (const int *)ptr;
+  PetscCall(PetscFree(rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -89,6 +133,7 @@ static PetscErrorCode MatDestroy_SEM(Mat A)
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &op));
+  PetscCall(OpShellDestroy(&op->shell));
   PetscCall(PetscFree(op->face_type));
   PetscCall(PetscFree(op->dirichlet));
   PetscCall(PetscFree(op->dirichlet_rows));
@@ -125,12 +170,12 @@ PetscErrorCode SEMOperatorCreate(SEMDisc *sem, PetscReal lambda, const PetscInt 
   PetscCall(PetscMalloc1(PetscMax(mesh->nslots, 1), &op->face_type));
   for (PetscInt k = 0; k < mesh->nslots; k++) op->face_type[k] = face_type ? face_type[k] : mesh->face_type[k];
   PetscCall(SEMDiscDirichletDofs(sem, op->face_type, &op->dirichlet, &op->ndirichlet, &op->dirichlet_rows));
+  op->kd.dirichlet = op->dirichlet;
+  PetscCall(OpShellInit(&op->shell, "SEM elliptic", sem->dm, SEMOperatorDeviceSetUp, op));
   PetscCall(VecGetLocalSize(sem->mass, &n));
-  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)sem->dm), n, n, PETSC_DETERMINE, PETSC_DETERMINE, op, A));
-  PetscCall(MatShellSetOperation(*A, MATOP_MULT, (void (*)(void))MatMult_SEM));
+  PetscCall(OpShellCreateMat(&op->shell, n, op, (void (*)(void))MatMult_SEM, (void (*)(void))MatDestroy_SEM, A));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SEM)); /* symmetric */
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_SEM));
-  PetscCall(MatShellSetOperation(*A, MATOP_DESTROY, (void (*)(void))MatDestroy_SEM));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
   PetscCall(MatSetDM(*A, sem->dm));
@@ -145,7 +190,8 @@ PetscErrorCode SEMOperatorCreate(SEMDisc *sem, PetscReal lambda, const PetscInt 
  * w |J(u)| grad N_i(u).grad N_j(u) with w = 2^-dim of the unit cell. Where the Gauss rule of op/lor.c
  * integrates the tangential mass of Q1 exactly (a consistent mass, down to 1/3 of the lumped one),
  * the vertex rule lumps it as the GLL collocation of the spectral element lumps its own, so the two
- * operators stay closer (docs/design-notes.md: cond(P^-1 A) 5.6 -> ... in 2D, 21 -> ... in 3D). */
+ * operators stay closer (with LU on P, N = 4: cond(P^-1 A) 5.6 -> 2.7 on quadrilaterals, 20.7 -> 4.8 on
+ * hexahedra; docs/design-notes.md). */
 static PetscErrorCode SEMSubCellVertexRule(PetscInt dim, const PetscReal X[], PetscReal lambda, PetscReal K[])
 {
   const RefShapeInfo *info = &RefShapeTable[dim == 2 ? REF_QUADRILATERAL : REF_HEXAHEDRON];
@@ -258,7 +304,11 @@ PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P)
   PetscCall(VecGetLocalSize(sem->mass, &n));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), P));
   PetscCall(MatSetSizes(*P, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetType(*P, MATAIJ));
+  {
+    PetscBool cuda;
+    PetscCall(HoflowDMIsCUDA(sem->dm, &cuda));
+    PetscCall(MatSetType(*P, cuda ? MATAIJCUSPARSE : MATAIJ));
+  }
   if (sem->ncomp > 1) PetscCall(MatSetBlockSize(*P, sem->ncomp)); /* interlaced components: GAMG's nodal blocks */
   PetscCall(MatSetOptionsPrefix(*P, "lor_assembled_"));
   PetscCall(MatSetFromOptions(*P));
@@ -310,6 +360,7 @@ static PetscErrorCode SEMCreateMass(Disc disc, PetscBool inverse, Mat *M)
   SEMDisc *sem = (SEMDisc *)disc->data;
   Vec      d;
   PetscInt n;
+  VecType  vtype;
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(sem->mass, &d));
@@ -317,6 +368,8 @@ static PetscErrorCode SEMCreateMass(Disc disc, PetscBool inverse, Mat *M)
   if (inverse) PetscCall(VecReciprocal(d));
   PetscCall(VecGetLocalSize(d, &n));
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)sem->dm), n, n, PETSC_DETERMINE, PETSC_DETERMINE, d, M));
+  PetscCall(DMGetVecType(sem->dm, &vtype));
+  PetscCall(MatShellSetVecType(*M, vtype)); /* d's type: VecPointwiseMult runs where the vectors live */
   PetscCall(MatShellSetOperation(*M, MATOP_MULT, (void (*)(void))MatMult_SEMMass));
   PetscCall(MatShellSetOperation(*M, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SEMMass));
   PetscCall(MatShellSetOperation(*M, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_SEMMass));
@@ -389,7 +442,8 @@ static PetscErrorCode SEMEllipticBoundaryData(Disc disc, Mat A, PointFunction fn
   PetscCall(PetscFree(jac));
   PetscCall(DMLocalToGlobal(sem->dm, nl, ADD_VALUES, b));
   /* lifting: t = A_full g_D (elements only, Dirichlet entries kept) */
-  kd = op->kd;
+  kd           = op->kd;
+  kd.dirichlet = NULL; /* g_D itself is what is applied */
   PetscCall(VecZeroEntries(nl));
   PetscCall(VecGetArray(nl, &na));
   SEMApplyHost(&kd, ga, na);

@@ -51,9 +51,13 @@ PetscErrorCode HoflowKSPSetOperators(KSP ksp, Mat A)
     DGDisc   *dg;
     PC        pc;
     PetscBool device = PETSC_FALSE, boomer;
-    if (!assemble_lor) { /* the other discretizations' matrices are host matrices so far */
+    if (!assemble_lor) {
       PetscCall(IPDGOperatorGetDisc(A, &dg));
       PetscCall(HoflowDMIsCUDA(dg->dm, &device));
+    } else { /* another discretization's operator: its DM, when it has one */
+      DM dm;
+      PetscCall(MatGetDM(A, &dm));
+      if (dm) PetscCall(HoflowDMIsCUDA(dm, &device));
     }
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(HoflowHypreSetDefaults(pc, 0.0, device, &boomer));

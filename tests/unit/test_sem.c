@@ -2,9 +2,11 @@ static const char help[] = "Continuous spectral elements (-disc sem): the ellipt
                            "problem) made explicit column by column, its symmetry, its matrix-free diagonal against the explicit\n"
                            "one, the LOR matrix (-pmat lor) symmetric and, at order 1, equal to A (both are the vertex rule on\n"
                            "the element), and the diagonal mass summing to the mesh's measure. Takes hoflow's options; prints\n"
-                           "one line 'sem: ...'.\n";
+                           "one line 'sem: ...'. With -dm_vec_type cuda it applies A to one vector on the GPU and on the host\n"
+                           "and prints 'sem_device: device_vs_host ...' (relative, max norm) instead.\n";
 
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/physics.h>
 #include <hoflow/sem.h>
 
@@ -39,6 +41,51 @@ int main(int argc, char **argv)
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-problem", "helmholtz"));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
+  {
+    PetscBool cuda;
+    PetscCall(HoflowDMIsCUDA(app->disc->dm, &cuda));
+    if (cuda) { /* the CUDA kernel against the host kernel on the same input */
+      Vec                xd, yd, xh, yh;
+      PetscRandom        rnd;
+      PetscInt           n;
+      const PetscScalar *a, *b;
+      PetscScalar       *c;
+      PetscReal          diff = 0, scale = 0;
+      PetscCall(MatCreateVecs(A, &xd, &yd));
+      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+      PetscCall(VecSetRandom(xd, rnd));
+      PetscCall(VecGetLocalSize(xd, &n));
+      PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &xh));
+      PetscCall(VecDuplicate(xh, &yh));
+      PetscCall(VecGetArrayRead(xd, &a));
+      PetscCall(VecGetArrayWrite(xh, &c));
+      PetscCall(PetscArraycpy(c, a, n));
+      PetscCall(VecRestoreArrayWrite(xh, &c));
+      PetscCall(VecRestoreArrayRead(xd, &a));
+      PetscCall(MatMult(A, xd, yd));
+      PetscCall(MatMult(A, xh, yh));
+      PetscCall(VecGetArrayRead(yd, &a));
+      PetscCall(VecGetArrayRead(yh, &b));
+      for (PetscInt k = 0; k < n; k++) {
+        diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
+        scale = PetscMax(scale, PetscAbsScalar(b[k]));
+      }
+      PetscCall(VecRestoreArrayRead(yh, &b));
+      PetscCall(VecRestoreArrayRead(yd, &a));
+      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_device: device_vs_host %.3e\n", (double)(diff / scale)));
+      PetscCall(VecDestroy(&xd));
+      PetscCall(VecDestroy(&yd));
+      PetscCall(VecDestroy(&xh));
+      PetscCall(VecDestroy(&yh));
+      PetscCall(PetscRandomDestroy(&rnd));
+      PetscCall(MatDestroy(&A));
+      PetscCall(AppDestroy(&app));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(MatComputeOperator(A, MATAIJ, &Ae));
   PetscCall(RelativeAsymmetry(Ae, &sym));
   /* the matrix-free diagonal against the explicit operator's */

@@ -7,8 +7,11 @@
  * D_0 = I (x) [I (x)] D1 etc. (hoflow/ref.h), G_ab = w J sum_x (dr_a/dx)(dr_b/dx) and wJ = w J at the
  * element's GLL nodes (w the tensor GLL weights), so affine and curved elements take one code path. The
  * element's nodes are gathered from and scattered (added) to the local array through gather[e*Np + i]:
- * node i = i0 + N1 i1 [+ N1^2 i2] of element e is local dof gather[...]. Written once for dim = 2, 3 and
- * instantiated per (shape, N) of hoflow/kernels/shapes.h (src/kernels/sem.c). No PETSc here. */
+ * node i = i0 + N1 i1 [+ N1^2 i2] of element e is local dof gather[...]; local dofs marked in dirichlet
+ * (when not NULL) are read as zero (the operator's identity Dirichlet columns). Written once for
+ * dim = 2, 3 and instantiated per (shape, N) of hoflow/kernels/shapes.h (src/kernels/sem.c); the CUDA
+ * twin (cuda/sem.cu) runs a thread block per element, a thread per node, the 1D operator and the
+ * element's arrays in shared memory, and adds to shared dofs atomically. No PETSc here. */
 #pragma once
 
 #include <hoflow/kernels/common.h>
@@ -24,6 +27,7 @@ typedef struct {
   const double *G;                 /* [K*Np*npair] G_ab for a <= b (SEMPair), npair = dim (dim + 1) / 2 */
   const double *wJ;                /* [K*Np] */
   double        lambda;
+  const char   *dirichlet; /* [local dofs] 1: read as zero; NULL: none */
 } SEMKernelData;
 
 /* The index of the symmetric pair (a, b), a <= b, in the rows a = 0..dim-1, b = a..dim-1. */
@@ -41,8 +45,14 @@ HOFLOW_HD int SEMPair(int a, int b, int dim)
 void SEMApplyHost(const SEMKernelData *d, const double *u, double *Au);
 /* diag[gather] += the diagonal of each element's matrix (matrix-free, O(Np N1 dim) per element). */
 void SEMDiagonalHost(const SEMKernelData *d, double *diag);
-/* Whether the apply kernel is compiled for this dimension and order (N = 1..HOFLOW_NMAX). */
+/* Whether the apply kernel is compiled for this dimension and order (N = 1..HOFLOW_NMAX); the CUDA
+ * twin: quadrilaterals N = 1..HOFLOW_NMAX, hexahedra N = 1..9 (a thread per node, at most 1000). */
 int SEMHostSupported(int dim, int N);
+int SEMCUDASupported(int dim, int N);
+/* CUDA twins (cuda/sem.cu), device pointers in d and the arrays, on the cudaStream_t stream; 0 or a
+ * cudaError_t. SEMCopyRowsCUDA: y[rows[k]] = x[rows[k]] for k < n. */
+int SEMApplyCUDA(const SEMKernelData *d, const double *u, double *Au, void *stream);
+int SEMCopyRowsCUDA(int n, const int *rows, const double *x, double *y, void *stream);
 /* out = (A[dim-1] (x) ... (x) A[0]) in: an element array of n_in^dim values to n_out^dim values, the
  * 1D matrix A[d] (n_out x n_in, row-major) along direction d (the first fastest); dimension-generic,
  * for rectangular operators (GLL nodes to Gauss points and back); work holds 2 max(n_in, n_out)^dim
