@@ -247,3 +247,27 @@ def _():
     code, out = run([TEST_SEM_STOKES, "-order", "1"] + sem_box(2, 2), expect_ok=False)
     check(code != 0 and "-order 1: the Q_N / Q_{N-2} velocity-pressure pair needs N >= 2" in out, "expected a clear error:\n" + out[-1500:])
     return "-order 1: the pair needs N >= 2"
+
+
+# ---------------------------------------------------------------- GPU: the CUDA twin (cuda/sem.cu)
+def gpu_sem_test(mesh_args, order):
+    def f():
+        gpu_or_skip()
+        _, out = run([TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args)
+        m = re.search(r"sem_device: device_vs_host (\S+)", out)
+        check(m, "no result line:\n" + out[-1000:])
+        rel = float(m.group(1))
+        check(rel <= 1e-13, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
+        return "relative %.1e" % rel
+    return f
+
+
+GPU_SEM_MESHES = {
+    "quadrilateral/affine": ["-dm_plex_box_faces", "7,5"],
+    "hexahedron/affine": ["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3"],
+    "quadrilateral/non-affine": ["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "2", "-bc_dirichlet", "wall", "-bc_neumann", "none"],
+    "hexahedron/non-affine": ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"],
+}
+for _mesh, _args in GPU_SEM_MESHES.items():
+    for _order in range(1, 9):
+        test("gpu/sem/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_test(_args, _order))
