@@ -27,7 +27,7 @@
  * -bc_farfield_correction source|oseen (2D and 3D, Navier-Stokes with no-slip walls only: refused without a body):
  * the data of the far-field types farfield and freestream become the free stream plus the body's far-field
  * disturbance, a source of the drag (volume flux D / (rho U)), in 2D a vortex of the lift (Thomas & Salas 1986),
- * with oseen also the Oseen wake downstream (EulerFarfieldDisturbed); their strengths follow the wall force,
+ * with oseen also the Oseen wake downstream (EulerFarfieldDisturbed in hoflow/pointwise/euler.h); their strengths follow the wall force,
  * lagged by a step (from the step where it settled: -bc_farfield_correction_settle), or are fixed by
  * -bc_farfield_correction_cd/_cl; the centre is -bc_farfield_correction_center (default the walls' centroid).
  * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
@@ -73,7 +73,7 @@ typedef struct {
   char        surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
   NSViscosity vis;                              /* the viscosity law (Navier-Stokes) */
   /* -bc_farfield_correction: the far-field data of types farfield and freestream are the free stream plus the
-   * body's far-field disturbance (EulerFarfieldDisturbed), its strength from the wall forces, lagged */
+   * body's far-field disturbance (EulerFarfieldDisturbed in hoflow/pointwise/euler.h), its strength from the wall forces, lagged */
   PetscInt   ff_type;  /* EULER_FF_* */
   PetscReal *ff_base;  /* [nbpoints*EULER_BC_DATA] the rows as set from the free stream (far-field rows used) */
   PetscReal  ff_x0[3]; /* the body's centre (-bc_farfield_correction_center, default the walls' centroid) */
@@ -252,64 +252,6 @@ static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The far field of a body (-bc_farfield_correction): the free stream ub (conserved) plus the disturbance,
- * at r = x - x0 from the body's centre, of a body on which the fluid exerts the drag D and (2D) the lift L
- * (along the free stream's direction e and e turned by +90 degrees), in the linearized (Prandtl-Glauert,
- * beta = sqrt(1 - M^2)) potential flow (Thomas & Salas, AIAA J. 24(7), 1986, for the vortex; the source
- * of a viscous body: the volume flux Q = D / (rho U) that its wake's momentum deficit draws, Imai 1951):
- *   2D  phi = Q / (2 pi beta) ln R + Gamma / (2 pi) atan(beta eta / xi),  R^2 = xi^2 + beta^2 eta^2,
- *       Gamma = -L / (rho U) (counterclockwise), xi = r.e, eta = r.e_perp
- *   3D  phi = -Q / (4 pi R),  R^2 = xi^2 + beta^2 |r_perp|^2  (no lift term: trailing vortices are not modelled)
- * (in both the mass flux through any surface around the body is rho Q). With `wake` the Oseen wake
- * (kinematic viscosity nu of the free stream, k = nu / U) is added for xi > 0: the deficit
- *   u_d = Q / sqrt(4 pi k xi) exp(-|r_perp|^2 / (4 k xi)) (2D), Q / (4 pi k xi) exp(..) (3D),
- * which carries the volume flux -Q, with the transverse velocity -u_d r_perp / (2 xi) that continuity asks.
- * The pressure follows the potential velocity isentropically (total enthalpy and entropy of the free
- * stream: the wake carries no pressure change at this order), the temperature the total velocity at the
- * free stream's total enthalpy, the density p / T. */
-static void EulerFarfieldDisturbed(PetscInt dim, PetscReal g, const PetscReal ub[], const PetscReal r[], PetscReal D, PetscReal L, PetscReal nu, PetscBool wake, PetscReal u[])
-{
-  PetscReal w[EULER_NV_MAX], e[3] = {0, 0, 0}, U = 0, xi = 0, rp[3] = {0, 0, 0}, rp2 = 0, v[3] = {0, 0, 0}, v2 = 0, Q, beta, R2, Tinf, cp = g / (g - 1), T, p;
-
-  EulerConservativeToPrimitive((int)dim, g, ub, w);
-  for (PetscInt d = 0; d < dim; d++) U += w[1 + d] * w[1 + d];
-  U = PetscSqrtReal(U);
-  for (PetscInt d = 0; d < dim; d++) e[d] = w[1 + d] / U;
-  for (PetscInt d = 0; d < dim; d++) xi += r[d] * e[d];
-  for (PetscInt d = 0; d < dim; d++) {
-    rp[d] = r[d] - xi * e[d];
-    rp2 += rp[d] * rp[d];
-  }
-  Tinf = w[dim + 1] / w[0];
-  beta = PetscSqrtReal(1 - U * U / (g * Tinf));
-  Q    = D / (w[0] * U);
-  R2   = xi * xi + beta * beta * rp2;
-  if (dim == 2) {
-    const PetscReal Gamma = -L / (w[0] * U), eta = r[1] * e[0] - r[0] * e[1];
-    const PetscReal uxi = (Q * xi / beta - Gamma * beta * eta) / (2 * PETSC_PI * R2), ueta = (Q * beta * eta + Gamma * beta * xi) / (2 * PETSC_PI * R2);
-    v[0] = (U + uxi) * e[0] - ueta * e[1];
-    v[1] = (U + uxi) * e[1] + ueta * e[0];
-  } else {
-    const PetscReal a = Q / (4 * PETSC_PI * R2 * PetscSqrtReal(R2));
-    for (PetscInt d = 0; d < dim; d++) v[d] = (U + a * xi) * e[d] + a * beta * beta * rp[d];
-  }
-  for (PetscInt d = 0; d < dim; d++) v2 += v[d] * v[d];
-  p = w[dim + 1] * PetscPowReal(1 + (U * U - v2) / (2 * cp * Tinf), cp); /* isentropic: (T / T_inf)^(gamma / (gamma - 1)) */
-  if (wake && xi > 0) {
-    const PetscReal k = nu / U, s = 4 * PETSC_PI * k * xi, ud = Q / (dim == 2 ? PetscSqrtReal(s) : s) * PetscExpReal(-rp2 / (4 * k * xi));
-    v2 = 0;
-    for (PetscInt d = 0; d < dim; d++) {
-      v[d] -= ud * (e[d] + rp[d] / (2 * xi));
-      v2 += v[d] * v[d];
-    }
-  }
-  T    = Tinf + (U * U - v2) / (2 * cp);
-  w[0] = p / T;
-  for (PetscInt d = 0; d < dim; d++) w[1 + d] = v[d];
-  w[dim + 1] = p;
-  EulerPrimitiveToConservative((int)dim, g, w, u);
-}
-
 static PetscBool EulerIsFarfield(PetscInt type)
 {
   return (PetscBool)(type == EULER_BC_FARFIELD || type == EULER_BC_FREESTREAM);
@@ -347,7 +289,7 @@ static PetscErrorCode EulerFarfieldApply(Euler *eu)
     }
     for (PetscInt d = 0; d < dim; d++) r[d] = mdg->bx[i * dim + d] - eu->ff_x0[d];
     nu = NSMu(&eu->vis, w[dim + 1] / w[0]) / w[0];
-    EulerFarfieldDisturbed(dim, g, ub, r, D, L, nu, (PetscBool)(eu->ff_type == EULER_FF_OSEEN), mdg->bc_point + i * EULER_BC_DATA);
+    EulerFarfieldDisturbed((int)dim, g, ub, r, D, L, nu, eu->ff_type == EULER_FF_OSEEN, mdg->bc_point + i * EULER_BC_DATA);
   }
   PetscCall(MDGUpdateBoundaryData(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
