@@ -27,8 +27,9 @@
  * -bc_farfield_correction source|oseen (2D and 3D, Navier-Stokes with no-slip walls only: refused without a body):
  * the data of the far-field types farfield and freestream become the free stream plus the body's far-field
  * disturbance, a source of the drag (volume flux D / (rho U)), in 2D a vortex of the lift (Thomas & Salas 1986),
- * with oseen also the Oseen wake downstream (EulerFarfieldDisturbed in hoflow/pointwise/euler.h); their strengths follow the wall force,
- * lagged by a step (from the step where it settled: -bc_farfield_correction_settle), or are fixed by
+ * with oseen also the Oseen wake downstream (EulerFarfieldDisturbed in hoflow/pointwise/euler.h); their
+ * strengths follow the wall force, lagged by a step (from the step where it settled:
+ * -bc_farfield_correction_settle; every -bc_farfield_correction_interval steps), or are fixed by
  * -bc_farfield_correction_cd/_cl; the centre is -bc_farfield_correction_center (default the walls' centroid).
  * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
  *
@@ -79,8 +80,9 @@ typedef struct {
   PetscReal  ff_x0[3]; /* the body's centre (-bc_farfield_correction_center, default the walls' centroid) */
   PetscBool  ff_fixed; /* strengths from -bc_farfield_correction_cd/_cl instead of the wall forces */
   PetscReal  ff_cd, ff_cl, ff_settle;
-  PetscBool  ff_on;   /* the correction applied (from the first step whose force is within ff_settle of the last) */
-  PetscReal  ff_F[3]; /* the force in use (wall forces) */
+  PetscInt   ff_interval; /* steps between the strength's updates */
+  PetscBool  ff_on;       /* the correction applied (from the first step whose force is within ff_settle of the last) */
+  PetscReal  ff_F[3];     /* the force in use (wall forces) */
   PetscReal  ff_prev[3];
   PetscBool  ff_have_prev;
 } Euler;
@@ -295,15 +297,16 @@ static PetscErrorCode EulerFarfieldApply(Euler *eu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After a step: the wall force of the new state; the correction switches on at the first step whose force
- * differs from the last step's by less than -bc_farfield_correction_settle of its size (the first steps of
- * an impulsive start have forces 100 times the steady ones), and follows the force at every step after. */
+/* After a step (every -bc_farfield_correction_interval steps): the wall force of the new state; the correction
+ * switches on at the first update whose force differs from the last one's by less than
+ * -bc_farfield_correction_settle of its size (the first steps of an impulsive start have forces 100 times the
+ * steady ones), and follows the force at every update after. */
 static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscInt step)
 {
   PetscReal F[3] = {0, 0, 0}, dF = 0, nF = 0;
 
   PetscFunctionBeginUser;
-  if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed) PetscFunctionReturn(PETSC_SUCCESS);
+  if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed || step % eu->ff_interval) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MDGWallForces(eu->mdg, u, eu->Fp, eu->Fv)); /* shared with the force monitors of this time */
   eu->forces_time = t;
   for (PetscInt d = 0; d < eu->mdg->dim; d++) {
@@ -747,15 +750,18 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
   PetscBool      set_x0 = PETSC_FALSE, set_cd = PETSC_FALSE, set_cl = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  eu->ff_settle = 0.1;
+  eu->ff_settle   = 0.1;
+  eu->ff_interval = 1;
   PetscOptionsBegin(app->comm, NULL, "Far-field correction", NULL);
   PetscCall(PetscOptionsEList("-bc_farfield_correction", "Far field (types farfield, freestream) = free stream + the body's far-field disturbance: none, source (the source of the drag and the vortex of the lift, potential flow), oseen (source, vortex and the Oseen wake downstream)", NULL, EulerFarfieldCorrections, 3, EulerFarfieldCorrections[eu->ff_type], &eu->ff_type, NULL));
   PetscCall(PetscOptionsRealArray("-bc_farfield_correction_center", "The body's centre, the origin of the disturbance (default: the walls' centroid)", NULL, eu->ff_x0, &nx, &set_x0));
   PetscCall(PetscOptionsReal("-bc_farfield_correction_cd", "Fixed drag coefficient for the correction's source (on rho U^2 L / 2, L the problem's length; default: the wall force, lagged)", NULL, eu->ff_cd, &eu->ff_cd, &set_cd));
   PetscCall(PetscOptionsReal("-bc_farfield_correction_cl", "Fixed lift coefficient for the correction's vortex (2D; with _cd)", NULL, eu->ff_cl, &eu->ff_cl, &set_cl));
   PetscCall(PetscOptionsReal("-bc_farfield_correction_settle", "The correction follows the wall force from the first step where it changed by less than this fraction", NULL, eu->ff_settle, &eu->ff_settle, NULL));
+  PetscCall(PetscOptionsInt("-bc_farfield_correction_interval", "Steps between the updates of the strength from the wall force (explicit runs: the force costs a viscous evaluation)", NULL, eu->ff_interval, &eu->ff_interval, NULL));
   PetscOptionsEnd();
   if (eu->ff_type == EULER_FF_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(eu->ff_interval >= 1, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_farfield_correction_interval %" PetscInt_FMT " must be >= 1", eu->ff_interval);
   PetscCheck(dim >= 2, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: a body's far field needs dimension 2 or 3 (this mesh is %" PetscInt_FMT "D)", EulerFarfieldCorrections[eu->ff_type], dim);
   PetscCheck(eu->viscous, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s needs the wall forces of a body: physics navier_stokes with no-slip walls (this run is inviscid)", EulerFarfieldCorrections[eu->ff_type]);
   PetscCheck(!app->problem.boundary_time_dependent, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: problem %s has time-dependent boundary data; the correction is for a steady free stream", EulerFarfieldCorrections[eu->ff_type], app->problem_name);
