@@ -5,7 +5,9 @@ TEST_EULER = os.path.join(ROOT, "build", "tests", "test_euler")
 
 @test("euler/pointwise")
 def _():
-    """Fluxes consistent and conservative to round-off in 1D-3D, upwind when supersonic, boundary states."""
+    """Fluxes consistent and conservative to round-off in 1D-3D, upwind when supersonic, boundary states; the
+    far field of a body (EulerFarfieldDisturbed): mass flux rho Q of the source, circulation Gamma of the vortex,
+    volume flux -Q of the Oseen wake."""
     _, out = run([TEST_EULER])
     worst = 0.0
     for dim in (1, 2, 3):
@@ -23,7 +25,13 @@ def _():
         check(m, "no boundary line for dim %d:\n%s" % (dim, out))
         vals = [float(v) for v in m.groups()]
         check(all(v < 1e-13 for v in vals), "dim %d boundary states (wall, far field, outflow, inflow): %s" % (dim, vals))
-    return "3 fluxes x 3 dims consistent/conservative to %.1e; wall, far field, outflow, inflow states" % worst
+    for dim in (2, 3):  # the far field of a body (-bc_farfield_correction): source, vortex, Oseen wake
+        m = re.search(r"^dim %d farfield_source_mass (\S+) vortex_circulation (\S+) oseen_wake_flux (\S+)$" % dim, out, re.M)
+        check(m, "no far-field correction line for dim %d:\n%s" % (dim, out))
+        mass, circ, wake = (float(v) for v in m.groups())
+        # the mass flux is rho Q to first order (its second-order part: 1e-7 here at R = 60)
+        check(mass < 1e-5 and circ < 1e-9 and wake < 1e-9, "dim %d far field: source mass flux off by %g, circulation by %g, wake volume flux by %g" % (dim, mass, circ, wake))
+    return "3 fluxes x 3 dims consistent/conservative to %.1e; wall, far field, outflow, inflow states; a body's far field (source, vortex, wake)" % worst
 
 
 TEST_MDG = os.path.join(ROOT, "build", "tests", "test_mdg")

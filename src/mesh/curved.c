@@ -968,12 +968,16 @@ PetscErrorCode MeshCurveFinish(Mesh *mesh)
     const MeshBlock    *mb    = &mesh->blocks[b];
     const RefShape      shape = mb->shape;
     const RefShapeInfo *info  = &RefShapeTable[shape];
-    const RefElement   *gref  = mesh->geom_ref[shape];
+    const RefElement   *gref;
     MeshGeometryTable   tn, tq, tf[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], tc[HOFLOW_FACES_MAX];
     PetscReal          *xiq, *wq, *fw[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *x, *jac, nref[HOFLOW_FACES_MAX][3], ratio[HOFLOW_FACES_MAX];
     PetscInt            nq, nfq[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], nmax;
 
     if (!mb->curved) continue;
+    /* the blocks are the same on every rank: a rank without a curved cell of this shape (the cylinder's ring
+     * of non-affine quadrilaterals on another rank) has not made its geometry element yet */
+    if (!mesh->geom_ref[shape]) PetscCall(RefElementCreate(shape, mesh->geom_order, &mesh->geom_ref[shape]));
+    gref = mesh->geom_ref[shape];
     PetscCall(MeshGeometryTableCreate(mesh, shape, gref->Np, gref->xi, &tn));
     PetscCall(RefElementCubature(shape, degree, &nq, &xiq, &wq));
     PetscCall(MeshGeometryTableCreate(mesh, shape, nq, xiq, &tq));

@@ -24,6 +24,13 @@
  * -ns_br2_eta (default: the most faces of an element), and two more boundary types: no_slip_isothermal
  * (the wall temperature and velocity from the problem's exact state, else -bc_wall_temperature and
  * -bc_wall_velocity) and no_slip_adiabatic (the exact state's wall velocity, else -bc_wall_velocity, default 0).
+ * -bc_farfield_correction source|oseen (2D and 3D, Navier-Stokes with no-slip walls only: refused without a body):
+ * the data of the far-field types farfield and freestream become the free stream plus the body's far-field
+ * disturbance, a source of the drag (volume flux D / (rho U)), in 2D a vortex of the lift (Thomas & Salas 1986),
+ * with oseen also the Oseen wake downstream (EulerFarfieldDisturbed in hoflow/pointwise/euler.h); their
+ * strengths follow the wall force, lagged by a step (from the step where it settled:
+ * -bc_farfield_correction_settle; every -bc_farfield_correction_interval steps), or are fixed by
+ * -bc_farfield_correction_cd/_cl; the centre is -bc_farfield_correction_center (default the walls' centroid).
  * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
  *
  * Implicit integrators (-ts_type pseudo for steady states by pseudo-transient continuation, or beuler,
@@ -65,7 +72,28 @@ typedef struct {
   char        failure[512];
   char        means_file[PETSC_MAX_PATH_LEN];   /* -euler_means_file: element means written at the end ("" none) */
   char        surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
+  NSViscosity vis;                              /* the viscosity law (Navier-Stokes) */
+  /* -bc_farfield_correction: the far-field data of types farfield and freestream are the free stream plus the
+   * body's far-field disturbance (EulerFarfieldDisturbed in hoflow/pointwise/euler.h), its strength from the wall forces, lagged */
+  PetscInt   ff_type;  /* EULER_FF_* */
+  PetscReal *ff_base;  /* [nbpoints*EULER_BC_DATA] the rows as set from the free stream (far-field rows used) */
+  PetscReal  ff_x0[3]; /* the body's centre (-bc_farfield_correction_center, default the walls' centroid) */
+  PetscBool  ff_fixed; /* strengths from -bc_farfield_correction_cd/_cl instead of the wall forces */
+  PetscReal  ff_cd, ff_cl, ff_settle;
+  PetscInt   ff_interval; /* steps between the strength's updates */
+  PetscBool  ff_on;       /* the correction applied (from the first step whose force is within ff_settle of the last) */
+  PetscReal  ff_F[3];     /* the force in use (wall forces) */
+  PetscReal  ff_prev[3];
+  PetscBool  ff_have_prev;
 } Euler;
+
+/* -bc_farfield_correction types */
+enum {
+  EULER_FF_NONE   = 0,
+  EULER_FF_SOURCE = 1,
+  EULER_FF_OSEEN  = 2
+};
+static const char *const EulerFarfieldCorrections[] = {"none", "source", "oseen", "EulerFarfieldCorrection", "EULER_FF_", NULL};
 
 static const char *const EulerFluxTypes[] = {"rusanov", "roe", "hllc", "EulerFluxType", "EULER_FLUX_", NULL};
 static const char *const EulerLimiters[]  = {"none", "barth_jespersen", "EulerLimiter", "EULER_LIMITER_", NULL};
@@ -85,6 +113,7 @@ static PetscErrorCode EulerDestroy(void **ptr)
   PetscCall(VecScatterDestroy(&eu->lts_scatter));
   PetscCall(VecDestroy(&eu->residual_work));
   PetscCall(PetscFree(eu->row_from_problem));
+  PetscCall(PetscFree(eu->ff_base));
   PetscCall(DiscDestroy(&eu->output));
   PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -225,6 +254,76 @@ static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscBool EulerIsFarfield(PetscInt type)
+{
+  return (PetscBool)(type == EULER_BC_FARFIELD || type == EULER_BC_FREESTREAM);
+}
+
+/* The far-field rows with the disturbance of the current strength (the wall force eu->ff_F, or the fixed
+ * coefficients), then the device copies */
+static PetscErrorCode EulerFarfieldApply(Euler *eu)
+{
+  MDGDisc        *mdg = eu->mdg;
+  const Problem  *pb  = &eu->app->problem;
+  const PetscInt  dim = mdg->dim, nv = mdg->nv;
+  const PetscReal g = eu->gamma;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < mdg->nbpoints; i++) {
+    const PetscReal *ub = eu->ff_base + i * EULER_BC_DATA;
+    PetscReal        w[EULER_NV_MAX], U = 0, e[3] = {0, 0, 0}, r[3] = {0, 0, 0}, D = 0, L = 0, nu;
+    if (!EulerIsFarfield(mdg->btype[i])) continue;
+    EulerConservativeToPrimitive((int)dim, g, ub, w);
+    for (PetscInt d = 0; d < dim; d++) U += w[1 + d] * w[1 + d];
+    U = PetscSqrtReal(U);
+    for (PetscInt d = 0; d < dim; d++) e[d] = w[1 + d] / U;
+    if (!eu->ff_on) {
+      for (PetscInt k = 0; k < nv; k++) mdg->bc_point[i * EULER_BC_DATA + k] = ub[k];
+      continue;
+    }
+    if (eu->ff_fixed) { /* coefficients on q L, q = rho U^2 / 2 of this free stream, L the problem's length */
+      const PetscReal qL = 0.5 * w[0] * U * U * pb->length_scale;
+      D                  = eu->ff_cd * qL;
+      L                  = eu->ff_cl * qL;
+    } else {
+      for (PetscInt d = 0; d < dim; d++) D += eu->ff_F[d] * e[d];
+      if (dim == 2) L = eu->ff_F[1] * e[0] - eu->ff_F[0] * e[1];
+    }
+    for (PetscInt d = 0; d < dim; d++) r[d] = mdg->bx[i * dim + d] - eu->ff_x0[d];
+    nu = NSMu(&eu->vis, w[dim + 1] / w[0]) / w[0];
+    EulerFarfieldDisturbed((int)dim, g, ub, r, D, L, nu, eu->ff_type == EULER_FF_OSEEN, mdg->bc_point + i * EULER_BC_DATA);
+  }
+  PetscCall(MDGUpdateBoundaryData(mdg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a step (every -bc_farfield_correction_interval steps): the wall force of the new state; the correction
+ * switches on at the first update whose force differs from the last one's by less than
+ * -bc_farfield_correction_settle of its size (the first steps of an impulsive start have forces 100 times the
+ * steady ones), and follows the force at every update after. */
+static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscInt step)
+{
+  PetscReal F[3] = {0, 0, 0}, dF = 0, nF = 0;
+
+  PetscFunctionBeginUser;
+  if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed || step % eu->ff_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MDGWallForces(eu->mdg, u, eu->Fp, eu->Fv)); /* shared with the force monitors of this time */
+  eu->forces_time = t;
+  for (PetscInt d = 0; d < eu->mdg->dim; d++) {
+    F[d] = eu->Fp[d] + eu->Fv[d];
+    dF += PetscSqr(F[d] - eu->ff_prev[d]);
+    nF += PetscSqr(F[d]);
+  }
+  if (!eu->ff_on && eu->ff_have_prev && PetscSqrtReal(dF) <= eu->ff_settle * PetscSqrtReal(nF)) {
+    eu->ff_on = PETSC_TRUE;
+    PetscCall(PetscPrintf(eu->app->comm, "far field: the %s correction on from step %" PetscInt_FMT " (the wall force changed by %.2e of itself)\n", EulerFarfieldCorrections[eu->ff_type], step, (double)(PetscSqrtReal(dF / nF))));
+  }
+  for (PetscInt d = 0; d < 3; d++) eu->ff_prev[d] = eu->ff_F[d] = F[d];
+  eu->ff_have_prev = PETSC_TRUE;
+  if (eu->ff_on) PetscCall(EulerFarfieldApply(eu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* before a step: keep the state, set the CFL step */
 static PetscErrorCode EulerPreStep(TS ts)
 {
@@ -284,6 +383,12 @@ static PetscErrorCode EulerPostStep(TS ts)
     PetscCall(TSSetStepNumber(ts, eu->last_good_step));
     PetscCall(TSSetConvergedReason(ts, TS_DIVERGED_STEP_REJECTED));
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (eu->ff_type != EULER_FF_NONE) {
+    PetscInt step;
+    PetscCall(TSGetStepNumber(ts, &step));
+    PetscCall(TSGetTime(ts, &t));
+    PetscCall(EulerFarfieldUpdate(eu, u, t, step));
   }
   if (eu->steady_rtol > 0) { /* explicit steps to a steady state: stop at the residual's relative fall */
     PetscInt step;
@@ -630,7 +735,66 @@ static PetscErrorCode EulerViscousOptions(Euler *eu)
   PetscCheck(eta > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ns_br2_eta %g must be positive", (double)eta);
   vis.mu    = mu;
   vis.cp_pr = eu->gamma / (eu->gamma - 1) / pr;
+  eu->vis   = vis;
   PetscCall(MDGSetViscous(eu->mdg, &vis, eta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -bc_farfield_correction none|source|oseen: set up after the boundary data and the initial state */
+static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
+{
+  App           *app = eu->app;
+  MDGDisc       *mdg = eu->mdg;
+  const PetscInt dim = mdg->dim;
+  PetscInt       nx = 3, counts[2] = {0, 0};
+  PetscBool      set_x0 = PETSC_FALSE, set_cd = PETSC_FALSE, set_cl = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  eu->ff_settle   = 0.1;
+  eu->ff_interval = 1;
+  PetscOptionsBegin(app->comm, NULL, "Far-field correction", NULL);
+  PetscCall(PetscOptionsEList("-bc_farfield_correction", "Far field (types farfield, freestream) = free stream + the body's far-field disturbance: none, source (the source of the drag and the vortex of the lift, potential flow), oseen (source, vortex and the Oseen wake downstream)", NULL, EulerFarfieldCorrections, 3, EulerFarfieldCorrections[eu->ff_type], &eu->ff_type, NULL));
+  PetscCall(PetscOptionsRealArray("-bc_farfield_correction_center", "The body's centre, the origin of the disturbance (default: the walls' centroid)", NULL, eu->ff_x0, &nx, &set_x0));
+  PetscCall(PetscOptionsReal("-bc_farfield_correction_cd", "Fixed drag coefficient for the correction's source (on rho U^2 L / 2, L the problem's length; default: the wall force, lagged)", NULL, eu->ff_cd, &eu->ff_cd, &set_cd));
+  PetscCall(PetscOptionsReal("-bc_farfield_correction_cl", "Fixed lift coefficient for the correction's vortex (2D; with _cd)", NULL, eu->ff_cl, &eu->ff_cl, &set_cl));
+  PetscCall(PetscOptionsReal("-bc_farfield_correction_settle", "The correction follows the wall force from the first step where it changed by less than this fraction", NULL, eu->ff_settle, &eu->ff_settle, NULL));
+  PetscCall(PetscOptionsInt("-bc_farfield_correction_interval", "Steps between the updates of the strength from the wall force (explicit runs: the force costs a viscous evaluation)", NULL, eu->ff_interval, &eu->ff_interval, NULL));
+  PetscOptionsEnd();
+  if (eu->ff_type == EULER_FF_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(eu->ff_interval >= 1, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_farfield_correction_interval %" PetscInt_FMT " must be >= 1", eu->ff_interval);
+  PetscCheck(dim >= 2, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: a body's far field needs dimension 2 or 3 (this mesh is %" PetscInt_FMT "D)", EulerFarfieldCorrections[eu->ff_type], dim);
+  PetscCheck(eu->viscous, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s needs the wall forces of a body: physics navier_stokes with no-slip walls (this run is inviscid)", EulerFarfieldCorrections[eu->ff_type]);
+  PetscCheck(!app->problem.boundary_time_dependent, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: problem %s has time-dependent boundary data; the correction is for a steady free stream", EulerFarfieldCorrections[eu->ff_type], app->problem_name);
+  PetscCheck(eu->ff_settle > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_farfield_correction_settle %g must be positive", (double)eu->ff_settle);
+  PetscCheck(!set_x0 || nx == dim, app->comm, PETSC_ERR_ARG_SIZ, "-bc_farfield_correction_center needs %" PetscInt_FMT " coordinates, got %" PetscInt_FMT, dim, nx);
+  PetscCheck(!set_cl || set_cd, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction_cl needs -bc_farfield_correction_cd too (fixed strengths), or neither (the wall force)");
+  eu->ff_fixed = set_cd;
+  PetscCheck(!eu->ff_fixed || app->problem.length_scale > 0, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction_cd: problem %s has no reference length for the coefficient", app->problem_name);
+  for (PetscInt i = 0; i < mdg->nbpoints; i++) counts[0] += EulerIsFarfield(mdg->btype[i]) ? 1 : 0;
+  {
+    PetscReal *rows, c[4] = {0, 0, 0, 0};
+    PetscInt   n;
+    PetscCall(MDGWallSamples(mdg, u, &n, &rows)); /* the walls' face points: their centroid */
+    counts[1] = n;
+    for (PetscInt k = 0; k < n; k++) {
+      for (PetscInt d = 0; d < dim; d++) c[d] += rows[k * MDG_WALL_ROW + d] * rows[k * MDG_WALL_ROW + 6];
+      c[3] += rows[k * MDG_WALL_ROW + 6];
+    }
+    PetscCall(PetscFree(rows));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 4, MPIU_REAL, MPIU_SUM, app->comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, counts, 2, MPIU_INT, MPI_SUM, app->comm));
+    PetscCheck(counts[1] > 0, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s needs a body: the mesh has no no_slip_isothermal or no_slip_adiabatic wall (the disturbance's strength is the force on the walls)", EulerFarfieldCorrections[eu->ff_type]);
+    PetscCheck(counts[0] > 0, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: no boundary of type farfield or freestream to correct", EulerFarfieldCorrections[eu->ff_type]);
+    if (!set_x0)
+      for (PetscInt d = 0; d < dim; d++) eu->ff_x0[d] = c[d] / c[3];
+  }
+  PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, &eu->ff_base));
+  PetscCall(PetscArraycpy(eu->ff_base, mdg->bc_point, mdg->nbpoints * EULER_BC_DATA));
+  PetscCall(PetscPrintf(app->comm, "far field: %s correction about (%g, %g%s), strength from %s\n", EulerFarfieldCorrections[eu->ff_type], (double)eu->ff_x0[0], (double)eu->ff_x0[1], dim == 3 ? ", ..." : "", eu->ff_fixed ? "fixed coefficients" : "the wall force, lagged by a step"));
+  if (eu->ff_fixed) {
+    eu->ff_on = PETSC_TRUE;
+    PetscCall(EulerFarfieldApply(eu));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -761,6 +925,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
     PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
     PetscCheck(speed > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "Problem %s: the initial state is not physical (density or pressure <= 0) in cell %" PetscInt_FMT, app->problem_name, cell);
   }
+  PetscCall(EulerFarfieldSetUp(eu, un->state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

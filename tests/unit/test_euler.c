@@ -145,6 +145,60 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "dim %d bc slip_wall %.3e farfield_freestream %.3e pressure_outflow %.3e subsonic_inflow %.3e\n", dim, wall, far, pout, pin));
     }
   }
+  for (int dim = 2; dim <= 3; dim++) { /* the far field of a body (EulerFarfieldDisturbed): the source's mass flux rho Q
+                                        * through a circle (sphere) of radius 60, the vortex's circulation Gamma on the
+                                        * circle, the Oseen wake's volume flux -Q through the plane xi = 50 */
+    const double M = 0.3, ang = 0.5, rho = 1.2, p = 1 / gamma, c = sqrt(gamma * p / rho), U = M * c, D = 0.05, Lift = 0.03, nu = 0.002, R = 60;
+    const double Q = D / (rho * U), Gamma = -Lift / (rho * U), e[3] = {cos(ang), dim == 2 ? sin(ang) : 0.3 * sin(ang), dim == 2 ? 0 : sin(ang)};
+    double wI[EULER_NV_MAX], ub[EULER_NV_MAX], mass = 0, circ = 0, wake = 0, en = 0;
+    const int    n = 400;
+    for (int d = 0; d < 3; d++) en += e[d] * e[d];
+    wI[0] = rho;
+    for (int d = 0; d < dim; d++) wI[1 + d] = U * e[d] / sqrt(en);
+    wI[dim + 1] = p;
+    EulerPrimitiveToConservative(dim, gamma, wI, ub);
+    if (dim == 2) {
+      for (int i = 0; i < 50 * n; i++) {
+        const double t = 2 * EULER_PI * (i + 0.5) / (50 * n), x[2] = {R * cos(t), R * sin(t)}, ds = 2 * EULER_PI * R / (50 * n);
+        double       u[EULER_NV_MAX], us[EULER_NV_MAX];
+        EulerFarfieldDisturbed(2, gamma, ub, x, D, Lift, nu, 0, u);
+        EulerFarfieldDisturbed(2, gamma, ub, x, D, 0, nu, 0, us);
+        circ += (-sin(t) * u[1] + cos(t) * u[2]) / u[0] * ds;
+        mass += (cos(t) * us[1] + sin(t) * us[2]) * ds;
+      }
+    } else
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 2 * n; j++) { /* midpoints in cos(theta) and phi: equal areas */
+          const double mu = -1 + 2 * (i + 0.5) / n, s = sqrt(1 - mu * mu), ph = EULER_PI * (j + 0.5) / n, nx[3] = {s * cos(ph), s * sin(ph), mu};
+          const double x[3] = {R * nx[0], R * nx[1], R * nx[2]}, dA = R * R * (2.0 / n) * (EULER_PI / n);
+          double       us[EULER_NV_MAX];
+          EulerFarfieldDisturbed(3, gamma, ub, x, D, 0, nu, 0, us);
+          for (int d = 0; d < 3; d++) mass += nx[d] * us[1 + d] * dA;
+        }
+    {                                /* the wake: the velocity along e with the wake minus without, across the plane xi = 50 */
+      const double X = 50, h = 0.01; /* the wake: exp(-eta^2 / (4 nu X / U)) < 1e-18 at eta = 8 */
+      double       ep[3] = {-e[1] / sqrt(en), e[0] / sqrt(en), 0}, eq[3] = {0, 0, 0};
+      if (dim == 3) { /* a second direction normal to e */
+        const double a[3] = {e[0] / sqrt(en), e[1] / sqrt(en), e[2] / sqrt(en)};
+        double       l;
+        ep[0] = -a[2], ep[1] = 0, ep[2] = a[0];
+        l = sqrt(ep[0] * ep[0] + ep[2] * ep[2]);
+        ep[0] /= l, ep[2] /= l;
+        eq[0] = a[1] * ep[2] - a[2] * ep[1], eq[1] = a[2] * ep[0] - a[0] * ep[2], eq[2] = a[0] * ep[1] - a[1] * ep[0];
+      }
+      for (int i = -800; i < 800; i++)
+        for (int j = (dim == 3 ? -800 : 0); j < (dim == 3 ? 800 : 1); j++) {
+          const double a = (i + 0.5) * h, b = dim == 3 ? (j + 0.5) * h : 0;
+          double       x[3], uw[EULER_NV_MAX], up[EULER_NV_MAX], dv = 0;
+          for (int d = 0; d < 3; d++) x[d] = X * e[d] / sqrt(en) + a * ep[d] + b * eq[d];
+          EulerFarfieldDisturbed(dim, gamma, ub, x, D, 0, nu, 1, uw);
+          EulerFarfieldDisturbed(dim, gamma, ub, x, D, 0, nu, 0, up);
+          for (int d = 0; d < dim; d++) dv += (uw[1 + d] / uw[0] - up[1 + d] / up[0]) * e[d] / sqrt(en);
+          wake += dv * h * (dim == 3 ? h : 1);
+        }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "dim %d farfield_source_mass %.3e vortex_circulation %.3e oseen_wake_flux %.3e\n", dim, fabs(mass / (rho * Q) - 1), dim == 2 ? fabs(circ / Gamma - 1) : 0.0, fabs(-wake / Q - 1)));
+  }
   PetscCall(PetscFinalize());
   return 0;
 }
