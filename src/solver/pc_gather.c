@@ -67,6 +67,12 @@ static PetscErrorCode GatherMatrix(PC pc)
     PetscBool cusparse;
     PetscCall(PetscObjectTypeCompare((PetscObject)g->sub[0], MATSEQAIJCUSPARSE, &cusparse));
     if (!cusparse) PetscCall(MatConvert(g->sub[0], MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &g->sub[0]));
+    { /* PETSc's all-rows path writes the values into the host arrays after the assembly: declare the
+       * host copy current (no transfer here; the first device use uploads it) */
+      PetscScalar *v;
+      PetscCall(MatSeqAIJGetArrayWrite(g->sub[0], &v));
+      PetscCall(MatSeqAIJRestoreArrayWrite(g->sub[0], &v));
+    }
   }
   PetscCall(MatGetNullSpace(pc->pmat, &ns));
   if (ns) {
