@@ -268,11 +268,12 @@ def _():
 
 
 # -pmg_mg_coarse_pc_type gather (issue 13, solver/pc_gather.c): the order-1 matrix gathered onto every
-# rank and solved there by a sequential BoomerAMG. The whole coarse problem is solved on each rank, so
-# the iterations do not depend on the rank count; the gathered matrix is numbered as the partition
-# numbers it (a permutation of the 1-rank matrix), so the hierarchies, and the iterates, are not
-# bit-identical across rank counts. Observed (2026-11-26, CPU): triangles N = 4, 10 k DOFs: 21
-# iterations at rtol 1e-12 on 1, 2, 3 ranks, default and gather; hexahedra N = 3, 4^3: 18.
+# rank and solved there by a sequential BoomerAMG. The whole coarse problem is solved on each rank, but
+# the gathered matrix keeps the partition's numbering (a permutation of the 1-rank matrix) and
+# BoomerAMG's coarsening depends on the order of the rows, so the preconditioner is rank-independent
+# only up to that: iterations within one across rank counts. Observed (2026-11-26, CPU): triangles
+# N = 4, 10 k DOFs: 21 iterations at rtol 1e-12 on 1, 2, 3 ranks, default and gather; hexahedra N = 3,
+# 4^3: 18; (not a test) triangles N = 4, 161 k DOFs, rtol 1e-10: gather 17/17/18, default 17/18/18.
 GATHER = ["-pmg_mg_coarse_pc_type", "gather"]
 
 
@@ -294,8 +295,8 @@ def gather_test(mesh):
             check(abs(sg["iterations"] - sd["iterations"]) <= 0.2 * sd["iterations"] + 2, "%d ranks: iterations gather %d, default %d" % (ranks, sg["iterations"], sd["iterations"]))
             its[ranks] = sg["iterations"]
             rows.append("%d ranks: %d/%d iterations (gather/default), L2 %.6e" % (ranks, sg["iterations"], sd["iterations"], sg["L2"]))
-        check(len(set(its.values())) == 1, "gather: iterations differ across rank counts: %s" % its)
-        return "; ".join(rows)
+        check(max(its.values()) - min(its.values()) <= 1, "gather: iterations differ by more than one across rank counts: %s" % its)
+        return "; ".join(rows) + ("; equal on 1-3 ranks" if len(set(its.values())) == 1 else "")
     return f
 
 
