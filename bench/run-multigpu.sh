@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|aware|strong|weak|ins|scale|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|aware|strong|weak|ins|scale|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -101,6 +101,25 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu-ha 1 $P6 -dm_refine 7 $L
       run r7-2gpu-ha 2 $P6 -dm_refine 7 $L
       for f in r7-1gpu-ha r7-2gpu-ha; do echo "$f:"; grep -E "^(MGSmooth Level|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40; done ) ;;
+  gather) # issue 13: the coarse BoomerAMG gathered onto every GPU (-pmg_mg_coarse_pc_type gather, solver/pc_gather.c)
+          # against the distributed one: 19.3 M DOFs on 1 and 2 GPUs, and the weak pair 452^2 / 639^2 quadrilaterals.
+          # GatherAllgather: the allgather of the coarse vector (CpuToGpu/GpuToCpu 0 with device buffers);
+          # -ksp_view says whether the allgather got device or host buffers (PETSc's -use_gpu_aware_mpi).
+    ( source scripts/gpu-toolchain/env.sh
+      L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
+      G="-pmg_mg_coarse_pc_type gather"
+      W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
+      run r7-1gpu-levels 1 $P6 -dm_refine 7 $L
+      run r7-2gpu-levels 2 $P6 -dm_refine 7 $L
+      run r7-1gpu-gather 1 $P6 -dm_refine 7 $L $G
+      run r7-2gpu-gather 2 $P6 -dm_refine 7 $L $G -ksp_view
+      grep -m1 "gathered coarse solve" "$OUT/r7-2gpu-gather.log" | sed 's/^ *//'
+      run weak-1gpu-gather 1 $W -dm_plex_box_faces 452,452 $L $G
+      run weak-2gpu 2 $W -dm_plex_box_faces 639,639 $L
+      run weak-2gpu-gather 2 $W -dm_plex_box_faces 639,639 $L $G
+      for f in r7-1gpu-levels r7-2gpu-levels r7-1gpu-gather r7-2gpu-gather weak-1gpu-gather weak-2gpu weak-2gpu-gather; do
+        echo "$f:"; grep -E "^(MGSmooth Level 0|GatherAllgather|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40,150-230
+      done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"

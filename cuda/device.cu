@@ -27,6 +27,11 @@ extern "C" int HoflowDeviceCopyTo(void *device, const void *host, size_t bytes, 
   return (int)(err == cudaSuccess ? cudaStreamSynchronize((cudaStream_t)stream) : err);
 }
 
+extern "C" int HoflowDeviceCopyOnDevice(void *dst, const void *src, size_t bytes, void *stream)
+{
+  return bytes ? (int)cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream) : 0;
+}
+
 extern "C" int HoflowDeviceFree(void *ptr)
 {
   return ptr ? (int)cudaFree(ptr) : 0;

@@ -134,6 +134,23 @@ PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *host, size_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HoflowDeviceCopyOnDeviceChecked(void *dst, const void *src, size_t bytes, void *stream)
+{
+  PetscFunctionBeginUser;
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    int err;
+    if (!stream) PetscCall(HoflowGetCUDAStream(&stream));
+    err = HoflowDeviceCopyOnDevice(dst, src, bytes, stream);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Copying %zu bytes on the GPU failed: %s", bytes, HoflowDeviceErrorString(err));
+  }
+#else
+  (void)dst, (void)src, (void)bytes, (void)stream;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow was built without CUDA (make CUDA=1)");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HoflowDeviceFreeChecked(void *device)
 {
   PetscFunctionBeginUser;

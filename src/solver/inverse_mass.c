@@ -75,6 +75,7 @@ PetscErrorCode HoflowSolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(PCRegister("inverse_mass", PCCreate_InverseMass));
   PetscCall(PCRegister("pmg", PCCreate_PMG));
+  PetscCall(PCRegister(PCGATHER, PCCreate_Gather));
   PetscCall(KSPRegister(KSPCHEBYJACOBI, KSPCreate_ChebyJacobi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

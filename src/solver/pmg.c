@@ -7,7 +7,8 @@
  * unless given; the diagonal from the operator) with one fused vector kernel per
  * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The order-1 operator is assembled
  * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
- * where PETSc has no hypre). Everything is a PETSc PCMG underneath, with options prefix
+ * where PETSc has no hypre; -pmg_mg_coarse_pc_type gather: the same, gathered onto every rank,
+ * solver/pc_gather.c). Everything is a PETSc PCMG underneath, with options prefix
  * <prefix>pmg_: -pmg_mg_levels_ksp_max_it, -pmg_mg_coarse_pc_type gamg, -pmg_pc_mg_log, ...
  * The smoothers and transfers run on the backend of the vectors (CUDA kernels for CUDA vectors). */
 #include <petsc/private/pcimpl.h>
@@ -215,8 +216,18 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     use_hypre = device;
 #  endif
 #endif
-    if (use_hypre) { /* the defaults of solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or
-                      * pmg_mg_levels_0_ when order 1 is the only level), unless it is made GAMG */
+    char        ctype[64] = "";
+    const char *cprefix;
+    PetscBool   gather;
+    PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
+    PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_type", ctype, sizeof(ctype), NULL));
+    PetscCall(PetscStrcmp(ctype, PCGATHER, &gather));
+    if (gather) { /* -pmg_mg_coarse_pc_type gather (solver/pc_gather.c): its inner BoomerAMG (prefix
+                   * pmg_mg_coarse_gather_) gets the strong threshold of the distributed one */
+      PetscCall(PCSetType(cpc, PCGATHER));
+      PetscCall(PCGatherSetHypreStrongThreshold(cpc, fine->dim == 3 ? 0.7 : 0.25));
+    } else if (use_hypre) { /* the defaults of solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or
+                             * pmg_mg_levels_0_ when order 1 is the only level), unless it is made GAMG */
       PetscBool boomer;
       PetscCall(PCSetType(cpc, PCHYPRE));
       PetscCall(PCHYPRESetType(cpc, "boomeramg"));

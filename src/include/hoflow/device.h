@@ -22,6 +22,8 @@ PETSC_EXTERN PetscErrorCode HoflowDeviceUploadChecked(const void *host, size_t b
 PETSC_EXTERN PetscErrorCode HoflowDeviceFreeChecked(void *device);
 /* Copy `bytes` from host into the existing device array, ordered on stream (a cudaStream_t). */
 PETSC_EXTERN PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *host, size_t bytes, void *stream);
+/* Copy `bytes` between two device arrays, asynchronous on stream (a cudaStream_t; NULL: PETSc's current one). */
+PETSC_EXTERN PetscErrorCode HoflowDeviceCopyOnDeviceChecked(void *dst, const void *src, size_t bytes, void *stream);
 
 /* The device arrays of one object, freed together. */
 typedef struct {

@@ -8,6 +8,15 @@
 PETSC_EXTERN PetscErrorCode PCCreate_InverseMass(PC pc);
 /* -pc_type pmg: p-multigrid on matrix-free SIPDG levels with an AMG coarse solve (pMG-AMG). */
 PETSC_EXTERN PetscErrorCode PCCreate_PMG(PC pc);
+/* -pc_type gather (solver/pc_gather.c): every rank solves the whole assembled (AIJ) Pmat redundantly
+ * with its own inner PC on PETSC_COMM_SELF (options prefix <prefix>gather_; BoomerAMG with hoflow's
+ * defaults unless given), the input allgathered, device buffers with GPU-aware MPI. Meant for
+ * pMG-AMG's coarse level on several GPUs: -pmg_mg_coarse_pc_type gather. On one rank it is the inner PC. */
+#define PCGATHER "gather"
+PETSC_EXTERN PetscErrorCode PCCreate_Gather(PC pc);
+/* The BoomerAMG strong threshold of the inner PC's defaults (0, the default: hypre's 0.25); before
+ * the setup. Anything but a gather PC: nothing. */
+PETSC_EXTERN PetscErrorCode PCGatherSetHypreStrongThreshold(PC pc, PetscReal theta);
 /* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
  * (unprefixed, one setting for the elliptic, velocity and pressure solves alike), read from
  * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and, on 3D

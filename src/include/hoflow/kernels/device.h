@@ -12,6 +12,7 @@ int         HoflowDeviceMalloc(void **ptr, size_t bytes);
 int         HoflowDeviceUpload(void **ptr, const void *host, size_t bytes);                   /* allocate and copy */
 int         HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream); /* ordered after the stream's work */
 int         HoflowDeviceCopyTo(void *device, const void *host, size_t bytes, void *stream);   /* into an existing array, ordered on the stream */
+int         HoflowDeviceCopyOnDevice(void *dst, const void *src, size_t bytes, void *stream); /* device to device, asynchronous on the stream */
 int         HoflowDeviceFree(void *ptr);
 int         HoflowDeviceSynchronize(void);
 const char *HoflowDeviceErrorString(int err);
