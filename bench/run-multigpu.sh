@@ -110,12 +110,12 @@ for part in ${*:-crash aware strong weak ins tests}; do
       G="-pmg_mg_coarse_pc_type gather"
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
       run r7-1gpu-levels 1 $P6 -dm_refine 7 $L
-      run r7-2gpu-levels 2 $P6 -dm_refine 7 $L
+      run r7-2gpu-levels 2 $P6 -dm_refine 7 $L -pmg_mg_coarse_pc_type hypre   # the distributed BoomerAMG (gather is the default on several GPUs)
       run r7-1gpu-gather 1 $P6 -dm_refine 7 $L $G
       run r7-2gpu-gather 2 $P6 -dm_refine 7 $L $G -ksp_view
       grep -m1 "gathered coarse solve" "$OUT/r7-2gpu-gather.log" | sed 's/^ *//'
       run weak-1gpu-gather 1 $W -dm_plex_box_faces 452,452 $L $G
-      run weak-2gpu 2 $W -dm_plex_box_faces 639,639 $L
+      run weak-2gpu 2 $W -dm_plex_box_faces 639,639 $L -pmg_mg_coarse_pc_type hypre
       run weak-2gpu-gather 2 $W -dm_plex_box_faces 639,639 $L $G
       for f in r7-1gpu-levels r7-2gpu-levels r7-1gpu-gather r7-2gpu-gather weak-1gpu-gather weak-2gpu weak-2gpu-gather; do
         echo "$f:"; grep -E "^(MGSmooth Level 0|GatherAllgather|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40,150-230

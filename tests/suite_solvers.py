@@ -239,10 +239,11 @@ def _():
 @test("gpu/errors/hmis-on-2-gpus", gpu=True)
 def _():
     """HMIS coarsening hung hypre 2.32's device BoomerAMG setup on two GPUs: asked for explicitly it is
-    refused with the option's name (PMIS, hoflow's device default, runs)."""
+    refused with the option's name (PMIS, hoflow's device default, runs). The distributed BoomerAMG is
+    asked for: on several GPUs the coarse solve is gathered by default."""
     two_gpus_or_skip()
     opt = "-pmg_mg_coarse_pc_hypre_boomeramg_coarsen_type"
-    args = ["-dm_vec_type", "cuda", "-order", "3", "-options_file", "options/pmg_amg.yaml", "-dm_plex_filename", SQUARE, "-dm_refine", "1", opt, "HMIS"]
+    args = ["-dm_vec_type", "cuda", "-order", "3", "-options_file", "options/pmg_amg.yaml", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-pmg_mg_coarse_pc_type", "hypre", opt, "HMIS"]
     per_rank = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$0" "$@"', HOFLOW]
     code, out = run(MPIEXEC + ["2"] + per_rank + args, expect_ok=False, timeout=120)
     check(code != 0 and re.search(re.escape(opt) + r" HMIS: BoomerAMG on the GPU with 2 ranks needs PMIS coarsening", out), "expected a clear error:\n%s" % out[-1500:])
@@ -253,9 +254,10 @@ def _():
 def _():
     """The size where BoomerAMG's setup crashed on 2 GPUs (N = 6, 4.8 M DOFs, cudaErrorIllegalAddress in
     hypre_ParCSRMatrixRAPKTDevice): 2 GPUs solve to 1e-8 in iterations within 10 % of one GPU's, also
-    with the mesh refined after distribution (-dm_refine_distributed)."""
+    with the mesh refined after distribution (-dm_refine_distributed). The distributed BoomerAMG (the
+    one that crashed) is asked for: on several GPUs the coarse solve is gathered by default."""
     two_gpus_or_skip()
-    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "6", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-8", "-dm_plex_filename", SQUARE, "-dm_refine", "6"]
+    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "6", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-8", "-dm_plex_filename", SQUARE, "-dm_refine", "6", "-pmg_mg_coarse_pc_type", "hypre"]
     s1 = summary(run([HOFLOW] + args, timeout=300)[1])
     out = []
     for extra in ([], ["-dm_refine_distributed"]):
