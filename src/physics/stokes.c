@@ -14,7 +14,7 @@
  * trilinear for N >= 4), and the reported pressure error removes both means.
  *
  * Solver (seed 001 §5.4): FGMRES with PCFIELDSPLIT on the MatNest's two index sets, Schur type with
- * the upper factorization [A B^T; 0 S]^-1: the velocity block by a few CG iterations on the
+ * the upper factorization [A B^T; 0 S]^-1: the velocity block by 2 CG iterations on the
  * matrix-free A preconditioned by BoomerAMG on its LOR matrix (block size dim), the Schur complement
  * S = -B A^-1 B^T by the user matrix -M_p (the diagonal pressure mass w_q J_q at the Gauss points; in
  * the unscaled unknowns -M_p / nu). Options of the sub-solvers: -fieldsplit_u_ and -fieldsplit_p_
@@ -37,7 +37,7 @@ typedef struct {
   MatNullSpace   nullspace;
   PetscReal      err_u, err_p, div_norm;
   PetscReal      null_residual; /* |B0^T 1| / |B^T 1|: how far the constant pressure is from the null space */
-  PetscInt       iterations, inner_iterations;
+  PetscInt       iterations;
   PetscLogDouble setup_time, solve_time;
 } Stokes;
 
