@@ -18,6 +18,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "ins", PhysicsInfo_INS));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "euler", PhysicsInfo_Euler));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "navier_stokes", PhysicsInfo_NavierStokes));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes", PhysicsInfo_Stokes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -50,6 +51,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscInt              pmg_degree;
   PhysicsInfoFunction   physics_info   = NULL;
   DiscCreateFunction    create_disc    = NULL;
+  PetscBool             disc_set       = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(HoflowLogRegister());
@@ -64,7 +66,7 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(PetscStrncpy(app->disc_name, "ipdg", sizeof(app->disc_name)));
   PetscOptionsBegin(comm, NULL, "hoflow: high-order matrix-free flow solver", NULL);
   PetscCall(PetscOptionsFList("-problem", "Problem to solve", NULL, ProblemList, app->problem_name, app->problem_name, sizeof(app->problem_name), NULL));
-  PetscCall(PetscOptionsFList("-disc", "Spatial discretization", NULL, DiscList, app->disc_name, app->disc_name, sizeof(app->disc_name), NULL));
+  PetscCall(PetscOptionsFList("-disc", "Spatial discretization", NULL, DiscList, app->disc_name, app->disc_name, sizeof(app->disc_name), &disc_set));
   PetscCall(PetscOptionsInt("-order", "Polynomial order N of the discretization (1..10)", NULL, app->order, &app->order, NULL));
   /* A run-wide setting (options/gpu.yaml sets it for every case): read here for every problem, so it
    * is listed by -help and checked, and it has no effect where no solve uses -pc_type pmg */
@@ -78,6 +80,10 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   PetscCall(create_problem(&app->problem));
   PetscCall(HoflowRegistryFind(comm, PhysicsList, "physics of the problem", app->problem.physics, (void (**)(void)) & physics_info));
   PetscCall(physics_info(&app->physics));
+  if (app->physics.disc) { /* a physics of one discretization: its default, and no other */
+    PetscCheck(!disc_set || !strcmp(app->disc_name, app->physics.disc), comm, PETSC_ERR_SUP, "Problem %s (physics %s) runs on -disc %s only, not -disc %s", app->problem_name, app->problem.physics, app->physics.disc, app->disc_name);
+    PetscCall(PetscStrncpy(app->disc_name, app->physics.disc, sizeof(app->disc_name)));
+  }
   for (PetscInt t = 0; t < app->physics.nbc; t++) app->physics.bc[t].groups = ProblemGetBoundaryGroups(&app->problem, app->physics.bc[t].name);
 
   PetscCall(HoflowDeviceSelect(comm));

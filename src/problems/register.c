@@ -26,6 +26,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "naca0012", ProblemCreate_Naca0012));
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "stokes", ProblemCreate_Stokes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -18,6 +18,7 @@ typedef struct {
   MeshBoundaryType bc[PHYSICS_MAX_BC]; /* groups: filled from the problem's defaults */
   PetscErrorCode (*run)(App *app);     /* solve and print the summary line */
   PetscInt (*num_components)(PetscInt dim); /* components of the state in dim dimensions (NULL: 1) */
+  const char *disc;                         /* the only discretization it runs on, its default (NULL: any, default -disc ipdg) */
 } PhysicsInfo;
 typedef PetscErrorCode (*PhysicsInfoFunction)(PhysicsInfo *info);
 
@@ -38,6 +39,7 @@ PETSC_EXTERN PetscErrorCode    PhysicsInfo_Heat(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_INS(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Euler(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_NavierStokes(PhysicsInfo *info);
+PETSC_EXTERN PetscErrorCode    PhysicsInfo_Stokes(PhysicsInfo *info);
 
 /* The run from the options database: -problem, -disc, -order, the mesh options and -bc_<type>. */
 PETSC_EXTERN PetscErrorCode AppCreate(MPI_Comm comm, App **app);

@@ -101,3 +101,4 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Cylinder(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Naca0012(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);

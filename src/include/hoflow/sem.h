@@ -83,6 +83,12 @@ PETSC_EXTERN PetscErrorCode SEMPressureDestroy(SEMPressure **p);
  * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
 PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
 
+/* L2 errors (disc/sem_norms.c) with the Gauss rule of N + 3 points a direction: of a velocity of ncomp
+ * components against f (sqrt of the sum over components), and of a pressure against the first value of
+ * f, with the means of both removed when mean_free (a pressure fixed up to a constant). */
+PETSC_EXTERN PetscErrorCode SEMDiscL2ErrorVector(SEMDisc *sem, Vec u, SEMVectorFunction f, void *ctx, PetscReal *error);
+PETSC_EXTERN PetscErrorCode SEMPressureL2Error(SEMPressure *p, Vec ph, SEMVectorFunction f, void *ctx, PetscBool mean_free, PetscReal *error);
+
 /* Operators (op/sem.c): the MatShells of create_mass and create_elliptic (on ncomp components: the
  * vector Laplacian, component by component), and -pmat lor for them:
  * Q1 on the GLL sub-mesh of every element, assembled (AIJ), Dirichlet rows and columns identity. */
