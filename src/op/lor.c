@@ -158,6 +158,15 @@ static void Cell3DLowOrder(PetscInt nv, const PetscReal *x, const PetscReal *y, 
   }
 }
 
+void LORSubCellCoordinates(PetscInt dim, PetscInt nv, const PetscReal X[], const PetscInt v[], PetscReal x[], PetscReal y[], PetscReal z[])
+{
+  for (PetscInt k = 0; k < nv; k++) {
+    x[k] = X[dim * v[k]];
+    y[k] = X[dim * v[k] + 1];
+    z[k] = dim == 3 ? X[dim * v[k] + 2] : 0.0;
+  }
+}
+
 void LORSubCellMatrix(PetscInt dim, PetscInt nv, const PetscReal *x, const PetscReal *y, const PetscReal *z, PetscReal lambda, PetscReal K[])
 {
   if (dim == 3)
@@ -277,11 +286,7 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
     for (PetscInt c = 0; c < nsub; c++) {
       const PetscInt *v = sub + c * nv;
       PetscReal       xs[8], ys[8], zs[8];
-      for (PetscInt k = 0; k < nv; k++) {
-        xs[k] = X[dim * v[k]];
-        ys[k] = X[dim * v[k] + 1];
-        zs[k] = dim == 3 ? X[dim * v[k] + 2] : 0.0;
-      }
+      LORSubCellCoordinates(dim, nv, X, v, xs, ys, zs);
       LORSubCellMatrix(dim, nv, xs, ys, zs, lambda, Ke);
       for (PetscInt i = 0; i < nv; i++)
         for (PetscInt j = 0; j < nv; j++, ncoo++) {

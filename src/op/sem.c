@@ -269,11 +269,7 @@ PetscErrorCode SEMOperatorAssembleLOR(Mat A, Mat *P)
     for (PetscInt c = 0; c < nsub; c++) {
       const PetscInt *v = sub + c * nv;
       PetscReal       xs[8], ys[8], zs[8];
-      for (PetscInt k = 0; k < nv; k++) {
-        xs[k] = X[dim * v[k]];
-        ys[k] = X[dim * v[k] + 1];
-        zs[k] = dim == 3 ? X[dim * v[k] + 2] : 0.0;
-      }
+      LORSubCellCoordinates(dim, nv, X, v, xs, ys, zs);
       if (vertex_rule) {
         PetscReal Xs[24];
         for (PetscInt k = 0; k < nv; k++) {

@@ -106,6 +106,9 @@ PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
+/* The coordinates of a sub-cell's nv vertices v[] among the element's nodes X[dim per node], split by
+ * direction (z = 0 in 2D), as LORSubCellMatrix takes them. */
+PETSC_EXTERN void LORSubCellCoordinates(PetscInt dim, PetscInt nv, const PetscReal X[], const PetscInt v[], PetscReal x[], PetscReal y[], PetscReal z[]);
 /* The lowest-order stiffness + lambda lumped mass of one LOR sub-cell (op/lor.c): P1 triangles, Q1
  * quadrilaterals (dim 2, nv 3 or 4), P1 tetrahedra, P1 x Q1 wedges, Q1 hexahedra (dim 3, nv 4, 6, 8)
  * with vertex coordinates x, y, z[nv] in RefElementSubCells' vertex order; K[nv*nv]. Shared by the
