@@ -113,6 +113,15 @@ for part in $parts; do
         echo "svortex p=$p mesh=${m:-_a} $(echo "$r" | grep -o 'cells [0-9]*') $(echo "$r" | grep -o 'steps [0-9]*') $(echo "$r" | grep -o 'time [0-9.e+-]*' | head -1) $(echo "$r" | grep -o 'L2_density [0-9.e+-]*') $(echo "$r" | grep -o 'fell by [0-9.e+-]*') wall $((SECONDS - t0)) s"
       done
     done ;;
+  sem)  # continuous spectral elements (-disc sem): the matrix-free Laplacian on hexahedra, N = 2..8, about 10 M DOFs
+        # from N = 4 (fewer below: the box's setup on the host), CG + Jacobi, 40 iterations; GDOF/s of MatMult
+    for nf in 2:64 3:48 4:54 5:43 6:36 7:31 8:27; do
+      n=${nf%%:*}; f=${nf##*:}
+      timeout 200 ./hoflow -disc sem -problem poisson -order $n -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces $f,$f,$f \
+        -dm_vec_type cuda -ksp_type cg -pc_type jacobi -ksp_max_it 40 -ksp_converged_maxits -ksp_norm_type unpreconditioned -log_view -log_view_gpu_time > "$OUT/sem_N$n.txt" 2>&1
+      d=$(grep -o "dofs [0-9]*" "$OUT/sem_N$n.txt" | head -1 | cut -d' ' -f2)
+      grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
+    done ;;
   dmr)  # double Mach reflection at N = 1 on 972 032 triangles (examples/meshes/double_mach.msh refined 4 times) to t = 0.2
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &
     smi=$!
