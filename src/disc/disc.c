@@ -88,6 +88,16 @@ PetscErrorCode DiscCreateMass(Disc disc, PetscBool inverse, Mat *M)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DiscCreateMassElliptic(Disc disc, const PetscInt face_type[], Mat *M)
+{
+  PetscFunctionBeginUser;
+  if (!disc->ops.create_mass_elliptic)
+    PetscCall(DiscCreateMass(disc, PETSC_FALSE, M));
+  else
+    PetscCall(disc->ops.create_mass_elliptic(disc, face_type, M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DiscCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A)
 {
   PetscFunctionBeginUser;

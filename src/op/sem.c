@@ -375,6 +375,35 @@ static PetscErrorCode SEMCreateMass(Disc disc, PetscBool inverse, Mat *M)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The mass with zero rows at the Dirichlet dofs of face_type (NULL: the mesh's): time-dependent problems
+ * pair it with the elliptic operator's identity rows there, so M u_t + nu A u = r holds u_D = g(t) exactly
+ * (with the full mass a Dirichlet node lagged its data by (m_D / nu)(f - u_t), O(h^dim)). */
+static PetscErrorCode SEMCreateMassElliptic(Disc disc, const PetscInt face_type[], Mat *M)
+{
+  SEMDisc     *sem  = (SEMDisc *)disc->data;
+  const Mesh  *mesh = sem->mesh;
+  PetscInt    *types, n, *rows, rstart;
+  char        *mask;
+  Vec          d;
+  PetscScalar *da;
+
+  PetscFunctionBeginUser;
+  PetscCall(SEMCreateMass(disc, PETSC_FALSE, M));
+  PetscCall(MatShellGetContext(*M, &d));
+  PetscCall(PetscMalloc1(PetscMax(mesh->nslots, 1), &types));
+  for (PetscInt k = 0; k < mesh->nslots; k++) types[k] = face_type ? face_type[k] : mesh->face_type[k];
+  PetscCall(SEMDiscDirichletDofs(sem, types, &mask, &n, &rows));
+  PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+  PetscCall(VecGetArray(d, &da)); /* once, at setup */
+  for (PetscInt i = 0; i < n; i++) da[rows[i] - rstart] = 0.0;
+  PetscCall(VecRestoreArray(d, &da));
+  PetscCall(PetscObjectSetName((PetscObject)*M, "SEM mass (Dirichlet rows zero)"));
+  PetscCall(PetscFree(mask));
+  PetscCall(PetscFree(rows));
+  PetscCall(PetscFree(types));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SEMCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A)
 {
   PetscFunctionBeginUser;
@@ -467,6 +496,7 @@ PetscErrorCode DiscCreate_SEM(Disc disc)
   PetscFunctionBeginUser;
   PetscCall(SEMDiscSetUp(disc));
   disc->ops.create_mass            = SEMCreateMass;
+  disc->ops.create_mass_elliptic   = SEMCreateMassElliptic;
   disc->ops.create_elliptic        = SEMCreateElliptic;
   disc->ops.elliptic_boundary_data = SEMEllipticBoundaryData;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -51,10 +51,13 @@ static PetscErrorCode HeatRightHandSide(Heat *heat, PetscReal t, Vec r)
   ProblemPoint source = {&app->problem, app->problem.forcing, app->mesh->dim, 1, 0, t};
 
   PetscFunctionBeginUser;
+  /* the forcing first: the boundary data of a discretization with strong Dirichlet rows overwrite those
+   * rows (r_D = nu g), the others add to it */
   PetscCall(VecZeroEntries(r));
+  PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, r));
+  PetscCall(VecScale(r, 1.0 / heat->nu));
   PetscCall(DiscEllipticBoundaryData(app->disc, heat->S, ProblemPointFunction, &exact, r));
   PetscCall(VecScale(r, heat->nu));
-  PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,7 +172,7 @@ static PetscErrorCode HeatCreate(Unsteady *un)
   un->field_names[0] = "u";
   un->fields[0]      = un->state;
   PetscCall(DiscCreateElliptic(app->disc, 0.0, NULL, &heat->S));
-  PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &heat->M));
+  PetscCall(DiscCreateMassElliptic(app->disc, NULL, &heat->M)); /* zero rows where S fixes the dofs (continuous elements) */
   PetscCall(VecDuplicate(un->state, &heat->r));
   PetscCall(VecDuplicate(un->state, &heat->work));
   PetscCall(VecGetLocalSize(un->state, &n));

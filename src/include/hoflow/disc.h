@@ -26,6 +26,10 @@ typedef struct {
   PetscErrorCode (*l2_error)(Disc, Vec u, PointFunction, void *, PetscReal *);
   /* the mass matrix or its inverse */
   PetscErrorCode (*create_mass)(Disc, PetscBool inverse, Mat *);
+  /* the mass matrix that time-dependent problems pair with create_elliptic's operator of the same face
+   * types: its rows of dofs that the elliptic operator fixes (strong Dirichlet rows) are zero; NULL: the
+   * discretization fixes none (weak boundary conditions), and create_mass serves */
+  PetscErrorCode (*create_mass_elliptic)(Disc, const PetscInt face_type[], Mat *);
   /* -Laplace + lambda with boundary types face_type[nslots] (hoflow/mesh.h; NULL: the mesh's) */
   PetscErrorCode (*create_elliptic)(Disc, PetscReal lambda, const PetscInt face_type[], Mat *);
   /* b -= A_bc(g): the boundary data of A's solve (value on Dirichlet faces, n.grad on Neumann faces, from f's gradient) */
@@ -47,7 +51,7 @@ struct _n_Disc {
   Mesh    *mesh;
   PetscInt order;
   PetscInt ncomp; /* components of the field (the physics'; 1 unless DiscCreateComponents says otherwise) */
-  DM       dm; /* the mesh's DM with this discretization's section */
+  DM       dm;    /* the mesh's DM with this discretization's section */
   DiscOps  ops;
   void    *data; /* the implementation's */
 };
@@ -68,6 +72,9 @@ PETSC_EXTERN PetscErrorCode DiscL2Error(Disc disc, Vec u, PointFunction f, void 
 /* u = the L2 projection of f (integrate, then the inverse mass matrix) */
 PETSC_EXTERN PetscErrorCode DiscProject(Disc disc, PointFunction f, void *ctx, Vec u);
 PETSC_EXTERN PetscErrorCode DiscCreateMass(Disc disc, PetscBool inverse, Mat *M);
+/* The mass matrix of M u_t + A u = r with A = DiscCreateElliptic(disc, ., face_type): zero rows where A
+ * has strong Dirichlet rows (continuous elements), else DiscCreateMass's. */
+PETSC_EXTERN PetscErrorCode DiscCreateMassElliptic(Disc disc, const PetscInt face_type[], Mat *M);
 PETSC_EXTERN PetscErrorCode DiscCreateElliptic(Disc disc, PetscReal lambda, const PetscInt face_type[], Mat *A);
 PETSC_EXTERN PetscErrorCode DiscEllipticBoundaryData(Disc disc, Mat A, PointFunction f, void *ctx, Vec b);
 PETSC_EXTERN PetscErrorCode DiscGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
