@@ -80,6 +80,8 @@ typedef struct {
   PetscReal  ff_x0[3]; /* the body's centre (-bc_farfield_correction_center, default the walls' centroid) */
   PetscBool  ff_fixed; /* strengths from -bc_farfield_correction_cd/_cl instead of the wall forces */
   PetscReal  ff_cd, ff_cl, ff_settle;
+  PetscReal  ff_freeze; /* the strength stops following the force once it changes by less than this fraction */
+  PetscBool  ff_frozen;
   PetscInt   ff_interval; /* steps between the strength's updates */
   PetscBool  ff_on;       /* the correction applied (from the first step whose force is within ff_settle of the last) */
   PetscReal  ff_F[3];     /* the force in use (wall forces) */
@@ -306,7 +308,7 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
   PetscReal F[3] = {0, 0, 0}, dF = 0, nF = 0;
 
   PetscFunctionBeginUser;
-  if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed || step % eu->ff_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed || eu->ff_frozen || step % eu->ff_interval) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MDGWallForces(eu->mdg, u, eu->Fp, eu->Fv)); /* shared with the force monitors of this time */
   eu->forces_time = t;
   for (PetscInt d = 0; d < eu->mdg->dim; d++) {
@@ -317,6 +319,13 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
   if (!eu->ff_on && eu->ff_have_prev && PetscSqrtReal(dF) <= eu->ff_settle * PetscSqrtReal(nF)) {
     eu->ff_on = PETSC_TRUE;
     PetscCall(PetscPrintf(eu->app->comm, "far field: the %s correction on from step %" PetscInt_FMT " (the wall force changed by %.2e of itself)\n", EulerFarfieldCorrections[eu->ff_type], step, (double)(PetscSqrtReal(dF / nF))));
+  }
+  if (eu->ff_on && PetscSqrtReal(dF) <= eu->ff_freeze * PetscSqrtReal(nF)) {
+    /* converged: the data stay those of the last update, so the steady state is reached against fixed data
+     * (following the force to the end left the last residual measured against data one step newer) */
+    eu->ff_frozen = PETSC_TRUE;
+    PetscCall(PetscPrintf(eu->app->comm, "far field: the correction's strength frozen at step %" PetscInt_FMT " (the wall force changed by %.2e of itself)\n", step, (double)(PetscSqrtReal(dF / nF))));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt d = 0; d < 3; d++) eu->ff_prev[d] = eu->ff_F[d] = F[d];
   eu->ff_have_prev = PETSC_TRUE;
@@ -751,6 +760,7 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
 
   PetscFunctionBeginUser;
   eu->ff_settle   = 0.1;
+  eu->ff_freeze   = 1e-6;
   eu->ff_interval = 1;
   PetscOptionsBegin(app->comm, NULL, "Far-field correction", NULL);
   PetscCall(PetscOptionsEList("-bc_farfield_correction", "Far field (types farfield, freestream) = free stream + the body's far-field disturbance: none, source (the source of the drag and the vortex of the lift, potential flow), oseen (source, vortex and the Oseen wake downstream)", NULL, EulerFarfieldCorrections, 3, EulerFarfieldCorrections[eu->ff_type], &eu->ff_type, NULL));
@@ -758,6 +768,7 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
   PetscCall(PetscOptionsReal("-bc_farfield_correction_cd", "Fixed drag coefficient for the correction's source (on rho U^2 L / 2, L the problem's length; default: the wall force, lagged)", NULL, eu->ff_cd, &eu->ff_cd, &set_cd));
   PetscCall(PetscOptionsReal("-bc_farfield_correction_cl", "Fixed lift coefficient for the correction's vortex (2D; with _cd)", NULL, eu->ff_cl, &eu->ff_cl, &set_cl));
   PetscCall(PetscOptionsReal("-bc_farfield_correction_settle", "The correction follows the wall force from the first step where it changed by less than this fraction", NULL, eu->ff_settle, &eu->ff_settle, NULL));
+  PetscCall(PetscOptionsReal("-bc_farfield_correction_freeze", "The strength stops following the wall force once it changes by less than this fraction between updates (0: never)", NULL, eu->ff_freeze, &eu->ff_freeze, NULL));
   PetscCall(PetscOptionsInt("-bc_farfield_correction_interval", "Steps between the updates of the strength from the wall force (explicit runs: the force costs a viscous evaluation)", NULL, eu->ff_interval, &eu->ff_interval, NULL));
   PetscOptionsEnd();
   if (eu->ff_type == EULER_FF_NONE) PetscFunctionReturn(PETSC_SUCCESS);
@@ -765,6 +776,7 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
   PetscCheck(dim >= 2, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: a body's far field needs dimension 2 or 3 (this mesh is %" PetscInt_FMT "D)", EulerFarfieldCorrections[eu->ff_type], dim);
   PetscCheck(eu->viscous, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s needs the wall forces of a body: physics navier_stokes with no-slip walls (this run is inviscid)", EulerFarfieldCorrections[eu->ff_type]);
   PetscCheck(!app->problem.boundary_time_dependent, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction %s: problem %s has time-dependent boundary data; the correction is for a steady free stream", EulerFarfieldCorrections[eu->ff_type], app->problem_name);
+  PetscCheck(eu->ff_freeze >= 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_farfield_correction_freeze %g must be >= 0", (double)eu->ff_freeze);
   PetscCheck(eu->ff_settle > 0, app->comm, PETSC_ERR_ARG_OUTOFRANGE, "-bc_farfield_correction_settle %g must be positive", (double)eu->ff_settle);
   PetscCheck(!set_x0 || nx == dim, app->comm, PETSC_ERR_ARG_SIZ, "-bc_farfield_correction_center needs %" PetscInt_FMT " coordinates, got %" PetscInt_FMT, dim, nx);
   PetscCheck(!set_cl || set_cd, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction_cl needs -bc_farfield_correction_cd too (fixed strengths), or neither (the wall force)");
