@@ -760,7 +760,7 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
 
   PetscFunctionBeginUser;
   eu->ff_settle   = 0.1;
-  eu->ff_freeze   = 1e-6;
+  eu->ff_freeze   = 1e-5;
   eu->ff_interval = 1;
   PetscOptionsBegin(app->comm, NULL, "Far-field correction", NULL);
   PetscCall(PetscOptionsEList("-bc_farfield_correction", "Far field (types farfield, freestream) = free stream + the body's far-field disturbance: none, source (the source of the drag and the vortex of the lift, potential flow), oseen (source, vortex and the Oseen wake downstream)", NULL, EulerFarfieldCorrections, 3, EulerFarfieldCorrections[eu->ff_type], &eu->ff_type, NULL));
