@@ -108,9 +108,9 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
   }
   for (int it = threadIdx.x; it < Eb * d.nfq; it += blockDim.x) { // the trace: the state at every face point
     const int el = it / d.nfq, qq = it % d.nfq, e = e0 + el;
-    int       f = 0;
-    while (qq >= d.fq_offset[f + 1]) f++;
-    MDGEvaluateT(nv, Np, d.fq_offset[f + 1] - d.fq_offset[f], d.PfT + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO], qq - d.fq_offset[f], c + (size_t)el * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq + qq) * nv);
+    int       q;
+    const int f = MDGFaceOfPoint(&d, qq, &q);
+    MDGEvaluateT(nv, Np, d.fq_offset[f + 1] - d.fq_offset[f], d.PfT + d.face_info[((size_t)e * d.Nfaces + f) * MDG_FACE_INFO], q, c + (size_t)el * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq + qq) * nv);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) { // mode m of every variable: one table read for nv sums
@@ -136,9 +136,9 @@ __global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u
   const int                Eb = min(E, d.K - e0);
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) {
     const int el = it / nfq, qq = it % nfq;
-    int       f = 0;
-    while (qq >= d.fq_offset[f + 1]) f++;
-    MDGFacePointFlux(&d, e0 + el, f, qq - d.fq_offset[f], qq, u, W + ((size_t)el * nfq + qq) * nv);
+    int       q;
+    const int f = MDGFaceOfPoint(&d, qq, &q);
+    MDGFacePointFlux(&d, e0 + el, f, q, qq, u, W + ((size_t)el * nfq + qq) * nv);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) { // mode m of every variable

@@ -383,6 +383,15 @@ def _():
 
 test("sem/errors/stokes-triangles")(error_test(STOKES + ["-order", "3", "-dm_plex_filename", "examples/meshes/square.msh"], r"-disc sem: continuous spectral elements need quadrilateral elements only on a 2D mesh; mesh examples/meshes/square\.msh has triangle elements"))
 test("sem/errors/stokes-disc")(error_test(["-problem", "stokes", "-disc", "ipdg", "-order", "3", "-dm_plex_box_faces", "2,2"], r"Problem stokes \(physics stokes\) runs on -disc sem only, not -disc ipdg"))
+
+
+@test("gpu/errors/stokes-cuda", gpu=True)
+def _():
+    """The Stokes solver's divergence works on host arrays: device vectors are refused, not copied every apply."""
+    gpu_or_skip()
+    return error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-dm_vec_type", "cuda"], r"the Stokes solver runs on the host only")()
+
+
 test("sem/errors/stokes-solve-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2"], r"-order 1: the Q_N / Q_\{N-2\} velocity-pressure pair needs N >= 2"))
 
 # ---------------------------------------------------------------- GPU: the CUDA twin (cuda/sem.cu)

@@ -138,7 +138,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
   MDGBlock           *blk  = &mdg->blocks[b];
   const RefShapeInfo *info = &RefShapeTable[mb->shape];
   const PetscInt      dim = mdg->dim, gs = dim * dim + 1, nv = mdg->nv;
-  PetscInt            Np, Nq, nfq_off[HOFLOW_FACES_MAX + 1];
+  const PetscInt     *nfq_off = mdg->fq_off[mb->shape]; /* MDGFaceTables' */
+  PetscInt            Np, Nq;
   MeshGeometryTable   tq, tf[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
   PetscReal          *fxi[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *fw[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], nref[HOFLOW_FACES_MAX][3], ratio[HOFLOW_FACES_MAX];
   PetscReal          *x, *jac;
@@ -160,14 +161,12 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
     PetscCall(RefElementModalBasis(mb->shape, mdg->N, Nq, blk->xiq, blk->Pq, dP));
   }
   PetscCall(MDGLimiterModes(mdg, blk));
-  nfq_off[0] = 0;
   for (PetscInt f = 0; f < info->nfaces; f++) {
     GeomReferenceFace(mb->shape, (int)f, nref[f], &ratio[f]);
     for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
       PetscInt n;
       PetscCall(MeshFaceCubature(mb->shape, f, o, mdg->degree, &n, &fxi[f][o], &fw[f][o]));
       if (blk->curved) PetscCall(MeshGeometryTableCreate(mesh, mb->shape, n, fxi[f][o], &tf[f][o]));
-      nfq_off[f + 1] = nfq_off[f] + n;
     }
   }
   if (blk->curved) PetscCall(MeshGeometryTableCreate(mesh, mb->shape, Nq, blk->xiq, &tq));

@@ -84,8 +84,7 @@ typedef struct {
   PetscBool  ff_frozen;
   PetscInt   ff_interval; /* steps between the strength's updates */
   PetscBool  ff_on;       /* the correction applied (from the first step whose force is within ff_settle of the last) */
-  PetscReal  ff_F[3];     /* the force in use (wall forces) */
-  PetscReal  ff_prev[3];
+  PetscReal  ff_F[3];     /* the force in use (wall forces), and the last one measured before it is on */
   PetscBool  ff_have_prev;
 } Euler;
 
@@ -267,8 +266,8 @@ static PetscErrorCode EulerFarfieldApply(Euler *eu)
 {
   MDGDisc        *mdg = eu->mdg;
   const Problem  *pb  = &eu->app->problem;
-  const PetscInt  dim = mdg->dim, nv = mdg->nv;
-  const PetscReal g = eu->gamma;
+  const PetscInt  dim = mdg->dim;
+  const PetscReal g   = eu->gamma;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < mdg->nbpoints; i++) {
@@ -279,10 +278,6 @@ static PetscErrorCode EulerFarfieldApply(Euler *eu)
     for (PetscInt d = 0; d < dim; d++) U += w[1 + d] * w[1 + d];
     U = PetscSqrtReal(U);
     for (PetscInt d = 0; d < dim; d++) e[d] = w[1 + d] / U;
-    if (!eu->ff_on) {
-      for (PetscInt k = 0; k < nv; k++) mdg->bc_point[i * EULER_BC_DATA + k] = ub[k];
-      continue;
-    }
     if (eu->ff_fixed) { /* coefficients on q L, q = rho U^2 / 2 of this free stream, L the problem's length */
       const PetscReal qL = 0.5 * w[0] * U * U * pb->length_scale;
       D                  = eu->ff_cd * qL;
@@ -313,7 +308,7 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
   eu->forces_time = t;
   for (PetscInt d = 0; d < eu->mdg->dim; d++) {
     F[d] = eu->Fp[d] + eu->Fv[d];
-    dF += PetscSqr(F[d] - eu->ff_prev[d]);
+    dF += PetscSqr(F[d] - eu->ff_F[d]);
     nF += PetscSqr(F[d]);
   }
   if (!eu->ff_on && eu->ff_have_prev && PetscSqrtReal(dF) <= eu->ff_settle * PetscSqrtReal(nF)) {
@@ -327,7 +322,7 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
     PetscCall(PetscPrintf(eu->app->comm, "far field: the correction's strength frozen at step %" PetscInt_FMT " (the wall force changed by %.2e of itself)\n", step, (double)(PetscSqrtReal(dF / nF))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt d = 0; d < 3; d++) eu->ff_prev[d] = eu->ff_F[d] = F[d];
+  for (PetscInt d = 0; d < 3; d++) eu->ff_F[d] = F[d];
   eu->ff_have_prev = PETSC_TRUE;
   if (eu->ff_on) PetscCall(EulerFarfieldApply(eu));
   PetscFunctionReturn(PETSC_SUCCESS);

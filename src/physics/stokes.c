@@ -20,6 +20,7 @@
  * S = -B A^-1 B^T by the user matrix -M_p (the diagonal pressure mass w_q J_q at the Gauss points; in
  * the unscaled unknowns -M_p / nu). Options of the sub-solvers: -fieldsplit_u_ and -fieldsplit_p_
  * (options/stokes_sem.yaml; defaults set here where the user gives none). */
+#include <hoflow/device.h>
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/physics.h>
@@ -429,6 +430,11 @@ static PetscErrorCode StokesRun(App *app)
   st.app = app;
   st.nu  = app->problem.nu > 0 ? app->problem.nu : 1.0;
   PetscCall(DiscGetSEM(app->disc, "The steady Stokes physics (Q_N / Q_{N-2} spectral elements)", &st.u));
+  { /* the divergence and the block system work on host arrays: a device vector would be copied at every apply */
+    PetscBool cuda;
+    PetscCall(HoflowDMIsCUDA(st.u->dm, &cuda));
+    PetscCheck(!cuda, app->comm, PETSC_ERR_SUP, "-problem %s: the Stokes solver runs on the host only (its divergence operator has no CUDA kernel yet); drop -dm_vec_type cuda", app->problem_name);
+  }
   PetscCheck(app->problem.exact && app->problem.forcing, app->comm, PETSC_ERR_ARG_WRONG, "Problem %s: the Stokes physics needs the exact solution (u, p) for its boundary data and a forcing", app->problem_name);
   {
     PetscLogDouble t0, t1;

@@ -84,3 +84,25 @@ PetscErrorCode HoflowHypreSetDeviceMPI(PC pc)
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* BoomerAMG with the defaults above on pc, or GAMG where PETSc has no hypre or where hypre runs on the GPU
+ * only (a CUDA build of hypre takes device vectors) and this solve is on the host (device false). */
+PetscErrorCode HoflowAMGSetDefault(PC pc, PetscReal strong_threshold, PetscBool device)
+{
+  PetscBool use_hypre = PETSC_FALSE, boomer;
+
+  PetscFunctionBeginUser;
+#if defined(PETSC_HAVE_HYPRE)
+  use_hypre = PETSC_TRUE;
+#  if defined(PETSC_HAVE_HYPRE_DEVICE)
+  use_hypre = device;
+#  endif
+#endif
+  if (use_hypre) {
+    PetscCall(PCSetType(pc, PCHYPRE));
+    PetscCall(PCHYPRESetType(pc, "boomeramg"));
+    PetscCall(HoflowHypreSetDefaults(pc, strong_threshold, device, &boomer));
+  } else
+    PetscCall(PCSetType(pc, PCGAMG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

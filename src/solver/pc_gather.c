@@ -139,23 +139,7 @@ static PetscErrorCode PCSetUp_Gather(PC pc)
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
   PetscCall(PCSetOptionsPrefix(g->inner, prefix));
   PetscCall(PCAppendOptionsPrefix(g->inner, "gather_"));
-  {
-    /* BoomerAMG with hoflow's defaults (solver/hypre.c); GAMG where PETSc has no hypre, or where hypre
-     * runs on the GPU only and the matrix is on the host (as pMG-AMG's coarse solve) */
-    PetscBool use_hypre = PETSC_FALSE, boomer;
-#if defined(PETSC_HAVE_HYPRE)
-    use_hypre = PETSC_TRUE;
-#  if defined(PETSC_HAVE_HYPRE_DEVICE)
-    use_hypre = g->device;
-#  endif
-#endif
-    if (use_hypre) {
-      PetscCall(PCSetType(g->inner, PCHYPRE));
-      PetscCall(PCHYPRESetType(g->inner, "boomeramg"));
-      PetscCall(HoflowHypreSetDefaults(g->inner, g->theta, g->device, &boomer));
-    } else
-      PetscCall(PCSetType(g->inner, PCGAMG));
-  }
+  PetscCall(HoflowAMGSetDefault(g->inner, g->theta, g->device)); /* as pMG-AMG's coarse solve */
   PetscCall(PCSetOperators(g->inner, A, A));
   PetscCall(PCSetFromOptions(g->inner));
   PetscCall(PCSetUp(g->inner));

@@ -26,19 +26,19 @@ typedef enum {
 } PMGCoarsening;
 
 typedef struct {
-  PetscInt      orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
-  PMGCoarsening coarsen;
-  PetscInt        degree_opt;                          /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
-  PetscInt        degree;                              /* Chebyshev degree on the p-levels in use */
-  HoflowChebyKind kind;                                /* its polynomial */
-  PetscReal       bounds_opt[2];                       /* targeted [emin, emax] as fractions of the estimate (0: automatic) */
-  PetscReal       bounds[2];                           /* in use: [0.1, 1.1] in 1D/2D, [0.05, 1.1] in 3D */
-  PetscInt        eigest_its;                          /* CG iterations of the estimate */
-  PetscInt      nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
-  DGDisc       *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
-  Disc          level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
-  Mat           A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
-  PC            mg;
+  PetscInt        orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
+  PMGCoarsening   coarsen;
+  PetscInt        degree_opt;                            /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
+  PetscInt        degree;                                /* Chebyshev degree on the p-levels in use */
+  HoflowChebyKind kind;                                  /* its polynomial */
+  PetscReal       bounds_opt[2];                         /* targeted [emin, emax] as fractions of the estimate (0: automatic) */
+  PetscReal       bounds[2];                             /* in use: [0.1, 1.1] in 1D/2D, [0.05, 1.1] in 3D */
+  PetscInt        eigest_its;                            /* CG iterations of the estimate */
+  PetscInt        nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
+  DGDisc         *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
+  Disc            level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
+  Mat             A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
+  PC              mg;
 } PC_PMG;
 
 static PetscErrorCode PCReset_PMG(PC pc)
@@ -138,9 +138,9 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   pmg->degree    = pmg->degree_opt ? pmg->degree_opt : (fine->dim == 3 ? 3 : 2); /* 3D: more at orders >= 6 */
   pmg->bounds[0] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[0] : (fine->dim == 3 ? 0.05 : 0.1);
   pmg->bounds[1] = pmg->bounds_opt[0] > 0 ? pmg->bounds_opt[1] : 1.1;
-  L            = pmg->nlevels;
-  pmg->disc[0] = fine;
-  pmg->A[0]    = pc->pmat;
+  L              = pmg->nlevels;
+  pmg->disc[0]   = fine;
+  pmg->A[0]      = pc->pmat;
   for (PetscInt l = 1; l < L; l++) {
     PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->level_disc[l]));
     PetscCall(DiscGetDG(pmg->level_disc[l], "p-multigrid", &pmg->disc[l]));
@@ -206,42 +206,32 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &cpc));
   {
-    /* BoomerAMG by default; GAMG where PETSc has no hypre, or where hypre runs on the GPU only
-     * (a CUDA build of hypre takes device vectors) and this solve is on the host */
-    PetscBool use_hypre = PETSC_FALSE, device;
+    /* BoomerAMG by default (GAMG where this PETSc's hypre cannot serve the solve), with the defaults of
+     * solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or pmg_mg_levels_0_ when order 1 is
+     * the only level); strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix
+     * has more and weaker off-diagonal couplings (tetrahedra, order 1 alone, one V-cycle: 19/26/28 CG
+     * iterations on three refinements with 0.25, 13/18/21 with 0.7; 0.5, 0.8 and 0.9 do no better).
+     * On several GPUs the coarse problem is gathered by default (solver/pc_gather.c): hypre's distributed
+     * V-cycle is latency-bound there (2 H200s, 19.3 M DOFs: 7.9 ms a cycle against 1.9 ms gathered). The
+     * coarse PC's -pc_type is read here because the gather PC needs its threshold before its setup. */
+    const PetscReal theta     = fine->dim == 3 ? 0.7 : 0.25;
+    char            ctype[64] = "";
+    const char     *cprefix;
+    PetscBool       device, gather, given;
+    PetscMPIInt     size;
     PetscCall(HoflowDMIsCUDA(fine->dm, &device));
-#if defined(PETSC_HAVE_HYPRE)
-    use_hypre = PETSC_TRUE;
-#  if defined(PETSC_HAVE_HYPRE_DEVICE)
-    use_hypre = device;
-#  endif
-#endif
-    char        ctype[64] = "";
-    const char *cprefix;
-    PetscBool   gather, given;
-    PetscMPIInt size;
     PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
     PetscCall(PetscOptionsGetString(NULL, cprefix, "-pc_type", ctype, sizeof(ctype), &given));
     PetscCall(PetscStrcmp(ctype, PCGATHER, &gather));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)cpc), &size));
-    /* on several GPUs the coarse problem is gathered by default: hypre's distributed V-cycle is
-     * latency-bound there (2 H200s, 19.3 M DOFs: 7.9 ms a cycle against 1.9 ms gathered) */
-    if (!given && device && size > 1 && use_hypre) gather = PETSC_TRUE;
-    if (gather) { /* -pmg_mg_coarse_pc_type gather (solver/pc_gather.c): its inner BoomerAMG (prefix
-                   * pmg_mg_coarse_gather_) gets the strong threshold of the distributed one */
+#if defined(PETSC_HAVE_HYPRE)
+    if (!given && device && size > 1) gather = PETSC_TRUE;
+#endif
+    if (gather) {
       PetscCall(PCSetType(cpc, PCGATHER));
-      PetscCall(PCGatherSetHypreStrongThreshold(cpc, fine->dim == 3 ? 0.7 : 0.25));
-    } else if (use_hypre) { /* the defaults of solver/hypre.c under the coarse PC's prefix (pmg_mg_coarse_, or
-                             * pmg_mg_levels_0_ when order 1 is the only level), unless it is made GAMG */
-      PetscBool boomer;
-      PetscCall(PCSetType(cpc, PCHYPRE));
-      PetscCall(PCHYPRESetType(cpc, "boomeramg"));
-      /* strong threshold: hypre's 0.25 in 2D; 0.7 in 3D, where the order-1 SIPDG matrix has more and
-       * weaker off-diagonal couplings (tetrahedra, order 1 alone, one V-cycle: 19/26/28 CG iterations
-       * on three refinements with 0.25, 13/18/21 with 0.7; 0.5, 0.8 and 0.9 do no better) */
-      PetscCall(HoflowHypreSetDefaults(cpc, fine->dim == 3 ? 0.7 : 0.25, device, &boomer));
+      PetscCall(PCGatherSetHypreStrongThreshold(cpc, theta));
     } else
-      PetscCall(PCSetType(cpc, PCGAMG));
+      PetscCall(HoflowAMGSetDefault(cpc, theta, device));
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));

@@ -36,7 +36,7 @@ typedef enum {
   HOFLOW_CHEBY_FOURTH
 } HoflowChebyKind;
 PETSC_EXTERN const char *const HoflowChebyKinds[];
-PETSC_EXTERN PetscErrorCode KSPChebyJacobiSetKind(KSP ksp, HoflowChebyKind kind);
+PETSC_EXTERN PetscErrorCode    KSPChebyJacobiSetKind(KSP ksp, HoflowChebyKind kind);
 /* lambda_max of D^{-1} A from `steps` CG/Jacobi iterations on a fixed pseudo-random right-hand side
  * (the same on any number of ranks and backend), with a KSP destroyed afterwards. */
 PETSC_EXTERN PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax);
@@ -57,5 +57,8 @@ PETSC_EXTERN PetscErrorCode HoflowHypreSetDefaults(PC pc, PetscReal strong_thres
 /* Tell hypre to hand device buffers to MPI when PETSc does (-use_gpu_aware_mpi); pc a PCHYPRE
  * (anything else: nothing). solver/hypre.c. */
 PETSC_EXTERN PetscErrorCode HoflowHypreSetDeviceMPI(PC pc);
+/* pc = BoomerAMG with HoflowHypreSetDefaults, or GAMG where this PETSc's hypre cannot serve the solve
+ * (none, or a device-only hypre and a host solve). */
+PETSC_EXTERN PetscErrorCode HoflowAMGSetDefault(PC pc, PetscReal strong_threshold, PetscBool device);
 /* Register hoflow's PC and KSP types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);

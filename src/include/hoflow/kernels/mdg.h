@@ -138,6 +138,15 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
   }
 }
 
+/* the face of face point qq (0 <= qq < nfq) of an element, and the point's number on that face */
+HOFLOW_HD int MDGFaceOfPoint(const MDGKernelData *d, int qq, int *q)
+{
+  int f = 0;
+  while (qq >= d->fq_offset[f + 1]) f++;
+  *q = qq - d->fq_offset[f];
+  return f;
+}
+
 /* The trace of element e: the state at each of its face points, t[qq nv + k] (both elements of an interior
  * face evaluate at the same physical points, so a face's two states are two trace rows). */
 HOFLOW_HD void MDGTraceElement(const MDGKernelData *d, int e, const double *HOFLOW_RESTRICT c, double *HOFLOW_RESTRICT t)
@@ -350,7 +359,7 @@ HOFLOW_HD int MDGLimitElement(const MDGKernelData *d, int e, const double *HOFLO
         c[k * Np + m] *= is_lin ? alpha : 0.0;
       }
       limited = 1;
-      if (!d->Minv) continue; /* affine: the modes m > 0 do not change the mean */
+      if (!d->Minv) continue;        /* affine: the modes m > 0 do not change the mean */
       for (int q = 0; q < Nq; q++) { /* restore the mean through the constant mode (curved elements) */
         const double wJ = d->vgeo[((size_t)e * Nq + q) * gs + dim * dim];
         double       s  = 0;

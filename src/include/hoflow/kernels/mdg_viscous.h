@@ -57,15 +57,6 @@ HOFLOW_HD int MDGElementOffset(const MDGKernelData *d, int k, int *l)
   return k < d->K ? d->dof0 + k * s : d->halo_dof0 + (k - d->K) * s;
 }
 
-/* the face of face point qq (0 <= qq < nfq) of an element, and the point's number on that face */
-HOFLOW_HD int MDGFaceOfPoint(const MDGKernelData *d, int qq, int *q)
-{
-  int f = 0;
-  while (qq >= d->fq_offset[f + 1]) f++;
-  *q = qq - d->fq_offset[f];
-  return f;
-}
-
 /* gx[j*nv + c] = w J (d u_c / d x_j) at volume point q of block element k with modes c */
 HOFLOW_HD void MDGGradientPoint(const MDGKernelData *d, int k, int q, const double *HOFLOW_RESTRICT c, double *HOFLOW_RESTRICT gx)
 {
