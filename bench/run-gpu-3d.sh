@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -122,6 +122,28 @@ for part in $parts; do
       d=$(grep -o "dofs [0-9]*" "$OUT/sem_N$n.txt" | head -1 | cut -d' ' -f2)
       grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
     done ;;
+  tensorhex)  # the sum-factorized hexahedral kernels only (64 000 hexahedra, N = ${TH_ORDERS:-2,3,4,5,6,7,8}), one line per order
+    ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_orders ${TH_ORDERS:-2,3,4,5,6,7,8} \
+      -bench_reps 20 -bench_ins false -bench_kernels tensor -bench_csv "$OUT/tensor_hex${TH_TAG:-}.csv" 2>&1 | grep -E "^(hexa|throughput)" ;;
+  ncu)  # Nsight Compute on chosen kernels: NCU_CASES="shape:N:kernel-regex ..." (shape hex, tet or quad; tensor
+        # kernels are timed with -bench_kernels tensor), hardware counters, clocks left alone
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+    for c in ${NCU_CASES:-hex:7:TensorApplyKernel hex:7:TensorGradientKernel tet:4:ApplyKernel}; do
+      shape=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; k=${rest#*:}
+      case $shape in
+      hex) mesh="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_kernels tensor" ;;
+      quad) mesh="-dm_plex_box_faces 448,448 -bench_kernels tensor" ;;
+      tet) mesh="-dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3" ;;
+      esac
+      echo "=== ncu: $k N=$n $shape"
+      $NCU --clock-control none --kernel-name regex:"$k" --launch-skip 2 --launch-count 1 \
+        --section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats \
+        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false 2>&1 | \
+        grep -E "Duration|Throughput|Memory \[%\]|DRAM|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Mem Pipes|Dynamic Shared|Static Shared|Threads  |Issue Slots|Warp Cycles Per Issued|Stall|Executed Ipc|Pipe" | head -50
+    done ;;
+  tetN8)  # pMG-AMG on the finest Gmsh tetrahedra (h = 1/16, 19 519 cells) at N = 8: the last point of issue 12's solver study
+    python3 scripts/solver_study.py --cuda --stacks pmg_amg --no-screened --orders ${TETN8_ORDERS:-8} --meshes tetg3 \
+      --out "$OUT/solver_study_tetg3_N8" --title "GPU, $(date -u +%F)" 2>&1 | tail -12 ;;
   dmr)  # double Mach reflection at N = 1 on 972 032 triangles (examples/meshes/double_mach.msh refined 4 times) to t = 0.2
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 2000 > "$OUT/dmr_gpu_memory.txt" &
     smi=$!

@@ -1,12 +1,14 @@
 // CUDA twins of the sum-factorized SIPDG kernels on quadrilaterals and hexahedra
 // (src/kernels/ipdg_tensor.c, hoflow/kernels/ipdg_tensor.h): the same 1D passes in the same order,
-// the same face terms. One thread per GLL point: a hexahedron is one thread block of N1^3 threads
-// (threadIdx.x, .y, .z the point's indices); quadrilaterals take E elements per block (threadIdx.z
-// the element), E N1^2 about 256 threads. The 1D factors and the element's fields live in shared
-// memory; each pass reads N1 entries of a line of the element's array. Curved blocks: the volume terms
-// by passes (block per element), the face terms by the dense curved element routine (thread per
-// element, IPDGCurvedApplyElement with IPDG_CURVED_FACES), D^T R by passes. Instances per (shape, N) of
-// hoflow/kernels/shapes.h (hexahedra to N = 9, 1000 threads), chosen from a table. No PETSc here.
+// the same face terms. Quadrilaterals, and hexahedra up to N = 3: one thread per GLL point, a
+// hexahedron one thread block of N1^3 threads (threadIdx.x, .y, .z the point's indices),
+// quadrilaterals E elements per block (threadIdx.z the element), E N1^2 about 256 threads. Affine
+// hexahedra from N = 4: one thread per (r, s) line holding its N1 points along t in registers (Hex
+// below). The 1D factors and the element's fields live in shared memory with odd pitches; each pass
+// reads N1 entries of a line of the element's array. Curved blocks: the volume terms by passes (block
+// per element), the face terms by the dense curved element routine (thread per element,
+// IPDGCurvedApplyElement with IPDG_CURVED_FACES), D^T R by passes. Instances per (shape, N) of
+// hoflow/kernels/shapes.h (hexahedra to N = 9), chosen from a table. No PETSc here.
 #include <cuda_runtime.h>
 #include <hoflow/kernels/ipdg_curved_element.h>
 #include <hoflow/kernels/ipdg_tensor.h>
@@ -22,6 +24,12 @@ struct Tensor {
   static constexpr int NF  = 2 * DIM;
   static constexpr int NFN = NF * NFP;
   static constexpr int E   = DIM == 2 ? (256 / NP > 0 ? 256 / NP : 1) : 1; // elements per block
+  // Shared-memory pitches: a 1D matrix row and a line of an element's field are padded to an odd
+  // number of doubles, so the threads of a warp that read different rows or lines hit different
+  // banks (an even pitch of 8 doubles put 4 of them on one bank).
+  static constexpr int LD  = N1 % 2 ? N1 : N1 + 1;                           // matrix row pitch
+  static constexpr int S1  = N1 % 2 ? N1 : N1 + 1, S2 = S1 * N1;             // field pitches in s, t
+  static constexpr int NPP = DIM == 2 ? S1 * N1 : S2 * N1;                   // padded field size
 };
 
 // The point's indices c[0..DIM-1] and its index in the element.
@@ -34,15 +42,25 @@ __device__ __forceinline__ int PointIndex(int c[3])
   return c[0] + N1 * c[1] + N1 * N1 * c[2];
 }
 
-// sum_k A[c_dir*N1 + k] in[point with c_dir = k] (A in shared memory, row-major), added to acc.
-template <int DIM, int N1>
+// The point's index in an element's field in shared memory with padded pitches (PAD) or without.
+template <int DIM, int N1, bool PAD>
+__device__ __forceinline__ int SharedIndex(const int c[3])
+{
+  using T = Tensor<DIM, N1>;
+  return PAD ? c[0] + T::S1 * c[1] + T::S2 * c[2] : c[0] + N1 * c[1] + N1 * N1 * c[2];
+}
+
+// sum_k A[c_dir][k] in[point with c_dir = k] (A in shared memory, row-major with pitch LD, see
+// StageMatrix; in with padded pitches if PAD), added to acc.
+template <int DIM, int N1, bool PAD = false>
 __device__ __forceinline__ double Line(int dir, const int c[3], const double *A, const double *in, double acc)
 {
-  const int st = dir == 0 ? 1 : dir == 1 ? N1
-                                         : N1 * N1,
-            i0 = c[0] + N1 * c[1] + N1 * N1 * c[2] - c[dir] * st;
+  using T      = Tensor<DIM, N1>;
+  const int st = dir == 0 ? 1 : dir == 1 ? (PAD ? T::S1 : N1)
+                                         : (PAD ? T::S2 : N1 * N1),
+            i0 = SharedIndex<DIM, N1, PAD>(c) - c[dir] * st;
 #pragma unroll
-  for (int k = 0; k < N1; k++) acc += A[c[dir] * N1 + k] * in[i0 + k * st];
+  for (int k = 0; k < N1; k++) acc += A[c[dir] * T::LD + k] * in[i0 + k * st];
   return acc;
 }
 
@@ -54,30 +72,32 @@ __device__ __forceinline__ int ElementOf(unsigned block, int slot)
 }
 #define e0_(blk, slot) ElementOf<DIM, N1>(blk, slot)
 
-// Load n doubles into shared memory with the block's threads.
-__device__ __forceinline__ void Stage(double *dst, const double *src, int n, int t, int nt)
+// Load an N1 x N1 matrix into shared memory (row pitch LD) with the block's threads.
+template <int DIM, int N1>
+__device__ __forceinline__ void StageMatrix(double *dst, const double *src, int t, int nt)
 {
-  for (int k = t; k < n; k += nt) dst[k] = src[k];
+  for (int k = t; k < N1 * N1; k += nt) dst[(k / N1) * Tensor<DIM, N1>::LD + k % N1] = src[k];
 }
 
 template <int DIM, int N1>
 __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
   using T = Tensor<DIM, N1>;
-  __shared__ double sD[N1 * N1], su[T::E][T::NP];
+  __shared__ double sD[N1 * Tensor<DIM, N1>::LD], su[T::E][T::NPP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
   const double     *geo  = halo ? d.halo_geo : d.geo;
   const int         n0   = halo ? d.halo_node0 : d.node0;
   double *const     g[3] = {gx, gy, gz};
 
-  Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
-  if (e < e1) su[slot][i] = u[n0 + e * T::NP + i];
+  StageMatrix<DIM, N1>(sD, d.D1, t, T::E * T::NP);
+  const int ip = SharedIndex<DIM, N1, true>(c);
+  if (e < e1) su[slot][ip] = u[n0 + e * T::NP + i];
   __syncthreads();
   if (e >= e1) return;
   double ur[DIM];
 #pragma unroll
-  for (int a = 0; a < DIM; a++) ur[a] = Line<DIM, N1>(a, c, sD, su[slot], 0.0);
+  for (int a = 0; a < DIM; a++) ur[a] = Line<DIM, N1, true>(a, c, sD, su[slot], 0.0);
   const double *ge = geo + e * HOFLOW_GEO_SIZE(DIM);
 #pragma unroll
   for (int x = 0; x < DIM; x++) {
@@ -88,67 +108,67 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
   }
 }
 
-// Shared doubles per element of the apply: q_a (DIM NP), the first and second passes' fields (DIM NP),
-// lambda J u (NP), the face fields (4 NFN).
+// Shared doubles per element of the apply: q_a (DIM NPP), the first and second passes' fields (DIM NPP),
+// lambda J u (NPP), the face fields (4 NFN); the volume fields with padded pitches.
 template <int DIM, int N1>
 __host__ __device__ constexpr int ApplyShared()
 {
-  return (2 * DIM + 1) * Tensor<DIM, N1>::NP + 4 * Tensor<DIM, N1>::NFN;
+  return (2 * DIM + 1) * Tensor<DIM, N1>::NPP + 4 * Tensor<DIM, N1>::NFN;
 }
 
 template <int DIM, int N1>
 __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
   using T                     = Tensor<DIM, N1>;
-  constexpr int            NP = T::NP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
-  __shared__ double        sM[N1 * N1], sA[N1 * N1], sAT[N1 * N1], sD[N1 * N1], sDT[N1 * N1], sgn[T::E][NF][3];
+  constexpr int            NP = T::NP, NPP = T::NPP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
+  __shared__ double        sM[N1 * Tensor<DIM, N1>::LD], sA[N1 * Tensor<DIM, N1>::LD], sAT[N1 * Tensor<DIM, N1>::LD], sD[N1 * Tensor<DIM, N1>::LD], sDT[N1 * Tensor<DIM, N1>::LD], sgn[T::E][NF][3];
   extern __shared__ double smem[];
   int                      c[3];
-  const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
+  const int                i = PointIndex<DIM, N1>(c), ip = SharedIndex<DIM, N1, true>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
   double                  *sh = smem + slot * ApplyShared<DIM, N1>();
-  double                  *q = sh, *X = sh + DIM * NP, *lu = sh + 2 * DIM * NP, *FS = lu + NP, *FJ = FS + NFN, *FT = FJ + NFN, *FU = FT + NFN;
+  double                  *q = sh, *X = sh + DIM * NPP, *lu = sh + 2 * DIM * NPP, *FS = lu + NPP, *FJ = FS + NFN, *FT = FJ + NFN, *FU = FT + NFN;
   const double *const      g[3] = {gx, gy, gz};
   const bool               live = e < e1;
   const double            *ge = d.geo + (live ? e : e0) * HOFLOW_GEO_SIZE(DIM), J = ge[HOFLOW_GEO_J(DIM)];
   const int                base = d.node0 + (live ? e : e0) * NP;
 
-  Stage(sM, d.M1, N1 * N1, t, T::E * NP);
-  Stage(sA, d.A1, N1 * N1, t, T::E * NP);
-  Stage(sAT, d.A1T, N1 * N1, t, T::E * NP);
-  Stage(sD, d.D1, N1 * N1, t, T::E * NP);
-  Stage(sDT, d.D1T, N1 * N1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sM, d.M1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sA, d.A1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sAT, d.A1T, t, T::E * NP);
+  StageMatrix<DIM, N1>(sD, d.D1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sDT, d.D1T, t, T::E * NP);
   if (live) {
 #pragma unroll
     for (int a = 0; a < DIM; a++) {
       double s = 0;
 #pragma unroll
       for (int x = 0; x < DIM; x++) s += J * ge[x * DIM + a] * g[x][base + i];
-      q[a * NP + i] = s;
+      q[a * NPP + ip] = s;
     }
-    lu[i] = d.lambda * J * u[base + i];
+    lu[ip] = d.lambda * J * u[base + i];
   }
   __syncthreads();
   // volume: the passes of the host kernel, direction by direction (A along the first direction is
   // applied as the host does it, through its transpose: the same products in the same order)
   double out = 0;
   if (live) {
-    double x0 = Line<DIM, N1>(0, c, sA, q, 0.0);
-    if (d.lambda != 0) x0 = Line<DIM, N1>(0, c, sM, lu, x0);
-    X[i]      = x0;
-    X[NP + i] = Line<DIM, N1>(0, c, sM, q + NP, 0.0);
-    if (DIM == 3) X[2 * NP + i] = Line<DIM, N1>(0, c, sM, q + 2 * NP, 0.0);
+    double x0 = Line<DIM, N1, true>(0, c, sA, q, 0.0);
+    if (d.lambda != 0) x0 = Line<DIM, N1, true>(0, c, sM, lu, x0);
+    X[ip]       = x0;
+    X[NPP + ip] = Line<DIM, N1, true>(0, c, sM, q + NPP, 0.0);
+    if (DIM == 3) X[2 * NPP + ip] = Line<DIM, N1, true>(0, c, sM, q + 2 * NPP, 0.0);
   }
   __syncthreads();
   if (live) {
     if (DIM == 2)
-      out = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0));
+      out = Line<DIM, N1, true>(1, c, sA, X + NPP, Line<DIM, N1, true>(1, c, sM, X, 0.0));
     else {
-      q[i]      = Line<DIM, N1>(1, c, sA, X + NP, Line<DIM, N1>(1, c, sM, X, 0.0)); // P
-      q[NP + i] = Line<DIM, N1>(1, c, sM, X + 2 * NP, 0.0);                         // Q
+      q[ip]       = Line<DIM, N1, true>(1, c, sA, X + NPP, Line<DIM, N1, true>(1, c, sM, X, 0.0)); // P
+      q[NPP + ip] = Line<DIM, N1, true>(1, c, sM, X + 2 * NPP, 0.0);                             // Q
     }
   }
   __syncthreads();
-  if (live && DIM == 3) out = Line<DIM, N1>(2, c, sA, q + NP, Line<DIM, N1>(2, c, sM, q, 0.0));
+  if (live && DIM == 3) out = Line<DIM, N1, true>(2, c, sA, q + NPP, Line<DIM, N1, true>(2, c, sM, q, 0.0));
   // faces: the flux s and [[u]] at each face node, by face grid position
   if (live)
     for (int n = i; n < NFN; n += NP) {
@@ -182,8 +202,8 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
       double    a = 0, b = 0;
 #pragma unroll
       for (int k = 0; k < N1; k++) {
-        a += sM[k * N1 + p0] * FS[f * NFP + r + k];
-        b += sM[k * N1 + p0] * FJ[f * NFP + r + k];
+        a += sM[k * T::LD + p0] * FS[f * NFP + r + k];
+        b += sM[k * T::LD + p0] * FJ[f * NFP + r + k];
       }
       FT[n] = a;
       FU[n] = b;
@@ -195,8 +215,8 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
       double    a = 0, b = 0;
 #pragma unroll
       for (int k = 0; k < N1; k++) {
-        a += sM[p1 * N1 + k] * FT[f * NFP + p0 + k * N1];
-        b += sM[p1 * N1 + k] * FU[f * NFP + p0 + k * N1];
+        a += sM[p1 * T::LD + k] * FT[f * NFP + p0 + k * N1];
+        b += sM[p1 * T::LD + k] * FU[f * NFP + p0 + k * N1];
       }
       FS[n] = a;
       FJ[n] = b;
@@ -224,12 +244,265 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
   __syncthreads();
   if (live)
 #pragma unroll
-    for (int a = 0; a < DIM; a++) X[a * NP + i] = F[a];
+    for (int a = 0; a < DIM; a++) X[a * NPP + ip] = F[a];
   __syncthreads();
   if (live) {
 #pragma unroll
-    for (int a = 0; a < DIM; a++) out = Line<DIM, N1>(a, c, sDT, X + a * NP, out);
+    for (int a = 0; a < DIM; a++) out = Line<DIM, N1, true>(a, c, sDT, X + a * NPP, out);
     Au[base + i] = out;
+  }
+}
+
+// ---------------------------------------------------------------- affine hexahedra: one thread per (r, s) line
+
+// The affine hexahedral gradient and apply with N1^2 threads an element, thread (c0, c1) holding the
+// line of N1 points along t in registers: passes along t run in registers (the 1D matrix entries are
+// the same for the whole warp: shared-memory broadcasts), passes along r and s read the element's
+// field from shared memory with the thread's matrix row in registers. Against one thread per point
+// (above, kept for quadrilaterals) this reads a third of the shared-memory words per pass and
+// holds N1 independent points per thread. Same passes, same matrices, same face terms as the host.
+// The line kernels from N = 4 (N1 = 5) on; below, one thread per point was faster (H100, 64 000
+// hexahedra, gradient + apply: N = 2 9.2 against 8.8 GDOF/s, N = 3 13.4 against 11.3).
+constexpr int HEX_LINE_MIN_N1 = 5;
+
+template <int N1>
+struct Hex {
+  using T                    = Tensor<3, N1>;
+  static constexpr int NP    = T::NP, NFP = T::NFP, NF = 6, NFN = T::NFN, LD = T::LD, S1 = T::S1, S2 = T::S2, NPP = T::NPP;
+  static constexpr int E     = 128 / (N1 * N1) > 0 ? 128 / (N1 * N1) : 1; // elements per block
+  static constexpr int SLAB  = N1 * S1;                                     // one t-plane of a padded field
+  static constexpr int FACES = 2 * NFN > NPP ? 2 * NFN : NPP;               // the face fields, or X_2
+  // apply, per element: X_0, X_1 (padded fields; between the face-mass passes the intermediate face
+  // fields), X_2 or the two face fields, the t-plane of q_0..2 and lambda J u
+  static constexpr int XS    = NPP > NFN ? NPP : NFN;                       // room of X_0 and of X_1
+  static constexpr int APPLY = 2 * XS + FACES + 4 * SLAB;
+  // resident blocks an SM asked of the compiler (a register cap: 85 registers at 6, 128 at 4). H100,
+  // 64 000 hexahedra, gradient + apply GDOF/s without a cap / 4 / 6: N = 4 12.9/12.7/14.2, N = 5
+  // 13.0/13.1/14.8, N = 6 10.3/12.3/13.1, N = 7 13.6/16.1/15.0, N = 8 10.8/11.6/13.1 (N = 9 not measured)
+  static constexpr int MIN_BLOCKS = N1 == 8 || N1 == 10 ? 4 : 6;
+};
+
+template <int N1>
+__global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
+{
+  using H = Hex<N1>;
+  __shared__ double sD[N1 * H::LD], su[H::E][H::NPP];
+  const int         c0 = threadIdx.x, c1 = threadIdx.y, slot = threadIdx.z, e = e0 + blockIdx.x * H::E + slot, t = c0 + N1 * (c1 + N1 * slot);
+  const double     *geo = halo ? d.halo_geo : d.geo;
+  const int         n0  = halo ? d.halo_node0 : d.node0, line = c0 + N1 * c1;
+  const bool        live = e < e1;
+  double            ul[N1], D0[N1], D1r[N1];
+
+  StageMatrix<3, N1>(sD, d.D1, t, H::E * N1 * N1);
+  if (live)
+#pragma unroll
+    for (int k = 0; k < N1; k++) su[slot][c0 + H::S1 * c1 + H::S2 * k] = ul[k] = u[n0 + e * H::NP + line + N1 * N1 * k];
+  __syncthreads();
+  if (!live) return;
+#pragma unroll
+  for (int k = 0; k < N1; k++) {
+    D0[k]  = sD[c0 * H::LD + k];
+    D1r[k] = sD[c1 * H::LD + k];
+  }
+  const double *ge = geo + e * HOFLOW_GEO_SIZE(3), *us = su[slot];
+  double        G[9];
+#pragma unroll
+  for (int k = 0; k < 9; k++) G[k] = ge[k];
+#pragma unroll
+  for (int c2 = 0; c2 < N1; c2++) {
+    double ur[3] = {0, 0, 0};
+#pragma unroll
+    for (int k = 0; k < N1; k++) {
+      ur[0] += D0[k] * us[k + H::S1 * c1 + H::S2 * c2];
+      ur[1] += D1r[k] * us[c0 + H::S1 * k + H::S2 * c2];
+      ur[2] += sD[c2 * H::LD + k] * ul[k];
+    }
+#pragma unroll
+    for (int x = 0; x < 3; x++) (x == 0 ? gx : x == 1 ? gy : gz)[n0 + e * H::NP + line + N1 * N1 * c2] = G[x * 3] * ur[0] + G[x * 3 + 1] * ur[1] + G[x * 3 + 2] * ur[2];
+  }
+}
+
+template <int N1>
+__global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+{
+  using H                     = Hex<N1>;
+  constexpr int            NP = H::NP, NFP = H::NFP, NF = H::NF, NFN = H::NFN, NPP = H::NPP, S1 = H::S1, S2 = H::S2, LD = H::LD, SS = HOFLOW_SGEO_SIZE(3);
+  __shared__ double        sM[N1 * LD], sA[N1 * LD], sDT[N1 * LD], sgn[H::E][NF][3];
+  extern __shared__ double smem[];
+  const int                c0 = threadIdx.x, c1 = threadIdx.y, slot = threadIdx.z, e = e0 + blockIdx.x * H::E + slot, t = c0 + N1 * (c1 + N1 * slot), line = c0 + N1 * c1;
+  double                  *sh = smem + slot * H::APPLY, *X0 = sh, *X1 = sh + H::XS, *X2 = sh + 2 * H::XS, *Q = X2 + H::FACES;
+  double                  *FS = X2, *FJ = FS + NFN, *FT = X0, *FU = X0 + NFN;
+  const double *const      g[3] = {gx, gy, gz};
+  const bool               live = e < e1;
+  const double            *ge = d.geo + (live ? e : e0) * HOFLOW_GEO_SIZE(3), J = ge[HOFLOW_GEO_J(3)];
+  const int                base = d.node0 + (live ? e : e0) * NP, own = c0 + S1 * c1;
+  const bool               lam  = d.lambda != 0;
+  double                   rA[N1], rM[N1], col[N1], out[N1];
+
+  StageMatrix<3, N1>(sM, d.M1, t, H::E * N1 * N1);
+  StageMatrix<3, N1>(sA, d.A1, t, H::E * N1 * N1);
+  StageMatrix<3, N1>(sDT, d.D1T, t, H::E * N1 * N1);
+  __syncthreads();
+  // along r, one t-plane at a time: q_a = J sum_x (dr_a/dx) g_x and lambda J u into the plane
+  // buffer, then X_0 = A q_0 (+ M lambda J u), X_1 = M q_1, X_2 = M q_2 at the thread's point
+#pragma unroll
+  for (int k = 0; k < N1; k++) {
+    rA[k] = sA[c0 * LD + k];
+    rM[k] = sM[c0 * LD + k];
+  }
+  for (int c2 = 0; c2 < N1; c2++) {
+    if (live) {
+      const int gi = base + line + N1 * N1 * c2;
+      double    gv[3];
+#pragma unroll
+      for (int x = 0; x < 3; x++) gv[x] = g[x][gi];
+#pragma unroll
+      for (int a = 0; a < 3; a++) Q[a * H::SLAB + own] = J * (ge[a] * gv[0] + ge[3 + a] * gv[1] + ge[6 + a] * gv[2]);
+      if (lam) Q[3 * H::SLAB + own] = d.lambda * J * u[gi];
+    }
+    __syncthreads();
+    if (live) {
+      const double *q0 = Q + S1 * c1, *q1 = q0 + H::SLAB, *q2 = q1 + H::SLAB, *l = q2 + H::SLAB;
+      double        x0 = 0, x1 = 0, x2 = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) x0 += rA[k] * q0[k];
+      if (lam)
+#pragma unroll
+        for (int k = 0; k < N1; k++) x0 += rM[k] * l[k];
+#pragma unroll
+      for (int k = 0; k < N1; k++) {
+        x1 += rM[k] * q1[k];
+        x2 += rM[k] * q2[k];
+      }
+      X0[own + S2 * c2] = x0;
+      X1[own + S2 * c2] = x1;
+      X2[own + S2 * c2] = x2;
+    }
+    __syncthreads();
+  }
+  // along s into registers (P in col, the Q of the host in out), then along t: out = M P + A Q
+#pragma unroll
+  for (int k = 0; k < N1; k++) {
+    rA[k] = sA[c1 * LD + k];
+    rM[k] = sM[c1 * LD + k];
+  }
+  if (live)
+#pragma unroll
+    for (int c2 = 0; c2 < N1; c2++) {
+      double p = 0, qq = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) p += rM[k] * X0[c0 + S1 * k + S2 * c2];
+#pragma unroll
+      for (int k = 0; k < N1; k++) p += rA[k] * X1[c0 + S1 * k + S2 * c2];
+#pragma unroll
+      for (int k = 0; k < N1; k++) qq += rM[k] * X2[c0 + S1 * k + S2 * c2];
+      col[c2] = p;
+      out[c2] = qq;
+    }
+  __syncthreads(); // X_2 becomes the face fields
+  if (live) {
+    double Qv[N1];
+#pragma unroll
+    for (int k = 0; k < N1; k++) Qv[k] = out[k];
+#pragma unroll
+    for (int c2 = 0; c2 < N1; c2++) {
+      double o = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) o += sM[c2 * LD + k] * col[k];
+#pragma unroll
+      for (int k = 0; k < N1; k++) o += sA[c2 * LD + k] * Qv[k];
+      out[c2] = o;
+    }
+  }
+  // faces: the flux s and [[u]] at each face node, by face grid position (thread line: node line of each face)
+  if (live)
+    for (int n = line; n < NFN; n += NFP) {
+      const int     f = n / NFP, p = d.face_pos[n], idM = base + d.face_nodes[n];
+      const double *sg = d.sgeo + (e * NF + f) * SS, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(3)] * J, tau = sg[HOFLOW_SGEO_TAU(3)];
+      const int     type = d.face_type[e * NF + f], interior = type == HOFLOW_FACE_INTERIOR, idP = interior ? d.vmapP[e * NFN + n] : idM;
+      double        gnM = 0, gnP = 0, ju, jg;
+#pragma unroll
+      for (int x = 0; x < 3; x++) gnM += sg[x] * g[x][idM];
+      if (interior)
+#pragma unroll
+        for (int x = 0; x < 3; x++) gnP += sg[x] * g[x][idP];
+      EllipticFaceJumps(type, u[idM], gnM, interior ? u[idP] : 0.0, gnP, bc ? bc[e * NFN + n] : 0.0, &ju, &jg);
+      FS[f * NFP + p] = -sJ * (gnM + 0.5 * jg + tau * ju);
+      FJ[f * NFP + p] = ju;
+      if (p == 0)
+#pragma unroll
+        for (int a = 0; a < 3; a++) sgn[slot][f][a] = 0.5 * sJ * (ge[a] * sg[0] + ge[3 + a] * sg[1] + ge[6 + a] * sg[2]);
+    }
+  __syncthreads();
+  // face mass M1 (x) M1 on each face grid (as the host: first direction through M1^T = M1)
+  if (live)
+    for (int n = line; n < NFN; n += NFP) {
+      const int f = n / NFP, p = n % NFP, p0 = p % N1, r = p - p0;
+      double    a = 0, b = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) {
+        a += sM[k * LD + p0] * FS[f * NFP + r + k];
+        b += sM[k * LD + p0] * FJ[f * NFP + r + k];
+      }
+      FT[n] = a;
+      FU[n] = b;
+    }
+  __syncthreads();
+  if (live)
+    for (int n = line; n < NFN; n += NFP) {
+      const int f = n / NFP, p = n % NFP, p0 = p % N1, p1 = p / N1;
+      double    a = 0, b = 0;
+#pragma unroll
+      for (int k = 0; k < N1; k++) {
+        a += sM[p1 * LD + k] * FT[f * NFP + p0 + k * N1];
+        b += sM[p1 * LD + k] * FU[f * NFP + p0 + k * N1];
+      }
+      FS[n] = a;
+      FJ[n] = b;
+    }
+  __syncthreads();
+  // each point's share of the faces it lies on (faces in order, as the host adds them): the flux into
+  // out, F_a = sum_f sgn_f,a [[u]]-mass into X_0, X_1 (shared) and the line's F_2 (registers, col)
+  if (live)
+#pragma unroll
+    for (int c2 = 0; c2 < N1; c2++) {
+      const int c[3] = {c0, c1, c2};
+      double    F[3] = {0, 0, 0};
+#pragma unroll
+      for (int f = 0; f < NF; f++) {
+        const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1
+                                                                                             : N1 * N1;
+        if (c[fd] != (m0 / st) % N1) continue;
+        int p = 0;
+#pragma unroll
+        for (int x = 2; x >= 0; x--)
+          if (x != fd) p = p * N1 + c[x];
+        out[c2] += FS[f * NFP + p];
+#pragma unroll
+        for (int a = 0; a < 3; a++) F[a] += sgn[slot][f][a] * FJ[f * NFP + p];
+      }
+      X0[own + S2 * c2] = F[0];
+      X1[own + S2 * c2] = F[1];
+      col[c2]           = F[2];
+    }
+  __syncthreads();
+  if (!live) return;
+  // lift: out += D^T along r of F_0, along s of F_1, along t of F_2
+#pragma unroll
+  for (int k = 0; k < N1; k++) {
+    rA[k] = sDT[c0 * LD + k];
+    rM[k] = sDT[c1 * LD + k];
+  }
+#pragma unroll
+  for (int c2 = 0; c2 < N1; c2++) {
+    double o = out[c2];
+#pragma unroll
+    for (int k = 0; k < N1; k++) o += rA[k] * X0[k + S1 * c1 + S2 * c2];
+#pragma unroll
+    for (int k = 0; k < N1; k++) o += rM[k] * X1[c0 + S1 * k + S2 * c2];
+#pragma unroll
+    for (int k = 0; k < N1; k++) o += sDT[c2 * LD + k] * col[k];
+    Au[base + line + N1 * N1 * c2] = o;
   }
 }
 
@@ -239,14 +512,14 @@ template <int DIM, int N1>
 __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) CurvedTensorGradientKernel(const IPDGCurvedKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
   using T = Tensor<DIM, N1>;
-  __shared__ double sD[N1 * N1], su[T::E][T::NP];
+  __shared__ double sD[N1 * Tensor<DIM, N1>::LD], su[T::E][T::NP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * T::NP;
   const double     *Gn   = halo ? d.halo_Gn : d.Gn;
   const int         n0   = halo ? d.halo_node0 : d.node0;
   double *const     g[3] = {gx, gy, gz};
 
-  Stage(sD, d.D1, N1 * N1, t, T::E * T::NP);
+  StageMatrix<DIM, N1>(sD, d.D1, t, T::E * T::NP);
   if (e < e1) su[slot][i] = u[n0 + e * T::NP + i];
   __syncthreads();
   if (e >= e1) return;
@@ -269,7 +542,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Curve
 {
   using T                     = Tensor<DIM, N1>;
   constexpr int            NP = T::NP, NPAIR = DIM * (DIM + 1) / 2;
-  __shared__ double        sB[N1 * N1], sG[N1 * N1], sBT[N1 * N1], sGT[N1 * N1];
+  __shared__ double        sB[N1 * Tensor<DIM, N1>::LD], sG[N1 * Tensor<DIM, N1>::LD], sBT[N1 * Tensor<DIM, N1>::LD], sGT[N1 * Tensor<DIM, N1>::LD];
   extern __shared__ double smem[];
   int                      c[3];
   const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0 + blockIdx.x * T::E + slot, t = i + slot * NP;
@@ -277,10 +550,10 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Curve
   const bool               live = e < e1;
   const int                base = d.node0 + (live ? e : e0) * NP;
 
-  Stage(sB, d.B1, N1 * N1, t, T::E * NP);
-  Stage(sG, d.G1, N1 * N1, t, T::E * NP);
-  Stage(sBT, d.B1T, N1 * N1, t, T::E * NP);
-  Stage(sGT, d.G1T, N1 * N1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sB, d.B1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sG, d.G1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sBT, d.B1T, t, T::E * NP);
+  StageMatrix<DIM, N1>(sGT, d.G1T, t, T::E * NP);
   if (live) su[i] = u[base + i];
   __syncthreads();
   if (live) {
@@ -366,14 +639,14 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Curve
 {
   using T                     = Tensor<DIM, N1>;
   constexpr int            NP = T::NP;
-  __shared__ double        sDT[N1 * N1];
+  __shared__ double        sDT[N1 * Tensor<DIM, N1>::LD];
   extern __shared__ double smem[];
   int                      c[3];
   const int                i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, k = blockIdx.x * T::E + slot, e = e0 + k, t = i + slot * NP, ws = e1 - e0;
   double                  *sR   = smem + slot * DIM * NP;
   const bool               live = e < e1;
 
-  Stage(sDT, d.D1T, N1 * N1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sDT, d.D1T, t, T::E * NP);
   if (live) {
     const double *R = d.work + (size_t)(DIM + 1) * d.Nq * ws + k;
 #pragma unroll
@@ -395,7 +668,7 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
 {
   using T              = Tensor<DIM, N1>;
   constexpr int     NP = T::NP;
-  __shared__ double sA[N1 * N1], sAT[N1 * N1], s1[T::E][NP], s2[T::E][NP];
+  __shared__ double sA[N1 * Tensor<DIM, N1>::LD], sAT[N1 * Tensor<DIM, N1>::LD], s1[T::E][NP], s2[T::E][NP];
   int               c[3];
   const int         i = PointIndex<DIM, N1>(c), slot = DIM == 2 ? threadIdx.z : 0, e = e0_(blockIdx.x, slot), t = i + slot * NP;
   const bool        live = e < d.K;
@@ -404,8 +677,8 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
                *AT       = curved ? d.B1T : A;
   double *a = s1[slot], *b = s2[slot];
 
-  Stage(sA, A, N1 * N1, t, T::E * NP);
-  Stage(sAT, AT, N1 * N1, t, T::E * NP);
+  StageMatrix<DIM, N1>(sA, A, t, T::E * NP);
+  StageMatrix<DIM, N1>(sAT, AT, t, T::E * NP);
   if (live) a[i] = u[d.node0 + e * NP + i];
   __syncthreads();
   // forward: along r, s[, t]; the result in b (2D) or a (3D)
@@ -466,20 +739,33 @@ static int Launch(K kernel, int nelem, size_t shared, bool *ok)
 template <int DIM, int N1>
 static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
-  constexpr int E = Tensor<DIM, N1>::E;
-  if (e1 > e0) TensorGradientKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
+  if (e1 <= e0) return 0;
+  if constexpr (DIM == 3 && N1 >= HEX_LINE_MIN_N1) {
+    constexpr int E = Hex<N1>::E;
+    HexGradientKernel<N1><<<(e1 - e0 + E - 1) / E, dim3(N1, N1, E), 0, (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
+  } else {
+    constexpr int E = Tensor<DIM, N1>::E;
+    TensorGradientKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), 0, (cudaStream_t)d->stream>>>(*d, halo, e0, e1, u, gx, gy, gz);
+  }
   return (int)cudaGetLastError();
 }
 
 template <int DIM, int N1>
 static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  constexpr int    E      = Tensor<DIM, N1>::E;
-  constexpr size_t shared = sizeof(double) * E * ApplyShared<DIM, N1>();
-  bool             ok     = false;
-  int              err    = Launch(TensorApplyKernel<DIM, N1>, e1 - e0, shared, &ok);
-  if (err) return err;
-  if (ok) TensorApplyKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), shared, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  bool ok = false;
+  int  err;
+  if constexpr (DIM == 3 && N1 >= HEX_LINE_MIN_N1) {
+    constexpr int    E      = Hex<N1>::E;
+    constexpr size_t shared = sizeof(double) * E * Hex<N1>::APPLY;
+    if ((err = Launch(HexApplyKernel<N1>, e1 - e0, shared, &ok))) return err;
+    if (ok) HexApplyKernel<N1><<<(e1 - e0 + E - 1) / E, dim3(N1, N1, E), shared, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  } else {
+    constexpr int    E      = Tensor<DIM, N1>::E;
+    constexpr size_t shared = sizeof(double) * E * ApplyShared<DIM, N1>();
+    if ((err = Launch(TensorApplyKernel<DIM, N1>, e1 - e0, shared, &ok))) return err;
+    if (ok) TensorApplyKernel<DIM, N1><<<(e1 - e0 + E - 1) / E, Block<DIM, N1>(), shared, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  }
   return (int)cudaGetLastError();
 }
 
