@@ -38,7 +38,7 @@ static void ElementCurlCurl(const SEMFlowKernelData *d, const double *g, const d
   double   *gu = work, *w = gu + dim * dim * Np, *gw = w + 3 * Np, *r = gw + dim * Np; /* gu[(c*dim + j)*Np + q] */
 
   for (int c = 0; c < dim; c++) ElementGradient(d, g, ue + c * Np, r, gu + c * dim * Np);
-#define GU(c, j, q) gu[((c) * dim + (j)) * Np + (q)]
+#define GU(c, j, q) gu[((c)*dim + (j)) * Np + (q)]
   if (dim == 2) {
     for (int q = 0; q < Np; q++) w[q] = GU(1, 0, q) - GU(0, 1, q);
     ElementGradient(d, g, w, r, gw);

@@ -9,9 +9,9 @@
 /* dr/dx at the GLL nodes of every element: g[(e*Np + q)*dim*dim + j*dim + a] = dr_a/dx_j. */
 static PetscErrorCode SEMFlowNodeGeometry(SEMFlow *flow)
 {
-  SEMDisc        *u  = flow->u;
-  const PetscInt  dim = u->dim, Np = u->Np, dd = dim * dim;
-  PetscReal      *jac;
+  SEMDisc       *u   = flow->u;
+  const PetscInt dim = u->dim, Np = u->Np, dd = dim * dim;
+  PetscReal     *jac;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1((size_t)u->K * Np * dd, &flow->g));
@@ -33,11 +33,11 @@ static PetscErrorCode SEMFlowNodeGeometry(SEMFlow *flow)
  * geometry of the isoparametric map (x interpolated from the GLL nodes) at the points. */
 static PetscErrorCode SEMFlowGaussGeometry(SEMFlow *flow)
 {
-  SEMDisc        *u  = flow->u;
-  const PetscInt  dim = u->dim, Np = u->Np, N1 = u->N1, Nq = 3 * u->N / 2 + 1, dd = dim * dim;
-  PetscInt        Nqp = 1, M;
-  PetscReal      *xg, *wg, *xe, *dx, *work;
-  RefElement     *seg;
+  SEMDisc       *u   = flow->u;
+  const PetscInt dim = u->dim, Np = u->Np, N1 = u->N1, Nq = 3 * u->N / 2 + 1, dd = dim * dim;
+  PetscInt       Nqp = 1, M;
+  PetscReal     *xg, *wg, *xe, *dx, *work;
+  RefElement    *seg;
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < dim; d++) Nqp *= Nq;

@@ -38,9 +38,9 @@ typedef struct {
   MatNullSpace pres_null;
   PetscBool    pres_ready;
   /* velocity work: the Dirichlet rows (1 there), the boundary data, a right-hand side */
-  Vec mask, gD, t, b;
-  Vec bp;                 /* pressure right-hand side */
-  Vec force;              /* the body force (nodal), at force_time */
+  Vec       mask, gD, t, b;
+  Vec       bp;    /* pressure right-hand side */
+  Vec       force; /* the body force (nodal), at force_time */
   PetscReal force_time;
   PetscBool force_ready;
   /* the face nodes of the pressure's boundary term: local pressure dof, coordinates, w dA n */
@@ -49,6 +49,7 @@ typedef struct {
   PetscReal *face_x, *face_wn;
   Vec        sub[2];
   PetscBool  exact_history;
+  PetscBool  rotational; /* the viscous term -nu curl curl u* in the pressure equation (false: left out, the standard form) */
 } SEMNS;
 
 typedef struct {
@@ -163,7 +164,7 @@ static PetscErrorCode SEMNSPressureSolve(void *ctx, PetscReal t, PetscReal gamma
   PetscScalar *ba;
 
   PetscFunctionBeginUser;
-  PetscCall(SEMFlowPressureRHS(ns->flow, ns->nu, F, ustar, ns->bp));
+  PetscCall(SEMFlowPressureRHS(ns->flow, ns->rotational ? ns->nu : 0.0, F, ustar, ns->bp));
   if (ns->nface) {
     PetscCall(DMGetLocalVector(ns->p->dm, &bl));
     PetscCall(VecZeroEntries(bl));
@@ -308,8 +309,10 @@ static PetscErrorCode SEMNSMonitor(Unsteady *un, const char name[], PetscReal ti
     PetscCall(VecDot(w, ns->sub[0], value));
     *value *= 0.5;
     PetscCall(VecDestroy(&w));
-  } else if (!strcmp(name, "divergence")) PetscCall(SEMNSDivergenceNorm(ns, value));
-  else SETERRQ(un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: not a monitor of physics sem_ns", name);
+  } else if (!strcmp(name, "divergence"))
+    PetscCall(SEMNSDivergenceNorm(ns, value));
+  else
+    SETERRQ(un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: not a monitor of physics sem_ns", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -384,11 +387,11 @@ static PetscErrorCode SEMNSCreateKSP(MPI_Comm comm, const char prefix[], KSP *ks
  * and w dA n (collocated on the face's GLL nodes, dA and n from Nanson's formula at the node). */
 static PetscErrorCode SEMNSBoundaryNodes(SEMNS *ns)
 {
-  SEMDisc        *u    = ns->u;
-  const Mesh     *mesh = u->mesh;
-  const PetscInt  dim = u->dim, N1 = u->N1, Np = u->Np;
-  PetscReal      *jac, nref[HOFLOW_FACES_MAX][3], ratio[HOFLOW_FACES_MAX];
-  PetscInt        n = 0;
+  SEMDisc       *u    = ns->u;
+  const Mesh    *mesh = u->mesh;
+  const PetscInt dim = u->dim, N1 = u->N1, Np = u->Np;
+  PetscReal     *jac, nref[HOFLOW_FACES_MAX][3], ratio[HOFLOW_FACES_MAX];
+  PetscInt       n = 0;
 
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < u->K; e++)
@@ -409,7 +412,7 @@ static PetscErrorCode SEMNSBoundaryNodes(SEMNS *ns)
         if (ix[u->face_dir[f]] != u->face_side[f]) continue;
         for (PetscInt d = 0; d < dim; d++)
           if (d != u->face_dir[f]) w *= u->ref->w1[ix[d]];
-        dA                = GeomFaceNormalFromJacobian((int)dim, jac + i * dim * dim, nref[f], nrm);
+        dA                      = GeomFaceNormalFromJacobian((int)dim, jac + i * dim * dim, nref[f], nrm);
         ns->face_dof[ns->nface] = ns->p->gather[e * Np + i];
         for (PetscInt d = 0; d < dim; d++) {
           ns->face_x[ns->nface * dim + d]  = u->x[(e * Np + i) * dim + d];
@@ -425,23 +428,24 @@ static PetscErrorCode SEMNSBoundaryNodes(SEMNS *ns)
 
 static PetscErrorCode SEMNSCreate(Unsteady *un)
 {
-  App          *app  = un->app;
-  Mesh         *mesh = app->mesh;
-  SEMNS        *ns;
-  TSVelCorrOps  ops;
-  PetscBool     dealias = PETSC_FALSE;
-  SEMNSPoint    pt;
+  App         *app  = un->app;
+  Mesh        *mesh = app->mesh;
+  SEMNS       *ns;
+  TSVelCorrOps ops;
+  PetscBool    dealias = PETSC_FALSE;
+  SEMNSPoint   pt;
 
   PetscFunctionBeginUser;
   PetscCheck((app->problem.exact || app->problem.initial) && app->problem.nu > 0, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s names physics 'sem_ns' but gives no state (exact solution or initial state) or no viscosity", app->problem_name);
   PetscCall(HoflowTSRegisterAll());
   PetscCall(PetscNew(&ns));
-  ns->app     = app;
-  ns->un      = un;
-  ns->problem = &app->problem;
-  ns->nu      = app->problem.nu;
+  ns->app        = app;
+  ns->un         = un;
+  ns->problem    = &app->problem;
+  ns->nu         = app->problem.nu;
+  ns->rotational = PETSC_TRUE;
   PetscCall(DiscGetSEM(app->disc, "Incompressible flow by velocity correction (physics sem_ns)", &ns->u));
-  ns->dim = ns->u->dim;
+  ns->dim             = ns->u->dim;
   un->physics         = ns;
   un->physics_destroy = SEMNSDestroy;
   un->physics_errors  = SEMNSErrors;
@@ -458,6 +462,7 @@ static PetscErrorCode SEMNSCreate(Unsteady *un)
   }
   PetscOptionsBegin(un->comm, NULL, "Incompressible flow on -disc sem (velocity correction)", NULL);
   PetscCall(PetscOptionsBool("-sem_ns_dealias", "Over-integrate the convection with the 3/2 rule (3N/2 + 1 Gauss points a direction) instead of collocating it at the GLL nodes", NULL, dealias, &dealias, NULL));
+  PetscCall(PetscOptionsBool("-sem_ns_rotational", "Keep the viscous term -nu curl curl u* of the rotational form in the pressure equation and its boundary condition (false: the standard form, at most first order in time with walls)", NULL, ns->rotational, &ns->rotational, NULL));
   PetscCall(PetscOptionsBool("-sem_ns_exact_history", "Start with the past levels from the exact solution (full order from the first step; problems with an exact solution)", NULL, ns->exact_history, &ns->exact_history, NULL));
   PetscOptionsEnd();
   PetscCheck(!ns->exact_history || app->problem.exact, un->comm, PETSC_ERR_ARG_WRONG, "-sem_ns_exact_history: problem %s has no exact solution", app->problem_name);
@@ -484,8 +489,8 @@ static PetscErrorCode SEMNSCreate(Unsteady *un)
 
   /* velocity work vectors and the Dirichlet rows */
   {
-    char     *mask;
-    PetscInt  nrows, *rows;
+    char    *mask;
+    PetscInt nrows, *rows;
     PetscCall(DMCreateGlobalVector(ns->u->dm, &ns->mask));
     PetscCall(SEMDiscDirichletDofs(ns->u, mesh->face_type, &mask, &nrows, &rows));
     PetscCall(VecZeroEntries(ns->mask));

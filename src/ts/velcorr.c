@@ -86,11 +86,10 @@ static PetscErrorCode TSSetUp_VelCorr(TS ts)
 
 static PetscErrorCode TSVelCorrGetHistory_VelCorr(TS ts, PetscInt *n, const char ***names, Vec **vecs)
 {
-  TS_VelCorr              *vc                    = (TS_VelCorr *)ts->data;
+  TS_VelCorr              *vc                     = (TS_VelCorr *)ts->data;
   static const char *const labels[2][VC_SMAX - 1] = {
-    {"velcorr_u_1", "velcorr_u_2"},
-    {"velcorr_n_1", "velcorr_n_2"}
-  };
+      {"velcorr_u_1", "velcorr_u_2"},
+      {"velcorr_n_1", "velcorr_n_2"}};
   PetscInt k = 0;
 
   PetscFunctionBeginUser;
@@ -126,10 +125,10 @@ static PetscErrorCode TSStep_VelCorr(TS ts)
     vc->dt            = ts->time_step;
     vc->history_given = -ts->steps;
   }
-  dt              = vc->dt;
-  tn1             = HoflowTSNextTime(tn, dt);
-  vc->failure[0]  = 0;
-  S               = PetscMin(ts->steps + vc->history_given, vc->order - 1) + 1;
+  dt             = vc->dt;
+  tn1            = HoflowTSNextTime(tn, dt);
+  vc->failure[0] = 0;
+  S              = PetscMin(ts->steps + vc->history_given, vc->order - 1) + 1;
   HoflowBDFEXTCoefficients(S, &gamma, beta, alpha);
   PetscCall(VecNestGetSubVec(ts->vec_sol, 0, &u));
   PetscCall(VecNestGetSubVec(ts->vec_sol, 1, &p));
