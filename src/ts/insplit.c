@@ -137,7 +137,7 @@ static PetscErrorCode InsplitSubcycle(TS ts, const Vec u0[], PetscReal t0, Petsc
 
 static PetscErrorCode TSInsplitGetHistory_Insplit(TS ts, PetscInt *n, const char ***names, Vec **vecs)
 {
-  TS_Insplit              *ins                                = (TS_Insplit *)ts->data;
+  TS_Insplit              *ins                        = (TS_Insplit *)ts->data;
   static const char *const labels[2 * INS_DMAX + 1][INS_SMAX] = {
       {"ins_u_1", "ins_u_2", "ins_u_3"},
       {"ins_v_1", "ins_v_2", "ins_v_3"},
