@@ -5,7 +5,8 @@
  * on the seed's rectangle [-0.5, 1] x [-0.5, 1.5] (3 x 4 quadrilaterals of size 1/2), Re = 40
  * (-kovasznay_re), the exact velocity on every side. The steady state is reached by time marching
  * (-ts_type velcorr of physics sem_ns) from the exact solution's interpolant: what is left is the
- * discretization error, which the run reports (L2 of the velocity, L2_p of the pressure). */
+ * discretization error, which the run reports (L2 of the velocity, L2_p of the pressure). Monitors: the L2
+ * errors of the velocity and the pressure and the L2 norm of div u, on the way to the steady state. */
 #include <hoflow/compat.h>
 #include <hoflow/problem.h>
 
@@ -54,5 +55,6 @@ PetscErrorCode ProblemCreate_Kovasznay(Problem *problem)
   problem->default_max_time = 4.0;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_box_faces 3,4 -dm_plex_box_lower -0.5,-0.5 -dm_plex_box_upper 1,1.5", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,bottom,top"));
+  PetscCall(PetscStrncpy(problem->monitors, "L2_error_velocity,L2_error_pressure,divergence", sizeof(problem->monitors)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

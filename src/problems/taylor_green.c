@@ -7,7 +7,8 @@
  * box with walls (-dm_plex_box_bd none,none -bc_dirichlet left,right,bottom,top) the exact velocity is
  * the Dirichlet data, time-dependent, which the rotational pressure boundary condition of the
  * velocity-correction scheme (physics sem_ns) meets. For temporal convergence studies: the L2 errors at
- * T (-sem_ns_exact_history starts from the exact past levels). */
+ * T (-sem_ns_exact_history starts from the exact past levels). Monitors: the L2 errors of the velocity and
+ * the pressure, the kinetic energy, the L2 norm of div u. */
 #include <hoflow/compat.h>
 #include <hoflow/problem.h>
 
@@ -47,5 +48,6 @@ PetscErrorCode ProblemCreate_TaylorGreen(Problem *problem)
   problem->default_max_time = 0.5;
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_box_faces 4,4 -dm_plex_box_bd periodic,periodic", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "none"));
+  PetscCall(PetscStrncpy(problem->monitors, "L2_error_velocity,L2_error_pressure,kinetic_energy,divergence", sizeof(problem->monitors)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
