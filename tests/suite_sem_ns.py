@@ -23,6 +23,28 @@ def sem_ns_temporal(args, dts):
     return errs, rates
 
 
+TEST_SEM_FLOW = os.path.join(ROOT, "build", "tests", "test_sem_flow")
+
+
+def sem_flow_unit_test(args, ranks=1):
+    def f():
+        _, out = run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [TEST_SEM_FLOW] + args)
+        m = re.search(r"^sem_flow: .*$", out, re.M)
+        check(m, "no result line:\n" + out[-1500:])
+        vals = dict(zip(m.group(0).split()[1::2], m.group(0).split()[2::2]))
+        bad = {k: v for k, v in vals.items() if k not in ("dim", "order") and float(v) > 1e-12}
+        check(not bad, "flow kernels off polynomial fields Q_N holds: %s" % bad)
+        return m.group(0)[10:]
+    return f
+
+
+# The kernels on polynomial fields (tests/unit/test_sem_flow.c): collocated and over-integrated convection,
+# the curl curl term, the weak gradient, the divergence, all to round-off on affine boxes (N >= 4).
+test("sem_ns/unit/quadrilateral-N4")(sem_flow_unit_test(["-order", "4", "-dm_plex_box_faces", "3,2", "-dm_plex_box_lower", "0.1,0.2", "-dm_plex_box_upper", "1.3,1.1"]))
+test("sem_ns/unit/quadrilateral-N7-2-ranks")(sem_flow_unit_test(["-order", "7", "-dm_plex_box_faces", "3,3", "-dm_plex_box_lower", "0.1,0.2", "-dm_plex_box_upper", "1.3,1.1"], ranks=2))
+test("sem_ns/unit/hexahedron-N4")(sem_flow_unit_test(["-order", "4", "-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2", "-dm_plex_box_lower", "0.1,0.2,-0.3", "-dm_plex_box_upper", "1.3,1.1,0.5"]))
+
+
 @test("sem_ns/kovasznay/exponential-N4-N8")
 def _():
     """Kovasznay flow, Re = 40, 3 x 4 quadrilaterals of the seed's rectangle, marched from the exact
