@@ -4,6 +4,7 @@
 
 PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
+PetscLogEvent HOFLOW_SEMConvection;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -39,6 +40,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("SEMApply", HOFLOW_CLASSID, &HOFLOW_SEMApply));
   PetscCall(PetscLogEventRegister("SEMDiagonal", HOFLOW_CLASSID, &HOFLOW_SEMDiagonal));
   PetscCall(PetscLogEventRegister("SEMDivergence", HOFLOW_CLASSID, &HOFLOW_SEMDivergence));
+  PetscCall(PetscLogEventRegister("SEMConvection", HOFLOW_CLASSID, &HOFLOW_SEMConvection));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -112,3 +112,16 @@ PetscErrorCode ProblemCreate_Beltrami(Problem *problem)
   PetscCall(PetscStrncpy(problem->derived, "vorticity,vorticity_x,vorticity_y,vorticity_z", sizeof(problem->derived)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The same flow for the velocity-correction scheme of continuous spectral elements (physics sem_ns,
+ * -disc sem, hexahedra): the exact velocity on every face, no derived fields (sem_ns writes none). */
+PetscErrorCode ProblemCreate_BeltramiSEM(Problem *problem)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ProblemCreate_Beltrami(problem));
+  PetscCall(PetscStrncpy(problem->physics, "sem_ns", sizeof(problem->physics)));
+  problem->derived[0] = 0;
+  problem->nbc        = 0;
+  PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,front,back,bottom,top"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

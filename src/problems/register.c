@@ -27,6 +27,9 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));
   PetscCall(PetscFunctionListAdd(&ProblemList, "stokes", ProblemCreate_Stokes));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "kovasznay", ProblemCreate_Kovasznay));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_green", ProblemCreate_TaylorGreen));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami_sem", ProblemCreate_BeltramiSEM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

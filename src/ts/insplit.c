@@ -53,16 +53,13 @@ typedef struct {
   PetscLogStage stage_advection, stage_velocity, stage_pressure, stage_update;
 } TS_Insplit;
 
-/* t + dt, snapped to the multiple k dt it is within round-off of: times on the grid do not drift
- * over many steps, and a restarted run (whose time comes from the checkpoint) repeats them bit for bit. */
-static PetscReal InsplitNextTime(PetscReal t, PetscReal dt)
+PetscReal HoflowTSNextTime(PetscReal t, PetscReal dt)
 {
   const PetscReal k = PetscFloorReal((t + dt) / dt + 0.5);
   return PetscAbsReal(t + dt - k * dt) < 1e-8 * dt ? k * dt : t + dt;
 }
 
-/* BDF (gamma, beta) and extrapolation (alpha) coefficients of order S. */
-static void InsplitCoefficients(PetscInt S, PetscReal *gamma, PetscReal beta[], PetscReal alpha[])
+void HoflowBDFEXTCoefficients(PetscInt S, PetscReal *gamma, PetscReal beta[], PetscReal alpha[])
 {
   static const PetscReal g[4]    = {0, 1.0, 1.5, 11.0 / 6.0};
   static const PetscReal b[4][3] = {{0, 0, 0}, {1, 0, 0}, {2, -0.5, 0}, {3, -1.5, 1.0 / 3.0}};
@@ -262,7 +259,7 @@ static PetscErrorCode TSStep_Insplit(TS ts)
   TSInsplitOps   *o   = &ins->ops;
   const PetscInt  dim = ins->dim;
   const PetscReal dt = ins->dt, nu = o->nu, tn = ts->ptime;
-  const PetscReal tn1 = InsplitNextTime(tn, dt);
+  const PetscReal tn1 = HoflowTSNextTime(tn, dt);
   PetscInt        hist, S, q, its;
   PetscReal       gamma, beta[3], alpha[3], lambda;
   Vec             u[INS_DMAX], p;
@@ -289,7 +286,7 @@ static PetscErrorCode TSStep_Insplit(TS ts)
   hist = PetscMin(ts->steps + ins->history_given, ins->order - 1);
   S    = hist + 1;
   q    = PetscMin(ins->pressure_order, ts->steps + ins->history_given + 1);
-  InsplitCoefficients(S, &gamma, beta, alpha);
+  HoflowBDFEXTCoefficients(S, &gamma, beta, alpha);
   for (PetscInt c = 0; c < dim; c++) PetscCall(VecCopy(u[c], ins->un[c]));
   PetscCall(VecCopy(p, ins->pn));
 
@@ -550,6 +547,7 @@ PetscErrorCode HoflowTSRegisterAll(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(TSRegister(TSINSPLIT, TSCreate_Insplit));
+  PetscCall(TSRegister(TSVELCORR, TSCreate_VelCorr));
   PetscCall(RegisterLSERK4());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

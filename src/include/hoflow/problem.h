@@ -102,3 +102,6 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Naca0012(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Kovasznay(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_BeltramiSEM(Problem *problem);

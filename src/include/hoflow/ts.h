@@ -46,5 +46,40 @@ PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
 PETSC_EXTERN PetscErrorCode TSInsplitSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, const Vec u[], Vec p), void *ctx);
 /* Why the last step was rejected (empty when it was not). */
 PETSC_EXTERN PetscErrorCode TSInsplitGetFailure(TS ts, const char **message);
-/* Register insplit and lserk4 with PETSc (idempotent). */
+/* BDF (gamma, beta[3]) and extrapolation (alpha[3]) coefficients of order S = 1, 2, 3 of the BDF/EXT
+ * schemes (insplit and velcorr share them): gamma u^{n+1} - sum_i beta_i u^{n-i} = dt (...), and
+ * f^{n+1} ~ sum_i alpha_i f^{n-i}. */
+PETSC_EXTERN void HoflowBDFEXTCoefficients(PetscInt S, PetscReal *gamma, PetscReal beta[], PetscReal alpha[]);
+/* t + dt, snapped to the multiple k dt it is within round-off of: times on the grid do not drift
+ * over many steps, and a restarted run (whose time comes from the checkpoint) repeats them bit for bit. */
+PETSC_EXTERN PetscReal HoflowTSNextTime(PetscReal t, PetscReal dt);
+
+/* -ts_type velcorr (src/ts/velcorr.c): the velocity-correction projection of seed 001 §4.2
+ * (Karniadakis, Israeli & Orszag 1991; Guermond & Shen 2003, rotational form), BDF-k / EXT-k, k = 1..3
+ * (-velcorr_order). The solution is the VecNest (u, p): the velocity (dim interlaced components) and an
+ * equal-order pressure. The physics supplies the spatial operators; vectors of the velocity's layout. */
+#define TSVELCORR "velcorr"
+typedef struct {
+  void     *ctx;
+  PetscReal nu;             /* kinematic viscosity */
+  PetscReal velocity_scale; /* a step whose |u| exceeds -velcorr_divergence_factor times it has diverged */
+  /* Nu = N(u) = -(u.grad) u, nodal values */
+  PetscErrorCode (*convection)(void *ctx, PetscReal t, Vec u, Vec Nu);
+  /* f = the body force at t, nodal values (NULL: none) */
+  PetscErrorCode (*forcing)(void *ctx, PetscReal t, Vec f);
+  /* p: (grad p, grad q) = (F - nu curl curl ustar, grad q) - (gamma/dt) <n.u_D(t), q> (p holds the initial guess) */
+  PetscErrorCode (*pressure_solve)(void *ctx, PetscReal t, PetscReal gamma_dt, Vec F, Vec ustar, Vec p, PetscInt *its);
+  /* u: (-Laplace + lambda) u = (F - grad p) / nu, u = u_D(t) on Dirichlet faces (u holds the initial guess) */
+  PetscErrorCode (*velocity_solve)(void *ctx, PetscReal t, PetscReal lambda, Vec F, Vec p, Vec u, PetscInt *its);
+} TSVelCorrOps;
+PETSC_EXTERN PetscErrorCode TSCreate_VelCorr(TS ts);
+PETSC_EXTERN PetscErrorCode TSVelCorrSetOps(TS ts, const TSVelCorrOps *ops);
+/* The past levels u(t - k dt), k = 1..order-1, before the first step (full order from the start, for
+ * convergence studies with an exact solution); fill(ctx, t, u) sets the velocity at time t. */
+PETSC_EXTERN PetscErrorCode TSVelCorrSetHistory(TS ts, PetscErrorCode (*fill)(void *ctx, PetscReal t, Vec u), void *ctx);
+PETSC_EXTERN PetscErrorCode TSVelCorrGetFailure(TS ts, const char **message);
+/* Iterations of the last step's pressure and velocity solves. */
+PETSC_EXTERN PetscErrorCode TSVelCorrGetIterations(TS ts, PetscInt *pressure, PetscInt *velocity);
+
+/* Register insplit, velcorr and lserk4 with PETSc (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowTSRegisterAll(void);
