@@ -52,6 +52,7 @@ int main(int argc, char **argv)
   PetscInt    *rows, *face_type;
   PetscBool    set;
   PetscRandom  rnd;
+  SEMStokesPair pair;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-disc", &set));
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
   dim = app->mesh->dim;
   PetscCall(DiscCreateComponents(app->mesh, "sem", app->order, dim, &vdisc));
   PetscCall(DiscGetSEM(vdisc, "the Stokes test", &u));
-  PetscCall(SEMPressureCreate(u, &p));
+  PetscCall(SEMStokesPairFromOptions(PETSC_COMM_WORLD, &pair));
+  PetscCall(SEMPressureCreate(u, pair, &p));
   PetscCall(SEMDivergenceCreate(p, NULL, &B));
   PetscCall(MatCreateVecs(B, &vu, &vp));
   PetscCall(VecDuplicate(vu, &w));
