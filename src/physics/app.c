@@ -19,6 +19,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "euler", PhysicsInfo_Euler));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "navier_stokes", PhysicsInfo_NavierStokes));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes", PhysicsInfo_Stokes));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes_dirk", PhysicsInfo_StokesDIRK));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,6 +27,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));
   PetscCall(PetscFunctionListAdd(&ProblemList, "stokes", ProblemCreate_Stokes));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "stokes_unsteady", ProblemCreate_StokesUnsteady));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

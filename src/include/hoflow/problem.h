@@ -17,6 +17,7 @@ typedef struct {
   char            name[64];
   char            physics[64]; /* the physics that solves it: elliptic, heat, ins */
   ProblemFunction exact;       /* the exact solution (NULL: none) */
+  ProblemFunction exact_dt;    /* its time derivative (NULL: none; DIRK Stokes integrates the Dirichlet data with it) */
   ProblemFunction initial;     /* the initial state (NULL: the exact solution at t = 0) */
   ProblemFunction forcing;     /* the right-hand side f (NULL: none) */
   ProblemFunction boundary;    /* boundary data where they are not the exact solution's trace (NULL: the exact
@@ -102,3 +103,4 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Naca0012(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_StokesUnsteady(Problem *problem);
