@@ -18,7 +18,7 @@ const char *const SEMStokesPairNames[] = {"taylor_hood", "qn_qn2", "SEMStokesPai
 PetscErrorCode SEMStokesPairFromOptions(MPI_Comm comm, SEMStokesPair *pair)
 {
   char      name[64] = "taylor_hood";
-  PetscBool found     = PETSC_FALSE;
+  PetscBool found    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "Spectral-element Stokes pair", NULL);
@@ -158,7 +158,8 @@ void SEMPressureElementValues(const SEMPressure *p, const PetscScalar *local, Pe
 PetscErrorCode SEMPressureMass(SEMPressure *p, Vec mass)
 {
   PetscFunctionBeginUser;
-  if (p->continuous) PetscCall(VecCopy(p->continuous->mass, mass));
+  if (p->continuous)
+    PetscCall(VecCopy(p->continuous->mass, mass));
   else {
     Vec          pl;
     PetscScalar *pa;

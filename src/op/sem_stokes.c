@@ -88,12 +88,14 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
       PetscReal        div = 0;
       for (PetscInt j = 0; j < dim; j++)
         for (PetscInt a = 0; a < dim; a++) div += g[j * dim + a] * T[(j * dim + a) * Npp + q];
-      if (p->continuous) ue[q] = p->wJ[e * Npp + q] * div; /* t_q, tested against the Q_{N-1} basis below */
-      else pa[p->offset[e] + q] = p->wJ[e * Npp + q] * div;
+      if (p->continuous)
+        ue[q] = p->wJ[e * Npp + q] * div; /* t_q, tested against the Q_{N-1} basis below */
+      else
+        pa[p->offset[e] + q] = p->wJ[e * Npp + q] * div;
     }
     if (p->continuous) {
-      PetscReal     *r    = scratch + 2 * PetscMax(Np, Npp);
-      const PetscInt *gp  = p->continuous->gather + e * p->Npe;
+      PetscReal      *r  = scratch + 2 * PetscMax(Np, Npp);
+      const PetscInt *gp = p->continuous->gather + e * p->Npe;
       SEMTensorInterpolate((int)dim, (int)Ng, (int)p->Np1, p->BpqT, ue, r, scratch);
       for (PetscInt i = 0; i < p->Npe; i++) pa[gp[i]] += r[i];
     }

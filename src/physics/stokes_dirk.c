@@ -65,15 +65,16 @@ static PetscErrorCode StokesDIRKTableauGet(MPI_Comm comm, const char name[], Sto
   } else if (!strcmp(name, "sdirk3")) {
     PetscReal g = 0.4358665215, t2, b1, b2;
     for (PetscInt it = 0; it < 50; it++) g -= (((g - 3) * g + 1.5) * g - 1.0 / 6) / ((3 * g - 6) * g + 1.5); /* Newton on the cubic */
-    t2 = (1 + g) / 2;
-    b1 = -(6 * g * g - 16 * g + 1) / 4;
-    b2 = (6 * g * g - 20 * g + 5) / 4;
+    t2         = (1 + g) / 2;
+    b1         = -(6 * g * g - 16 * g + 1) / 4;
+    b2         = (6 * g * g - 20 * g + 5) / 4;
     tab->order = 3, tab->s = 3;
     tab->A[0] = g;
     tab->A[3] = t2 - g, tab->A[4] = g;
     tab->A[6] = b1, tab->A[7] = b2, tab->A[8] = g;
     tab->c[0] = g, tab->c[1] = t2, tab->c[2] = 1;
-  } else SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-stokes_dirk_type %s is not a DIRK scheme: use one of %s", name, StokesDIRKTypes);
+  } else
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-stokes_dirk_type %s is not a DIRK scheme: use one of %s", name, StokesDIRKTypes);
   { /* consistent with this file's assumptions: rows sum to c, singly diagonal, stiffly accurate (c_s = 1) */
     for (PetscInt i = 0; i < tab->s; i++) {
       PetscReal sum = 0;
@@ -100,15 +101,15 @@ static PetscErrorCode StokesExactVelocityRate(const PetscReal x[], PetscReal v[]
 
 static PetscErrorCode StokesDIRKRun(App *app)
 {
-  StokesDIRKTableau  tab;
-  StokesSystem       st;
-  PetscReal          nu = app->problem.nu > 0 ? app->problem.nu : 1.0, dt = app->problem.default_dt, T = app->problem.default_max_time, a, t = 0, err_u, err_p, div;
-  PetscInt           nsteps, ndofs;
-  char               type[16] = "sdirk3", dirichlet[16] = "derivative", shapes[128] = "";
-  PetscBool          derivative;
-  Vec                x, b, un, Z, g, r_u, k[3], xu;
-  PetscLogDouble     t0, t1;
-  MPI_Comm           comm = app->comm;
+  StokesDIRKTableau tab;
+  StokesSystem      st;
+  PetscReal         nu = app->problem.nu > 0 ? app->problem.nu : 1.0, dt = app->problem.default_dt, T = app->problem.default_max_time, a, t = 0, err_u, err_p, div;
+  PetscInt          nsteps, ndofs;
+  char              type[16] = "sdirk3", dirichlet[16] = "derivative", shapes[128] = "";
+  PetscBool         derivative;
+  Vec               x, b, un, Z, g, r_u, k[3], xu;
+  PetscLogDouble    t0, t1;
+  MPI_Comm          comm = app->comm;
 
   PetscFunctionBeginUser;
   if (!app->problem.exact_dt) PetscCall(PetscStrncpy(dirichlet, "value", sizeof(dirichlet)));
@@ -147,7 +148,8 @@ static PetscErrorCode StokesDIRKRun(App *app)
       if (derivative) { /* g = Z + dt a_ii g'(t_i): only its Dirichlet entries are read */
         PetscCall(SEMDiscInterpolate(st.u, StokesExactVelocityRate, &sp, g));
         PetscCall(VecAYPX(g, dt * a, Z));
-      } else PetscCall(SEMDiscInterpolate(st.u, StokesExactVelocity, &sp, g));
+      } else
+        PetscCall(SEMDiscInterpolate(st.u, StokesExactVelocity, &sp, g));
       /* r_u = M f(t_i) / nu + lambda M Z */
       PetscCall(SEMDiscInterpolate(st.u, StokesForcing, &sp, r_u));
       PetscCall(VecScale(r_u, 1.0 / nu));

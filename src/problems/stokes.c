@@ -27,7 +27,15 @@
 #include <hoflow/problem.h>
 
 /* wave numbers / pi: psi (a, b, c), phi (a', b', c'), the pressure (x, y, z); periodic: all 2 (-stokes_periodic) */
-enum { SA, SB, SC, TA, TB, TC, PX, PY, PZ };
+enum { SA,
+       SB,
+       SC,
+       TA,
+       TB,
+       TC,
+       PX,
+       PY,
+       PZ };
 static const PetscReal StokesWaves[9] = {1.3, 0.9, 0.7, 0.6, 1.1, 0.8, 1.7, 1.0, 0.6}, StokesWavesPeriodic[9] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
 
 typedef struct {
@@ -162,9 +170,9 @@ static PetscErrorCode StokesCreate(Problem *problem, PetscBool unsteady)
   problem->exact   = StokesExact;
   problem->forcing = StokesForcing;
   PetscCall(PetscNew(&ctx));
-  ctx->problem         = problem;
-  ctx->pressure_scale  = scale;
-  ctx->unsteady        = unsteady;
+  ctx->problem        = problem;
+  ctx->pressure_scale = scale;
+  ctx->unsteady       = unsteady;
   for (PetscInt i = 0; i < 9; i++) ctx->k[i] = (periodic ? StokesWavesPeriodic[i] : StokesWaves[i]) * PETSC_PI;
   if (unsteady) {
     problem->exact_dt         = StokesExactTimeDerivative;

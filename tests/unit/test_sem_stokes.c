@@ -40,18 +40,18 @@ static PetscErrorCode Position(const PetscReal x[], PetscReal u[], void *ctx)
 
 int main(int argc, char **argv)
 {
-  App         *app;
-  Disc         vdisc;
-  SEMDisc     *u;
-  SEMPressure *p;
-  Mat          B, A, Av;
-  Vec          vu, vp, w, ws, wp, Gp, one, As;
-  PetscInt     dim, n, nb;
-  PetscReal    div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale, lor;
-  char        *mask;
-  PetscInt    *rows, *face_type;
-  PetscBool    set;
-  PetscRandom  rnd;
+  App          *app;
+  Disc          vdisc;
+  SEMDisc      *u;
+  SEMPressure  *p;
+  Mat           B, A, Av;
+  Vec           vu, vp, w, ws, wp, Gp, one, As;
+  PetscInt      dim, n, nb;
+  PetscReal     div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale, lor;
+  char         *mask;
+  PetscInt     *rows, *face_type;
+  PetscBool     set;
+  PetscRandom   rnd;
   SEMStokesPair pair;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -32,13 +32,13 @@ typedef struct {
   PetscInt      ndirichlet, *dirichlet_rows; /* owned velocity Dirichlet rows (global numbers) */
   /* the Schur preconditioner (StokesSchurApply): -M_p^-1, S's own value on the constant pressure where
    * it is no null vector, and lambda L_p^-1 (unsteady, Taylor-Hood) */
-  PetscBool deflate, shell;
-  Vec       mass_p, inv_sp; /* M_p 1 and the diagonal of -M_p^-1 */
-  PetscReal volume, s_c;    /* 1^T M_p 1 and 1^T S 1 = -(B0^T 1)^T (A + lambda M)^-1 (B0^T 1) */
-  Mat       Lp, Lp_lor;
-  PC        poisson;
-  Vec       pwork;
-  PetscInt  iterations, solves, max_iterations; /* FGMRES iterations: total, solves, the most in one solve */
+  PetscBool      deflate, shell;
+  Vec            mass_p, inv_sp; /* M_p 1 and the diagonal of -M_p^-1 */
+  PetscReal      volume, s_c;    /* 1^T M_p 1 and 1^T S 1 = -(B0^T 1)^T (A + lambda M)^-1 (B0^T 1) */
+  Mat            Lp, Lp_lor;
+  PC             poisson;
+  Vec            pwork;
+  PetscInt       iterations, solves, max_iterations; /* FGMRES iterations: total, solves, the most in one solve */
   PetscLogDouble setup_time, solve_time;
 } StokesSystem;
 
