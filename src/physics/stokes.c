@@ -132,7 +132,6 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
   if (st->lambda > 0) {
     /* L_p: the Laplacian of the continuous pressure space with natural (Neumann) boundaries, as B M^-1 B^T
      * is where the velocity has Dirichlet data; a tiny mass shift keeps BoomerAMG off the constant */
-    PetscBool boomer;
     PetscCheck(st->p->continuous, comm, PETSC_ERR_SUP, "-stokes_pair %s: the Schur preconditioner of a DIRK stage needs the pressure Laplacian of a continuous pressure space (seed 001 §5.4); use -stokes_pair taylor_hood", SEMStokesPairNames[st->pair]);
     PetscCall(SEMOperatorCreate(st->p->continuous, 1e-8, free_faces, &st->Lp));
     PetscCall(SEMOperatorAssembleLOR(st->Lp, &st->Lp_lor));
@@ -140,7 +139,6 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
     PetscCall(PCSetOptionsPrefix(st->poisson, "stokes_pressure_poisson_"));
     PetscCall(PCSetOperators(st->poisson, st->Lp_lor, st->Lp_lor));
     PetscCall(HoflowAMGSetDefault(st->poisson, 0.0, PETSC_FALSE));
-    (void)boomer;
     PetscCall(PCSetFromOptions(st->poisson));
     PetscCall(PCSetUp(st->poisson));
   }
