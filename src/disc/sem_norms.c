@@ -1,5 +1,5 @@
 /* L2 errors of the Stokes fields of -disc sem (hoflow/sem.h): a velocity of several interlaced
- * components and the discontinuous Q_{N-2} pressure on Gauss points, both with the Gauss rule of
+ * components and the pressure of either pair (hoflow/sem.h), both with the Gauss rule of
  * N + 3 points a direction (exact to degree 2N + 5), the field interpolated there by sum
  * factorization, x and J from the element's map (affine, or the mesh's curved map) at those points. */
 #include <hoflow/compat.h>
@@ -128,15 +128,15 @@ static PetscErrorCode SEMPressureSums(SEMPressure *p, Vec ph, SEMVectorFunction 
 
   PetscFunctionBeginUser;
   PetscCall(SEMRuleCreate(sem, &r));
-  PetscCall(PetscMalloc5(r.nq1 * p->Ng, &B, p->Npp, &pe, r.nq, &pq, 2 * r.nq, &work, r.nq, &wJ));
-  SEMLagrangeMatrix(p->Ng, p->xg, r.nq1, r.xg, B);
+  PetscCall(PetscMalloc5(r.nq1 * p->Np1, &B, p->Npe, &pe, r.nq, &pq, 2 * r.nq, &work, r.nq, &wJ));
+  SEMLagrangeMatrix(p->Np1, p->xp, r.nq1, r.xg, B);
   PetscCall(DMGetLocalVector(p->dm, &pl));
   PetscCall(DMGlobalToLocal(p->dm, ph, INSERT_VALUES, pl));
   PetscCall(VecGetArrayRead(pl, &pa));
   sums[0] = sums[1] = sums[2] = 0;
   for (PetscInt e = 0; e < sem->K; e++) {
-    for (PetscInt q = 0; q < p->Npp; q++) pe[q] = pa[p->offset[e] + q];
-    SEMTensorInterpolate((int)dim, (int)p->Ng, (int)r.nq1, B, pe, pq, work);
+    SEMPressureElementValues(p, pa, e, pe);
+    SEMTensorInterpolate((int)dim, (int)p->Np1, (int)r.nq1, B, pe, pq, work);
     PetscCall(SEMRuleElement(sem, &r, e, wJ));
     for (PetscInt q = 0; q < r.nq; q++) {
       PetscCall(f(r.x + q * dim, v, ctx));

@@ -1,12 +1,39 @@
-/* The pressure space of the Q_N / Q_{N-2} spectral-element pair (hoflow/sem.h, SEMPressure): discontinuous
- * Q_{N-2} whose (N-1)^dim nodes are the tensor Gauss-Legendre points of each element, so that the
- * divergence (q, div u) taken with the Gauss rule of those points is collocation: (B u)_q =
- * w_q J_q (div u)(x_q) (the P_N - P_{N-2} method of Maday and Patera). The points carry the element's
- * geometry (affine map or the mesh's curved map), computed once here. */
+/* The pressure spaces of the spectral-element Stokes pairs (hoflow/sem.h, SEMPressure), -stokes_pair:
+ *  - taylor_hood: continuous Q_{N-1} on its own GLL nodes, a scalar -disc sem layout of order N - 1 on the
+ *    same mesh (its own section on a clone of the mesh's DM), the pair of seed 001 §3 (Brezzi and Falk:
+ *    stable for N >= 2). The divergence (q, div u) is integrated with N + 1 Gauss points a direction:
+ *    q div u has degree 2N - 1 a direction on affine cells, 2N on bilinear and 2N + 1 on trilinear ones
+ *    (the cofactors of J), so the rule is exact on all three and the constant pressure's gradient
+ *    vanishes off the boundary there (the system's null vector to round-off).
+ *  - qn_qn2: discontinuous Q_{N-2} whose (N-1)^dim nodes are the tensor Gauss-Legendre points of each
+ *    element, so that the divergence taken with the Gauss rule of those points is collocation: (B u)_q =
+ *    w_q J_q (div u)(x_q) (the P_N - P_{N-2} method of Maday and Patera).
+ * The quadrature points carry the element's geometry (affine map or the mesh's curved map), computed
+ * once here. */
 #include <hoflow/compat.h>
 #include <hoflow/sem.h>
 
-/* The (N-1)^dim values of every element as dofs of its cell. */
+const char *const SEMStokesPairNames[] = {"taylor_hood", "qn_qn2", "SEMStokesPair", "SEM_STOKES_", NULL};
+
+PetscErrorCode SEMStokesPairFromOptions(MPI_Comm comm, SEMStokesPair *pair)
+{
+  char      name[64] = "taylor_hood";
+  PetscBool found    = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "Spectral-element Stokes pair", NULL);
+  PetscCall(PetscOptionsString("-stokes_pair", "Velocity-pressure pair: taylor_hood (Q_N / continuous Q_{N-1}) or qn_qn2 (Q_N / discontinuous Q_{N-2} on Gauss points)", NULL, name, name, sizeof(name), NULL));
+  PetscOptionsEnd();
+  for (PetscInt k = 0; k < 2 && !found; k++)
+    if (!strcmp(name, SEMStokesPairNames[k])) {
+      *pair = (SEMStokesPair)k;
+      found = PETSC_TRUE;
+    }
+  PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-stokes_pair %s is not a velocity-pressure pair: use taylor_hood (Q_N / continuous Q_{N-1}, the default) or qn_qn2 (Q_N / discontinuous Q_{N-2})", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* qn_qn2: the (N-1)^dim values of every element as dofs of its cell. */
 static PetscErrorCode SEMPressureCreateSection(SEMPressure *p)
 {
   SEMDisc     *u = p->velocity;
@@ -19,7 +46,7 @@ static PetscErrorCode SEMPressureCreateSection(SEMPressure *p)
   PetscCall(DMPlexGetChart(p->dm, &pStart, &pEnd));
   PetscCall(PetscSectionSetChart(section, pStart, pEnd));
   PetscCall(DMPlexGetHeightStratum(p->dm, 0, &cStart, &cEnd));
-  for (PetscInt c = cStart; c < cEnd; c++) PetscCall(PetscSectionSetDof(section, c, p->Npp));
+  for (PetscInt c = cStart; c < cEnd; c++) PetscCall(PetscSectionSetDof(section, c, p->Npe));
   PetscCall(PetscSectionSetUp(section));
   PetscCall(DMSetLocalSection(p->dm, section));
   PetscCall(PetscMalloc1(u->K, &p->offset));
@@ -28,7 +55,19 @@ static PetscErrorCode SEMPressureCreateSection(SEMPressure *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMPressure **pout)
+/* L[i*n + k] = l_k(xq[i]), the Lagrange basis of the nodes xn[n] at the points xq[m]. */
+static void SEMPressureLagrange(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xq[], PetscReal L[])
+{
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal l = 1;
+      for (PetscInt j = 0; j < n; j++)
+        if (j != k) l *= (xq[i] - xn[j]) / (xn[k] - xn[j]);
+      L[i * n + k] = l;
+    }
+}
+
+PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **pout)
 {
   const Mesh       *mesh = u->mesh;
   const PetscInt    dim = u->dim, N1 = u->N1;
@@ -37,26 +76,37 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMPressure **pout)
   MeshGeometryTable tab;
 
   PetscFunctionBeginUser;
-  PetscCheck(u->N >= 2, PetscObjectComm((PetscObject)u->dm), PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": the Q_N / Q_{N-2} velocity-pressure pair needs N >= 2", u->N);
+  PetscCheck(u->N >= 2, PetscObjectComm((PetscObject)u->dm), PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": the %s velocity-pressure pair needs N >= 2 (-stokes_pair %s)", u->N, pair == SEM_STOKES_TAYLOR_HOOD ? "Taylor-Hood Q_N / Q_{N-1}" : "Q_N / Q_{N-2}", SEMStokesPairNames[pair]);
   PetscCheck(u->ncomp == dim, PetscObjectComm((PetscObject)u->dm), PETSC_ERR_ARG_WRONG, "The pressure space of -disc sem needs a velocity of %" PetscInt_FMT " components, not %" PetscInt_FMT, dim, u->ncomp);
   PetscCall(PetscNew(&p));
   p->velocity = u;
-  p->Ng       = u->N - 1;
-  p->Npp      = 1;
-  for (PetscInt d = 0; d < dim; d++) p->Npp *= p->Ng;
-  PetscCall(SEMPressureCreateSection(p));
-  /* 1D: Gauss points, the GLL Lagrange basis and its derivative there (by the GLL derivative matrix:
-   * l_k' is the interpolant of its nodal values D1[:, k], exact for polynomials of degree N) */
-  PetscCall(PetscMalloc2(p->Ng, &p->xg, p->Ng, &p->wg));
-  PetscCall(PetscMalloc4(p->Ng * N1, &p->Bgl, p->Ng * N1, &p->Dgl, p->Ng * N1, &p->BglT, p->Ng * N1, &p->DglT));
+  p->pair     = pair;
+  p->Ng       = pair == SEM_STOKES_TAYLOR_HOOD ? u->N + 1 : u->N - 1;
+  p->Np1      = pair == SEM_STOKES_TAYLOR_HOOD ? u->N : u->N - 1;
+  p->Npp = p->Npe = 1;
+  for (PetscInt d = 0; d < dim; d++) {
+    p->Npp *= p->Ng;
+    p->Npe *= p->Np1;
+  }
+  PetscCall(PetscMalloc3(p->Ng, &p->xg, p->Ng, &p->wg, p->Np1, &p->xp));
   PetscCall(JacobiGaussQuadrature(0, 0, p->Ng, p->xg, p->wg));
-  for (PetscInt i = 0; i < p->Ng; i++)
-    for (PetscInt k = 0; k < N1; k++) {
-      PetscReal l = 1;
-      for (PetscInt m = 0; m < N1; m++)
-        if (m != k) l *= (p->xg[i] - u->ref->x1[m]) / (u->ref->x1[k] - u->ref->x1[m]);
-      p->Bgl[i * N1 + k] = l;
-    }
+  if (pair == SEM_STOKES_TAYLOR_HOOD) {
+    PetscCall(DiscCreateComponents(u->mesh, "sem", u->N - 1, 1, &p->space));
+    PetscCall(DiscGetSEM(p->space, "the Taylor-Hood pressure", &p->continuous));
+    p->dm = p->continuous->dm;
+    PetscCall(PetscObjectReference((PetscObject)p->dm));
+    for (PetscInt i = 0; i < p->Np1; i++) p->xp[i] = p->continuous->ref->x1[i];
+    PetscCall(PetscMalloc2(p->Ng * p->Np1, &p->Bpq, p->Ng * p->Np1, &p->BpqT));
+    SEMPressureLagrange(p->Np1, p->xp, p->Ng, p->xg, p->Bpq);
+    DenseTranspose(p->Ng, p->Np1, p->Bpq, p->BpqT);
+  } else {
+    for (PetscInt i = 0; i < p->Np1; i++) p->xp[i] = p->xg[i];
+    PetscCall(SEMPressureCreateSection(p));
+  }
+  /* 1D: the velocity's GLL Lagrange basis and its derivative at the Gauss points (by the GLL derivative
+   * matrix: l_k' is the interpolant of its nodal values D1[:, k], exact for polynomials of degree N) */
+  PetscCall(PetscMalloc4(p->Ng * N1, &p->Bgl, p->Ng * N1, &p->Dgl, p->Ng * N1, &p->BglT, p->Ng * N1, &p->DglT));
+  SEMPressureLagrange(N1, u->ref->x1, p->Ng, p->xg, p->Bgl);
   DenseMatMult(p->Ng, N1, N1, p->Bgl, u->ref->D1, p->Dgl); /* (B D1)[i, k] = sum_m l_m(x_i) l_k'(x_m) = l_k'(x_i) */
   DenseTranspose(p->Ng, N1, p->Bgl, p->BglT);
   DenseTranspose(p->Ng, N1, p->Dgl, p->DglT);
@@ -97,13 +147,43 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMPressure **pout)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SEMPressureElementValues(const SEMPressure *p, const PetscScalar *local, PetscInt e, PetscReal pe[])
+{
+  if (p->continuous)
+    for (PetscInt i = 0; i < p->Npe; i++) pe[i] = local[p->continuous->gather[e * p->Npe + i]];
+  else
+    for (PetscInt i = 0; i < p->Npe; i++) pe[i] = local[p->offset[e] + i];
+}
+
+PetscErrorCode SEMPressureMass(SEMPressure *p, Vec mass)
+{
+  PetscFunctionBeginUser;
+  if (p->continuous)
+    PetscCall(VecCopy(p->continuous->mass, mass));
+  else {
+    Vec          pl;
+    PetscScalar *pa;
+    PetscCall(DMGetLocalVector(p->dm, &pl));
+    PetscCall(VecZeroEntries(pl));
+    PetscCall(VecGetArray(pl, &pa));
+    for (PetscInt e = 0; e < p->velocity->K; e++)
+      for (PetscInt q = 0; q < p->Npp; q++) pa[p->offset[e] + q] = p->wJ[e * p->Npp + q];
+    PetscCall(VecRestoreArray(pl, &pa));
+    PetscCall(DMLocalToGlobal(p->dm, pl, INSERT_VALUES, mass));
+    PetscCall(DMRestoreLocalVector(p->dm, &pl));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SEMPressureDestroy(SEMPressure **p)
 {
   PetscFunctionBeginUser;
   if (!*p) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDestroy(&(*p)->dm));
+  PetscCall(DiscDestroy(&(*p)->space));
   PetscCall(PetscFree((*p)->offset));
-  PetscCall(PetscFree2((*p)->xg, (*p)->wg));
+  PetscCall(PetscFree3((*p)->xg, (*p)->wg, (*p)->xp));
+  PetscCall(PetscFree2((*p)->Bpq, (*p)->BpqT));
   PetscCall(PetscFree4((*p)->Bgl, (*p)->Dgl, (*p)->BglT, (*p)->DglT));
   PetscCall(PetscFree3((*p)->wJ, (*p)->g, (*p)->x));
   PetscCall(PetscFree(*p));

@@ -1,8 +1,10 @@
-/* The divergence and gradient of the Q_N / Q_{N-2} spectral-element pair (hoflow/sem.h) as one MatShell:
- * MatMult is B (velocity -> pressure), (B u)_q = w_q J_q sum_j sum_a (dr_a/dx_j)(x_q) (D~_a u_j)(x_q),
- * D~_a the GLL basis differentiated along a and interpolated along the other directions at the Gauss
- * points (sum factorization with rectangular 1D matrices, SEMTensorApply); MatMultTranspose is the
- * gradient G = B^T, the transposed passes. Host only. Velocity Dirichlet dofs (when face types are given)
+/* The divergence and gradient of the spectral-element Stokes pairs (hoflow/sem.h) as one MatShell:
+ * MatMult is B (velocity -> pressure), (B u)_i = sum_q l_i(x_q) t_q with t_q = w_q J_q sum_j sum_a
+ * (dr_a/dx_j)(x_q) (D~_a u_j)(x_q), D~_a the GLL basis differentiated along a and interpolated along the
+ * other directions at the Gauss points (sum factorization with rectangular 1D matrices, SEMTensorApply),
+ * l_i the pressure basis there: the identity for qn_qn2 (collocated: (B u)_q = t_q), the Q_{N-1} GLL
+ * basis for Taylor-Hood (one more tensor pass, Bpq^T, and a scatter through the pressure's gather);
+ * MatMultTranspose is the gradient G = B^T, the transposed passes. Host only. Velocity Dirichlet dofs (when face types are given)
  * are left out: B ignores them (its columns are zero), G leaves them zero (its rows are). */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
@@ -18,7 +20,8 @@ typedef struct {
 static PetscInt SEMDivergenceWorkSize(const SEMPressure *p)
 {
   const SEMDisc *u = p->velocity;
-  return u->dim * u->dim * p->Npp + 2 * u->Np + 2 * u->Np + p->Npp * u->dim;
+  const PetscInt m = PetscMax(u->Np, p->Npp);
+  return u->dim * u->dim * p->Npp + 8 * m;
 }
 
 /* Floating-point operations of B (or B^T) on one element: dim^2 tensor applies of dim rectangular passes
@@ -32,6 +35,16 @@ static PetscLogDouble SEMDivergenceFlopsPerElement(const SEMPressure *p)
     for (PetscInt d = 0; d <= dir; d++) size *= p->Ng;
     for (PetscInt d = dir + 1; d < u->dim; d++) size *= u->N1;
     pass += size;
+  }
+  if (p->Bpq) { /* the pressure basis at the points */
+    PetscLogDouble size = 0;
+    for (PetscInt dir = 0; dir < u->dim; dir++) {
+      PetscLogDouble s = 2.0 * p->Ng;
+      for (PetscInt d = 0; d <= dir; d++) s *= p->Np1;
+      for (PetscInt d = dir + 1; d < u->dim; d++) s *= p->Ng;
+      size += s;
+    }
+    pass += size / (u->dim * u->dim);
   }
   return u->dim * u->dim * pass + (2.0 * u->dim * u->dim + 1) * p->Npp;
 }
@@ -58,7 +71,7 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(VecGetArrayRead(u->work[0], &ua));
   PetscCall(VecGetArray(pl, &pa));
   for (PetscInt e = 0; e < u->K; e++) {
-    PetscReal *T = ctx->work, *ue = T + dim * dim * Npp, *scratch = ue + Np;
+    PetscReal *T = ctx->work, *ue = T + dim * dim * Npp, *scratch = ue + PetscMax(Np, Npp);
     for (PetscInt j = 0; j < dim; j++) {
       for (PetscInt i = 0; i < Np; i++) {
         const PetscInt k = u->gather[e * Np + i] + j;
@@ -75,12 +88,22 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
       PetscReal        div = 0;
       for (PetscInt j = 0; j < dim; j++)
         for (PetscInt a = 0; a < dim; a++) div += g[j * dim + a] * T[(j * dim + a) * Npp + q];
-      pa[p->offset[e] + q] = p->wJ[e * Npp + q] * div;
+      if (p->continuous)
+        ue[q] = p->wJ[e * Npp + q] * div; /* t_q, tested against the Q_{N-1} basis below */
+      else
+        pa[p->offset[e] + q] = p->wJ[e * Npp + q] * div;
+    }
+    if (p->continuous) {
+      PetscReal      *r  = scratch + 2 * PetscMax(Np, Npp);
+      const PetscInt *gp = p->continuous->gather + e * p->Npe;
+      SEMTensorInterpolate((int)dim, (int)Ng, (int)p->Np1, p->BpqT, ue, r, scratch);
+      for (PetscInt i = 0; i < p->Npe; i++) pa[gp[i]] += r[i];
     }
   }
   PetscCall(VecRestoreArray(pl, &pa));
   PetscCall(VecRestoreArrayRead(u->work[0], &ua));
-  PetscCall(DMLocalToGlobal(p->dm, pl, INSERT_VALUES, y));
+  if (p->continuous) PetscCall(VecZeroEntries(y));
+  PetscCall(DMLocalToGlobal(p->dm, pl, p->continuous ? ADD_VALUES : INSERT_VALUES, y));
   PetscCall(DMRestoreLocalVector(p->dm, &pl));
   PetscCall(PetscLogFlops(SEMDivergenceFlopsPerElement(p) * u->K));
   PetscCall(PetscLogEventEnd(HOFLOW_SEMDivergence, B, x, y, 0));
@@ -110,7 +133,13 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(VecGetArray(u->work[1], &ya));
   for (PetscInt e = 0; e < u->K; e++) {
     PetscReal *t = ctx->work, *s = t + Npp, *out = s + Npp, *acc = out + Np, *scratch = acc + Np;
-    for (PetscInt q = 0; q < Npp; q++) t[q] = p->wJ[e * Npp + q] * pa[p->offset[e] + q];
+    if (p->continuous) { /* the pressure at the Gauss points */
+      PetscReal *pe = scratch + 2 * PetscMax(Np, Npp);
+      SEMPressureElementValues(p, pa, e, pe);
+      SEMTensorInterpolate((int)dim, (int)p->Np1, (int)Ng, p->Bpq, pe, t, scratch);
+      for (PetscInt q = 0; q < Npp; q++) t[q] *= p->wJ[e * Npp + q];
+    } else
+      for (PetscInt q = 0; q < Npp; q++) t[q] = p->wJ[e * Npp + q] * pa[p->offset[e] + q];
     for (PetscInt j = 0; j < dim; j++) { /* (G p)_j = sum_a D~_a^T (g_ja t) */
       for (PetscInt i = 0; i < Np; i++) acc[i] = 0;
       for (PetscInt a = 0; a < dim; a++) {

@@ -20,6 +20,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "navier_stokes", PhysicsInfo_NavierStokes));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes", PhysicsInfo_Stokes));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "sem_ns", PhysicsInfo_SEMNS));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes_dirk", PhysicsInfo_StokesDIRK));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

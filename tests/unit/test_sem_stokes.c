@@ -40,18 +40,19 @@ static PetscErrorCode Position(const PetscReal x[], PetscReal u[], void *ctx)
 
 int main(int argc, char **argv)
 {
-  App         *app;
-  Disc         vdisc;
-  SEMDisc     *u;
-  SEMPressure *p;
-  Mat          B, A, Av;
-  Vec          vu, vp, w, ws, wp, Gp, one, As;
-  PetscInt     dim, n, nb;
-  PetscReal    div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale, lor;
-  char        *mask;
-  PetscInt    *rows, *face_type;
-  PetscBool    set;
-  PetscRandom  rnd;
+  App          *app;
+  Disc          vdisc;
+  SEMDisc      *u;
+  SEMPressure  *p;
+  Mat           B, A, Av;
+  Vec           vu, vp, w, ws, wp, Gp, one, As;
+  PetscInt      dim, n, nb;
+  PetscReal     div_solenoidal, div_smooth, sum_div, measure = 0, lhs, rhs, adjoint, grad_interior, grad_scale, lap, lap_scale, lor;
+  char         *mask;
+  PetscInt     *rows, *face_type;
+  PetscBool     set;
+  PetscRandom   rnd;
+  SEMStokesPair pair;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-disc", &set));
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
   dim = app->mesh->dim;
   PetscCall(DiscCreateComponents(app->mesh, "sem", app->order, dim, &vdisc));
   PetscCall(DiscGetSEM(vdisc, "the Stokes test", &u));
-  PetscCall(SEMPressureCreate(u, &p));
+  PetscCall(SEMStokesPairFromOptions(PETSC_COMM_WORLD, &pair));
+  PetscCall(SEMPressureCreate(u, pair, &p));
   PetscCall(SEMDivergenceCreate(p, NULL, &B));
   PetscCall(MatCreateVecs(B, &vu, &vp));
   PetscCall(VecDuplicate(vu, &w));

@@ -41,6 +41,7 @@ PETSC_EXTERN PetscErrorCode    PhysicsInfo_Euler(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_NavierStokes(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Stokes(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_SEMNS(PhysicsInfo *info);
+PETSC_EXTERN PetscErrorCode    PhysicsInfo_StokesDIRK(PhysicsInfo *info);
 
 /* The run from the options database: -problem, -disc, -order, the mesh options and -bc_<type>. */
 PETSC_EXTERN PetscErrorCode AppCreate(MPI_Comm comm, App **app);

@@ -17,6 +17,7 @@ typedef struct {
   char            name[64];
   char            physics[64]; /* the physics that solves it: elliptic, heat, ins */
   ProblemFunction exact;       /* the exact solution (NULL: none) */
+  ProblemFunction exact_dt;    /* its time derivative (NULL: none; DIRK Stokes integrates the Dirichlet data with it) */
   ProblemFunction initial;     /* the initial state (NULL: the exact solution at t = 0) */
   ProblemFunction forcing;     /* the right-hand side f (NULL: none) */
   ProblemFunction boundary;    /* boundary data where they are not the exact solution's trace (NULL: the exact
@@ -35,7 +36,7 @@ typedef struct {
   PetscReal mu, prandtl;                  /* compressible Navier–Stokes: dynamic viscosity and Prandtl number (0: from options) */
   PetscBool boundary_time_dependent;      /* compressible flow: the boundary data (boundary, else exact) change in time */
   PetscReal default_dt, default_max_time; /* the problem's -ts_dt and -ts_max_time when the user gives none (0: the driver's) */
-  PetscInt dim; /* the dimension the problem is written for (0: any) */
+  PetscInt  dim;                          /* the dimension the problem is written for (0: any) */
   /* incompressible flow: the spatial part of the boundary data at a boundary point x with outward normal n,
    * 2 dim + 1 values (u_D[dim], du/dn[dim], p_D) (hoflow/insops.h; in 2D (u_D, v_D, du/dn, dv/dn, p_D)),
    * and its time factor (field 0 velocity, 1 pressure; NULL: 1) */
@@ -105,3 +106,4 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Kovasznay(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_BeltramiSEM(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_StokesUnsteady(Problem *problem);

@@ -61,24 +61,48 @@ PETSC_EXTERN PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt fa
 typedef PetscErrorCode (*SEMVectorFunction)(const PetscReal x[], PetscReal values[], void *ctx);
 PETSC_EXTERN PetscErrorCode SEMDiscInterpolate(SEMDisc *sem, SEMVectorFunction f, void *ctx, Vec u);
 
-/* The pressure space of the Q_N / Q_{N-2} pair (disc/sem_pressure.c; N >= 2): discontinuous Q_{N-2} with
- * its (N-1)^dim nodes on the Gauss-Legendre points of each element (dofs of the cells of its own DM),
- * and the geometry there: wJ and dr/dx (hoflow/geom.h layout g[j*dim + d] = dr_d/dx_j). Bgl, Dgl
- * (N-1 x N1) interpolate and differentiate the velocity's GLL basis at the Gauss points. */
+/* The pressure space of a Stokes pair (disc/sem_pressure.c; N >= 2), -stokes_pair:
+ *  taylor_hood  continuous Q_{N-1} on its own GLL nodes (a scalar SEM layout of order N - 1 on the same
+ *               mesh, `space`), the pair of seed 001 (velocity rate N + 1, pressure N); the divergence is
+ *               integrated with Nq = N + 1 Gauss points a direction, exact for q div v on affine,
+ *               bilinear and trilinear cells (so B^T 1 vanishes off the boundary there);
+ *  qn_qn2       discontinuous Q_{N-2} whose (N-1)^dim nodes are the tensor Gauss points of each element
+ *               (dofs of the cells of its own DM), collocated: Nq = N - 1 (velocity rate N, pressure N - 1).
+ * At the Nq^dim quadrature points: wJ and dr/dx (hoflow/geom.h layout g[j*dim + d] = dr_d/dx_j) and x.
+ * Bgl, Dgl (Nq x N1) interpolate and differentiate the velocity's GLL basis at the points; Bpq (Nq x Np1,
+ * Taylor–Hood only) interpolates the pressure's GLL basis there. */
+typedef enum {
+  SEM_STOKES_TAYLOR_HOOD,
+  SEM_STOKES_QN_QN2
+} SEMStokesPair;
+PETSC_EXTERN const char *const SEMStokesPairNames[];
 typedef struct {
-  SEMDisc   *velocity;
-  DM         dm;
-  PetscInt   Ng, Npp; /* N - 1 Gauss points a direction, (N-1)^dim a cell */
-  PetscInt  *offset;  /* [K] local offset of element e's pressure values */
-  PetscReal *xg, *wg; /* [Ng] Gauss-Legendre points and weights */
-  PetscReal *Bgl, *Dgl, *BglT, *DglT;
-  PetscReal *wJ, *g; /* [K*Npp], [K*Npp*dim*dim] */
-  PetscReal *x;      /* [K*Npp*dim] the points */
+  SEMDisc      *velocity;
+  SEMStokesPair pair;
+  Disc          space;      /* Taylor–Hood: the continuous scalar Q_{N-1} field (its SEMDisc is `continuous`) */
+  SEMDisc      *continuous; /* NULL for qn_qn2 */
+  DM            dm;         /* the pressure's layout */
+  PetscInt      Ng, Npp;    /* quadrature points a direction and per cell (Nq and Nq^dim) */
+  PetscInt      Np1, Npe;   /* pressure nodes a direction and per cell (Np1 = Ng for qn_qn2) */
+  PetscInt     *offset;     /* qn_qn2: [K] local offset of element e's pressure values */
+  PetscReal    *xg, *wg;    /* [Ng] Gauss-Legendre points and weights */
+  PetscReal    *xp;         /* [Np1] the pressure's 1D nodes (xg, or the GLL nodes of order N - 1) */
+  PetscReal    *Bgl, *Dgl, *BglT, *DglT;
+  PetscReal    *Bpq, *BpqT; /* [Ng*Np1] Taylor–Hood; NULL for qn_qn2 (collocated) */
+  PetscReal    *wJ, *g;     /* [K*Npp], [K*Npp*dim*dim] */
+  PetscReal    *x;          /* [K*Npp*dim] the points */
 } SEMPressure;
-PETSC_EXTERN PetscErrorCode SEMPressureCreate(SEMDisc *velocity, SEMPressure **p);
+/* -stokes_pair (taylor_hood, the default, or qn_qn2), checked with a message naming the option. */
+PETSC_EXTERN PetscErrorCode SEMStokesPairFromOptions(MPI_Comm comm, SEMStokesPair *pair);
+PETSC_EXTERN PetscErrorCode SEMPressureCreate(SEMDisc *velocity, SEMStokesPair pair, SEMPressure **p);
 PETSC_EXTERN PetscErrorCode SEMPressureDestroy(SEMPressure **p);
-/* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_q = w_q J_q (div u)(x_q)
- * (the Gauss rule of the pressure nodes), as a MatShell with MatMultTranspose the gradient G = B^T
+/* The diagonal pressure mass (global vector of p->dm): w J at the Gauss nodes (qn_qn2) or the GLL mass of
+ * the Q_{N-1} layout (Taylor–Hood), both spectrally equivalent to the exact mass (seed 001 §5.1). */
+PETSC_EXTERN PetscErrorCode SEMPressureMass(SEMPressure *p, Vec mass);
+/* The pressure values of element e (Npe of them, the pressure's tensor node order) from a local array. */
+PETSC_EXTERN void SEMPressureElementValues(const SEMPressure *p, const PetscScalar *local, PetscInt e, PetscReal pe[]);
+/* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_i = sum_q l_i(x_q) w_q J_q
+ * (div u)(x_q) (the Gauss rule of the pair; l_i = delta_iq for qn_qn2), as a MatShell with MatMultTranspose the gradient G = B^T
  * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
  * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
 PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
