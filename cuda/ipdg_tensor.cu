@@ -79,6 +79,73 @@ __device__ __forceinline__ void StageMatrix(double *dst, const double *src, int 
   for (int k = t; k < N1 * N1; k += nt) dst[(k / N1) * Tensor<DIM, N1>::LD + k % N1] = src[k];
 }
 
+// The face terms of the apply for the face nodes n = n0, n0 + step, ... of element e (by face grid
+// position): the flux s and [[u]] into FS, FJ, and each face's 0.5 sJ (grad r_a . n) into sgn.
+template <int DIM, int N1>
+__device__ __forceinline__ void FaceFluxes(const IPDGKernelData &d, int e, int base, double J, const double *ge, const double *const g[3], const double *u, const double *bc, int n0, int step, double *FS, double *FJ, double (*sgn)[3])
+{
+  using T                = Tensor<DIM, N1>;
+  constexpr int NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
+  for (int n = n0; n < NFN; n += step) {
+    const int     f = n / NFP, p = d.face_pos[n], idM = base + d.face_nodes[n];
+    const double *sg = d.sgeo + (e * NF + f) * SS, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * J, tau = sg[HOFLOW_SGEO_TAU(DIM)];
+    const int     type = d.face_type[e * NF + f], interior = type == HOFLOW_FACE_INTERIOR, idP = interior ? d.vmapP[e * NFN + n] : idM;
+    double        gnM = 0, gnP = 0, ju, jg;
+#pragma unroll
+    for (int x = 0; x < DIM; x++) gnM += sg[x] * g[x][idM];
+    if (interior)
+#pragma unroll
+      for (int x = 0; x < DIM; x++) gnP += sg[x] * g[x][idP];
+    EllipticFaceJumps(type, u[idM], gnM, interior ? u[idP] : 0.0, gnP, bc ? bc[e * NFN + n] : 0.0, &ju, &jg);
+    FS[f * NFP + p] = -sJ * (gnM + 0.5 * jg + tau * ju);
+    FJ[f * NFP + p] = ju;
+    if (p == 0)
+#pragma unroll
+      for (int a = 0; a < DIM; a++) {
+        double s = 0;
+#pragma unroll
+        for (int x = 0; x < DIM; x++) s += ge[x * DIM + a] * sg[x];
+        sgn[f][a] = 0.5 * sJ * s;
+      }
+  }
+}
+
+// The face mass M1 (x) M1 on each face grid, one direction of it for face nodes n0, n0 + step, ...:
+// along the grid's first direction (second = false: as the host, through M1^T = M1) or its second.
+template <int DIM, int N1, bool SECOND>
+__device__ __forceinline__ void FaceMassPass(int n0, int step, const double *sM, const double *inS, const double *inJ, double *outS, double *outJ)
+{
+  using T           = Tensor<DIM, N1>;
+  constexpr int NFP = T::NFP;
+  for (int n = n0; n < T::NFN; n += step) {
+    const int f = n / NFP, p = n % NFP, p0 = p % N1, p1 = p / N1;
+    double    a = 0, b = 0;
+#pragma unroll
+    for (int k = 0; k < N1; k++) {
+      const double m = SECOND ? sM[p1 * T::LD + k] : sM[k * T::LD + p0];
+      const int    q = SECOND ? f * NFP + p0 + k * N1 : f * NFP + p - p0 + k;
+      a += m * inS[q];
+      b += m * inJ[q];
+    }
+    outS[n] = a;
+    outJ[n] = b;
+  }
+}
+
+// The position of the point with indices c on the grid of face f, or -1 where it is not on face f.
+template <int DIM, int N1>
+__device__ __forceinline__ int FacePoint(const IPDGKernelData &d, int f, const int c[3])
+{
+  const int fd = d.face_dir[f], st = fd == 0 ? 1 : fd == 1 ? N1
+                                                           : N1 * N1;
+  if (c[fd] != (d.face_nodes[f * Tensor<DIM, N1>::NFP] / st) % N1) return -1;
+  int p = 0;
+#pragma unroll
+  for (int x = DIM - 1; x >= 0; x--)
+    if (x != fd) p = p * N1 + c[x];
+  return p;
+}
+
 template <int DIM, int N1>
 __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorGradientKernel(const IPDGKernelData d, int halo, int e0, int e1, const double *__restrict__ u, double *__restrict__ gx, double *__restrict__ gy, double *__restrict__ gz)
 {
@@ -120,7 +187,7 @@ template <int DIM, int N1>
 __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) TensorApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
   using T                     = Tensor<DIM, N1>;
-  constexpr int            NP = T::NP, NPP = T::NPP, NFP = T::NFP, NF = T::NF, NFN = T::NFN, SS = HOFLOW_SGEO_SIZE(DIM);
+  constexpr int            NP = T::NP, NPP = T::NPP, NFP = T::NFP, NF = T::NF, NFN = T::NFN;
   __shared__ double        sM[N1 * Tensor<DIM, N1>::LD], sA[N1 * Tensor<DIM, N1>::LD], sAT[N1 * Tensor<DIM, N1>::LD], sD[N1 * Tensor<DIM, N1>::LD], sDT[N1 * Tensor<DIM, N1>::LD], sgn[T::E][NF][3];
   extern __shared__ double smem[];
   int                      c[3];
@@ -169,58 +236,12 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
   }
   __syncthreads();
   if (live && DIM == 3) out = Line<DIM, N1, true>(2, c, sA, q + NPP, Line<DIM, N1, true>(2, c, sM, q, 0.0));
-  // faces: the flux s and [[u]] at each face node, by face grid position
-  if (live)
-    for (int n = i; n < NFN; n += NP) {
-      const int     f = n / NFP, p = d.face_pos[n], idM = base + d.face_nodes[n];
-      const double *sg = d.sgeo + (e * NF + f) * SS, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * J, tau = sg[HOFLOW_SGEO_TAU(DIM)];
-      const int     type = d.face_type[e * NF + f], interior = type == HOFLOW_FACE_INTERIOR, idP = interior ? d.vmapP[e * NFN + n] : idM;
-      double        gnM = 0, gnP = 0, ju, jg;
-#pragma unroll
-      for (int x = 0; x < DIM; x++) gnM += sg[x] * g[x][idM];
-      if (interior)
-#pragma unroll
-        for (int x = 0; x < DIM; x++) gnP += sg[x] * g[x][idP];
-      EllipticFaceJumps(type, u[idM], gnM, interior ? u[idP] : 0.0, gnP, bc ? bc[e * NFN + n] : 0.0, &ju, &jg);
-      FS[f * NFP + p] = -sJ * (gnM + 0.5 * jg + tau * ju);
-      FJ[f * NFP + p] = ju;
-      if (p == 0) {
-#pragma unroll
-        for (int a = 0; a < DIM; a++) {
-          double s = 0;
-#pragma unroll
-          for (int x = 0; x < DIM; x++) s += ge[x * DIM + a] * sg[x];
-          sgn[slot][f][a] = 0.5 * sJ * s;
-        }
-      }
-    }
+  // faces: the flux s and [[u]] at each face node, by face grid position; the face mass
+  if (live) FaceFluxes<DIM, N1>(d, e, base, J, ge, g, u, bc, i, NP, FS, FJ, sgn[slot]);
   __syncthreads();
-  // face mass M1 (x) M1 on each face grid: first direction into FT, FU (as the host: through M1^T = M1)
-  if (live)
-    for (int n = i; n < NFN; n += NP) {
-      const int f = n / NFP, p = n % NFP, p0 = p % N1, r = p - p0;
-      double    a = 0, b = 0;
-#pragma unroll
-      for (int k = 0; k < N1; k++) {
-        a += sM[k * T::LD + p0] * FS[f * NFP + r + k];
-        b += sM[k * T::LD + p0] * FJ[f * NFP + r + k];
-      }
-      FT[n] = a;
-      FU[n] = b;
-    }
+  if (live) FaceMassPass<DIM, N1, false>(i, NP, sM, FS, FJ, FT, FU);
   __syncthreads();
-  if (live && DIM == 3)
-    for (int n = i; n < NFN; n += NP) {
-      const int f = n / NFP, p = n % NFP, p0 = p % N1, p1 = p / N1;
-      double    a = 0, b = 0;
-#pragma unroll
-      for (int k = 0; k < N1; k++) {
-        a += sM[p1 * T::LD + k] * FT[f * NFP + p0 + k * N1];
-        b += sM[p1 * T::LD + k] * FU[f * NFP + p0 + k * N1];
-      }
-      FS[n] = a;
-      FJ[n] = b;
-    }
+  if (live && DIM == 3) FaceMassPass<DIM, N1, true>(i, NP, sM, FT, FU, FS, FJ);
   __syncthreads();
   const double *MS = DIM == 3 ? FS : FT, *MJ = DIM == 3 ? FJ : FU;
   // this point's share of every face it lies on (the faces in order, as the host adds them), and F_a
@@ -230,13 +251,8 @@ __global__ void __launch_bounds__(Tensor<DIM, N1>::E *Tensor<DIM, N1>::NP) Tenso
   if (live)
 #pragma unroll
     for (int f = 0; f < NF; f++) {
-      const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1
-                                                                                           : N1 * N1;
-      if (c[fd] != (m0 / st) % N1) continue;
-      int p = 0;
-#pragma unroll
-      for (int x = DIM - 1; x >= 0; x--)
-        if (x != fd) p = p * N1 + c[x];
+      const int p = FacePoint<DIM, N1>(d, f, c);
+      if (p < 0) continue;
       out += MS[f * NFP + p];
 #pragma unroll
       for (int a = 0; a < DIM; a++) F[a] += sgn[slot][f][a] * MJ[f * NFP + p];
@@ -326,7 +342,7 @@ template <int N1>
 __global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexApplyKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
   using H                     = Hex<N1>;
-  constexpr int            NP = H::NP, NFP = H::NFP, NF = H::NF, NFN = H::NFN, NPP = H::NPP, S1 = H::S1, S2 = H::S2, LD = H::LD, SS = HOFLOW_SGEO_SIZE(3);
+  constexpr int            NP = H::NP, NFP = H::NFP, NF = H::NF, NFN = H::NFN, S1 = H::S1, S2 = H::S2, LD = H::LD;
   __shared__ double        sM[N1 * LD], sA[N1 * LD], sDT[N1 * LD], sgn[H::E][NF][3];
   extern __shared__ double smem[];
   const int                c0 = threadIdx.x, c1 = threadIdx.y, slot = threadIdx.z, e = e0 + blockIdx.x * H::E + slot, t = c0 + N1 * (c1 + N1 * slot), line = c0 + N1 * c1;
@@ -414,52 +430,13 @@ __global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexAp
       out[c2] = o;
     }
   }
-  // faces: the flux s and [[u]] at each face node, by face grid position (thread line: node line of each face)
-  if (live)
-    for (int n = line; n < NFN; n += NFP) {
-      const int     f = n / NFP, p = d.face_pos[n], idM = base + d.face_nodes[n];
-      const double *sg = d.sgeo + (e * NF + f) * SS, sJ = sg[HOFLOW_SGEO_SJ_OVER_J(3)] * J, tau = sg[HOFLOW_SGEO_TAU(3)];
-      const int     type = d.face_type[e * NF + f], interior = type == HOFLOW_FACE_INTERIOR, idP = interior ? d.vmapP[e * NFN + n] : idM;
-      double        gnM = 0, gnP = 0, ju, jg;
-#pragma unroll
-      for (int x = 0; x < 3; x++) gnM += sg[x] * g[x][idM];
-      if (interior)
-#pragma unroll
-        for (int x = 0; x < 3; x++) gnP += sg[x] * g[x][idP];
-      EllipticFaceJumps(type, u[idM], gnM, interior ? u[idP] : 0.0, gnP, bc ? bc[e * NFN + n] : 0.0, &ju, &jg);
-      FS[f * NFP + p] = -sJ * (gnM + 0.5 * jg + tau * ju);
-      FJ[f * NFP + p] = ju;
-      if (p == 0)
-#pragma unroll
-        for (int a = 0; a < 3; a++) sgn[slot][f][a] = 0.5 * sJ * (ge[a] * sg[0] + ge[3 + a] * sg[1] + ge[6 + a] * sg[2]);
-    }
+  // faces: the flux s and [[u]] at each face node, by face grid position (a thread: the same grid
+  // position on every face); the face mass
+  if (live) FaceFluxes<3, N1>(d, e, base, J, ge, g, u, bc, line, NFP, FS, FJ, sgn[slot]);
   __syncthreads();
-  // face mass M1 (x) M1 on each face grid (as the host: first direction through M1^T = M1)
-  if (live)
-    for (int n = line; n < NFN; n += NFP) {
-      const int f = n / NFP, p = n % NFP, p0 = p % N1, r = p - p0;
-      double    a = 0, b = 0;
-#pragma unroll
-      for (int k = 0; k < N1; k++) {
-        a += sM[k * LD + p0] * FS[f * NFP + r + k];
-        b += sM[k * LD + p0] * FJ[f * NFP + r + k];
-      }
-      FT[n] = a;
-      FU[n] = b;
-    }
+  if (live) FaceMassPass<3, N1, false>(line, NFP, sM, FS, FJ, FT, FU);
   __syncthreads();
-  if (live)
-    for (int n = line; n < NFN; n += NFP) {
-      const int f = n / NFP, p = n % NFP, p0 = p % N1, p1 = p / N1;
-      double    a = 0, b = 0;
-#pragma unroll
-      for (int k = 0; k < N1; k++) {
-        a += sM[p1 * LD + k] * FT[f * NFP + p0 + k * N1];
-        b += sM[p1 * LD + k] * FU[f * NFP + p0 + k * N1];
-      }
-      FS[n] = a;
-      FJ[n] = b;
-    }
+  if (live) FaceMassPass<3, N1, true>(line, NFP, sM, FT, FU, FS, FJ);
   __syncthreads();
   // each point's share of the faces it lies on (faces in order, as the host adds them): the flux into
   // out, F_a = sum_f sgn_f,a [[u]]-mass into X_0, X_1 (shared) and the line's F_2 (registers, col)
@@ -470,13 +447,8 @@ __global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexAp
       double    F[3] = {0, 0, 0};
 #pragma unroll
       for (int f = 0; f < NF; f++) {
-        const int fd = d.face_dir[f], m0 = d.face_nodes[f * NFP], st = fd == 0 ? 1 : fd == 1 ? N1
-                                                                                             : N1 * N1;
-        if (c[fd] != (m0 / st) % N1) continue;
-        int p = 0;
-#pragma unroll
-        for (int x = 2; x >= 0; x--)
-          if (x != fd) p = p * N1 + c[x];
+        const int p = FacePoint<3, N1>(d, f, c);
+        if (p < 0) continue;
         out[c2] += FS[f * NFP + p];
 #pragma unroll
         for (int a = 0; a < 3; a++) F[a] += sgn[slot][f][a] * FJ[f * NFP + p];

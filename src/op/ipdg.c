@@ -51,6 +51,8 @@ static PetscErrorCode MatDestroy_IPDG(Mat A)
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(IPDGContextDestroy(ctx));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "HoflowOperatorAssemble_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "HoflowOperatorAssembleLOR_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -593,6 +595,10 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   }
   PetscCall(OpShellCreateMat(&ctx->op, dg->nodes, ctx, (void (*)(void))MatMult_IPDG, (void (*)(void))MatDestroy_IPDG, A));
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_IPDG));
+  PetscCall(MatSetDM(*A, dg->dm));
+  /* the preconditioning matrices of -pmat assembled|lor (solver/pmat.c) */
+  PetscCall(PetscObjectComposeFunction((PetscObject)*A, "HoflowOperatorAssemble_C", (void (*)(void))IPDGOperatorAssemble));
+  PetscCall(PetscObjectComposeFunction((PetscObject)*A, "HoflowOperatorAssembleLOR_C", (void (*)(void))LOROperatorAssemble));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
