@@ -7,7 +7,7 @@
 PetscErrorCode DiscGetConsLaw(Disc disc, const char what[], ConsLaw *cl)
 {
   PetscFunctionBeginUser;
-  PetscCheck(disc->conslaw, PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_SUP, "%s need a discretization of conservation laws (-disc mdg); -disc %s is not one", what, disc->type);
+  PetscCheck(disc->conslaw, PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_SUP, "%s need a discretization of conservation laws (-disc mdg or fr); -disc %s is not one", what, disc->type);
   *cl = disc->conslaw;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
