@@ -30,8 +30,8 @@ typedef struct {
   PetscInt     nbpoints;
   PetscReal   *bx, *bn, *bc_point;
   PetscInt    *btype;
-  PetscReal   *xdof; /* [ndof*dim] every value's point (checkpoint keys) */
-  PetscReal   *scratch;
+  PetscReal   *xdof;            /* [ndof*dim] every value's point (checkpoint keys) */
+  PetscReal   *scratch, *trace; /* the right-hand side's scratch: one element's fluxes, every owned element's trace */
   FRKernelData kd;
   OpShell      shell;
   Vec          speed; /* [K] the element speeds of the last max_wave_speed */
@@ -215,7 +215,7 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
 static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDisc            *fr = (FRDisc *)cl->data;
-  const PetscScalar *ul;
+  const PetscScalar *ua, *ul;
   PetscScalar       *fa;
   PetscBool          on_device;
 
@@ -223,11 +223,14 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
   PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr has host kernels only: run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
-  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
-  FRRHSHost(&fr->kd, ul, fa, fr->scratch);
-  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
+  FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace); /* while the neighbours' values are in flight */
+  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  FRFaceHost(&fr->kd, ul, fr->trace, fa);
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
+  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
+  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -443,7 +446,7 @@ static PetscErrorCode FRDestroy(Disc disc)
   PetscCall(PetscFree(fr->bc_point));
   PetscCall(PetscFree(fr->xdof));
   PetscCall(PetscFree(fr->elem_dof));
-  PetscCall(PetscFree(fr->scratch));
+  PetscCall(PetscFree2(fr->scratch, fr->trace));
   PetscCall(PetscFree(fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,15 +485,36 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscOptionsEnd();
   fr->correction = (FRCorrection)correction;
   PetscCall(FRTables(fr));
-  for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]);
+  for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]); /* FRSetUpElements reads them */
   PetscCall(FRSetUpElements(fr));
+  { /* the kernel's view (gamma and the flux: set_equations) */
+    FRKernelData *kd = &fr->kd;
+    kd->dim          = (int)dim;
+    kd->nv           = (int)fr->nv;
+    kd->n1           = (int)fr->n1;
+    kd->Np           = (int)fr->Np;
+    kd->Nfaces       = (int)fr->Nfaces;
+    kd->nfp          = (int)fr->nfp;
+    kd->K            = (int)fr->K;
+    kd->D            = fr->D;
+    kd->lL           = fr->lL;
+    kd->lR           = fr->lR;
+    kd->gL           = fr->gL;
+    kd->gR           = fr->gR;
+    kd->line         = fr->line;
+    kd->geo          = fr->geo;
+    kd->fgeo         = fr->fgeo;
+    kd->face_info    = fr->face_info;
+    kd->nb_line      = fr->nb_line;
+    kd->bc_point     = fr->bc_point;
+    kd->gamma        = 1.4;
+    kd->flux         = EULER_FLUX_RUSANOV;
+  }
   PetscCall(PetscMalloc1(mesh->Klocal + 1, &fr->elem_dof));
   for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->elem_dof[l] = l * fr->nv * fr->Np;
   PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
   disc->dm = fr->dm;
-  PetscCall(PetscMalloc1(dim * fr->nv * fr->Np, &fr->scratch));
-  fr->kd = (FRKernelData){(int)dim, (int)fr->nv, (int)fr->n1, (int)fr->Np, (int)fr->Nfaces, (int)fr->nfp, (int)fr->K, fr->D, fr->lL, fr->lR, fr->gL, fr->gR, {0}, {0}, fr->line, fr->geo, fr->fgeo, fr->face_info, fr->nb_line, fr->bc_point, 1.4, EULER_FLUX_RUSANOV};
-  for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]);
+  PetscCall(PetscMalloc2(dim * fr->nv * fr->Np, &fr->scratch, PetscMax(fr->K, 1) * fr->Nfaces * fr->nfp * 2 * fr->nv, &fr->trace));
   PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, NULL, NULL));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
   disc->ops.destroy    = FRDestroy;

@@ -1,10 +1,16 @@
 /* Host kernels of flux reconstruction for the Euler equations (hoflow/kernels/fr.h). */
 #include <hoflow/kernels/fr.h>
 
-void FRRHSHost(const FRKernelData *d, const double *ul, double *rhs, double *scratch)
+void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr)
 {
-  const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) FRElementRHS(d, e, ul, rhs + e * s, scratch);
+  const size_t s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
+  for (int e = 0; e < d->K; e++) FRElementVolume(d, e, u + e * s, rhs + e * s, scratch, tr + e * t);
+}
+
+void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
+  for (int e = 0; e < d->K; e++) FRElementFaces(d, e, ul, tr + e * t, rhs + e * s);
 }
 
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed)

@@ -1,6 +1,8 @@
 /* Flux-reconstruction kernels of the Euler equations on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h):
- * the right-hand side of one element, the largest wave speed, as element routines over one block of
- * affine elements. Host loops in src/kernels/fr.c (no CUDA twins yet). PETSc-free.
+ * the right-hand side of one element in two parts (the volume part and the element's trace need only its
+ * own values, so they run while the halo exchange is in flight; the face part reads the neighbours'), the
+ * largest wave speed, as element routines over the affine elements. Host loops in src/kernels/fr.c (no CUDA
+ * twins yet). PETSc-free.
  *
  * Layout: element l of the local array stores u[k*Np + i] at l*nv*Np (every element of the mesh has the
  * same Np); solution point i = i_0 + n1 (i_1 + n1 i_2), n1 = N + 1. Face f of an element is the face
@@ -45,12 +47,13 @@ HOFLOW_HD void FRLineEnd(const FRKernelData *d, const double *HOFLOW_RESTRICT u,
   }
 }
 
-/* rhs of owned element e (its Np*nv values) from the local array ul; Fh is scratch of dim*Np*nv doubles */
-HOFLOW_HD void FRElementRHS(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh)
+/* The volume part of owned element e, which needs no neighbour: rhs = the divergence of its discontinuous
+ * transformed flux along every line, and its trace tr (2 nv doubles per face point, face by face: the state
+ * u- and the discontinuous normal transformed flux Fh^D at the point); Fh is scratch of dim*Np*nv doubles. */
+HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
 {
   const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
   const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
-  const double *u = ul + (size_t)e * nv * Np;
   for (int i = 0; i < Np; i++) { /* the transformed flux Fh_d = J sum_j G_jd F_j at every point, Fh[(d*nv + k)*Np + i] */
     double w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
     for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
@@ -73,16 +76,33 @@ HOFLOW_HD void FRElementRHS(const FRKernelData *d, int e, const double *HOFLOW_R
         rhs[(size_t)k * Np + i] += s;
       }
     }
-  for (int f = 0; f < d->Nfaces; f++) { /* the corrections: (Fh^I - Fh^D) g' along the line of every face point */
+  for (int f = 0; f < d->Nfaces; f++) {
+    const int rd = d->dir[f], s = d->side[f];
+    int       stride = 1;
+    for (int j = 0; j < rd; j++) stride *= n1;
+    for (int q = 0; q < d->nfp; q++) {
+      double *t = tr + ((size_t)f * d->nfp + q) * 2 * nv;
+      FRLineEnd(d, u, d->line[f * d->nfp + q], stride, s, t);
+      FRLineEnd(d, Fh + (size_t)rd * nv * Np, d->line[f * d->nfp + q], stride, s, t + nv);
+    }
+  }
+}
+
+/* The face part of owned element e: rhs += (Fh^I - Fh^D) g' along the line of every face point (u+ from the
+ * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J. */
+HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT rhs)
+{
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
+  const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
+  for (int f = 0; f < d->Nfaces; f++) {
     const int     rd = d->dir[f], s = d->side[f], *fi = d->face_info + ((size_t)e * d->Nfaces + f) * FR_FACE_INFO;
     const double *fg = d->fgeo + ((size_t)e * d->Nfaces + f) * (dim + 1), *gp = s > 0 ? d->gR : d->gL;
     int           stride = 1;
     for (int j = 0; j < rd; j++) stride *= n1;
     for (int q = 0; q < d->nfp; q++) {
-      const int start = d->line[f * d->nfp + q];
-      double    uM[EULER_NV_MAX], uP[EULER_NV_MAX], FD[EULER_NV_MAX], Fn[EULER_NV_MAX];
-      FRLineEnd(d, u, start, stride, s, uM);
-      FRLineEnd(d, Fh + (size_t)rd * nv * Np, start, stride, s, FD);
+      const int     start = d->line[f * d->nfp + q];
+      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv;
+      double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
       if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
         const int g2 = fi[1], s2 = d->side[g2];
         int       stride2 = 1;
@@ -114,8 +134,10 @@ HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *
   return s;
 }
 
-/* every owned element: rhs (global array, owned elements first) from the local array ul */
-void FRRHSHost(const FRKernelData *d, const double *ul, double *rhs, double *scratch);
+/* every owned element: the volume part from the owned array u (before the halo exchange ends) with the trace
+ * tr [K*Nfaces*nfp*2*nv] and scratch [dim*Np*nv]; then the face part from the local array ul */
+void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr);
+void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *rhs);
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed);
 
 #ifdef __cplusplus
