@@ -93,6 +93,19 @@ def _():
     return "errors %s rates %s (modal DG %s)" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates), " ".join("%.3e" % e for e in ref))
 
 
+@test("fr/boundaries")
+def _():
+    """Boundary faces: a uniform state with characteristic far-field boundaries on every side stays uniform to
+    round-off (N = 3, 4 x 4), and Sod's shock tube (the problem's boundary types, N = 2, 32 x 2 cells, t = 0.05, no
+    limiter) has a density L1 error within 10 % of modal DG's."""
+    s = fr_run(["-problem", "freestream", "-order", "3", "-dm_plex_box_faces", "4,4", "-bc_farfield", "left,right,top,bottom", "-ts_max_steps", "20"])
+    check(s["L2_density"] < 1e-13, "free stream with far-field boundaries: density error %g after 20 steps" % s["L2_density"])
+    sod = ["-problem", "sod", "-order", "2", "-dm_plex_box_faces", "32,2", "-ts_max_time", "0.05"]
+    f, m = fr_run(sod), euler_run(sod)
+    check(abs(float(f["L1_density"]) / float(m["L1_density"]) - 1) < 0.1, "Sod: L1 density FR %s, modal DG %s" % (f["L1_density"], m["L1_density"]))
+    return "free stream %.1e; Sod L1 %s (modal DG %s)" % (s["L2_density"], f["L1_density"], m["L1_density"])
+
+
 @test("fr/hexahedron/columnar-vortex")
 def _():
     """The isentropic vortex is a column in 3D (no z dependence, v_z = 0): on periodic hexahedra 16 x 16 x 3 the
