@@ -1,14 +1,14 @@
 /* hoflow conservation laws: what a physics of a system of conservation laws u_t + div F(u) = 0 (the
  * compressible Euler and Navier–Stokes equations, physics/euler.c) asks of a discretization, and what a
- * discretization of such a system (-disc mdg today; -disc fr, issue 17, next) fills in.
+ * discretization of such a system (-disc mdg: disc/mdg_conslaw.c; -disc fr: disc/fr.c) fills in.
  *
  * A discretization that solves conservation laws gives its Disc a ConsLaw (DiscGetConsLaw): a table of
  * operations (ConsLawOps) and the data the physics reads (the boundary face points and their data rows,
  * the rows of every element in the state vector). The state is a vector of the Disc's DM; the physics
  * never sees how an element's values are stored (modes, solution points). What is the same for every
  * discretization is written once here (src/disc/conslaw.c, src/op/conslaw_jacobian.c): the wall forces
- * from the wall samples, the spreading of element values to their rows (local time steps), and the
- * colored finite-difference Jacobian of the right-hand side (implicit steps).
+ * from the wall samples, the spreading of element values to their rows (local time steps), the element-wise
+ * DM, and the colored finite-difference Jacobian of the right-hand side (implicit steps).
  *
  * The physics' constants: gamma and the numerical flux (EULER_FLUX_*, hoflow/pointwise/euler.h) and, for
  * Navier–Stokes, the viscosity law and the penalty of the viscous face terms. Boundary data: one row of
