@@ -1,7 +1,7 @@
 /* The discretization registry and the generic Disc calls (hoflow/disc.h). The built-in
  * discretizations are registered by DiscRegisterAll (op/register.c), where their operators are. */
 #include <hoflow/compat.h>
-#include <hoflow/disc.h>
+#include <hoflow/conslaw.h>
 #include <hoflow/registry.h>
 
 PetscFunctionList DiscList = NULL;
@@ -39,6 +39,7 @@ PetscErrorCode DiscDestroy(Disc *disc)
 {
   PetscFunctionBeginUser;
   if (!*disc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ConsLawDestroy(&(*disc)->conslaw));
   if ((*disc)->ops.destroy) PetscCall((*disc)->ops.destroy(*disc));
   PetscCall(DMDestroy(&(*disc)->dm));
   PetscCall(PetscFree(*disc));

@@ -15,43 +15,6 @@ PetscErrorCode DiscGetMDG(Disc disc, const char what[], MDGDisc **mdg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Storage order of the section: the elements in element order, then every other point. */
-static PetscErrorCode MDGCreateSection(MDGDisc *mdg)
-{
-  Mesh        *mesh = mdg->mesh;
-  PetscSection section, gsection;
-  PetscInt     pStart, pEnd, *perm, n = 0, rstart;
-  IS           is;
-
-  PetscFunctionBeginUser;
-  PetscCall(DMClone(mesh->dm, &mdg->dm));
-  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)mesh->dm), &section));
-  PetscCall(DMPlexGetChart(mdg->dm, &pStart, &pEnd));
-  PetscCall(PetscSectionSetChart(section, pStart, pEnd));
-  PetscCall(PetscMalloc1(pEnd - pStart, &perm));
-  for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    PetscCall(PetscSectionSetDof(section, mesh->elem_cell[l], mdg->elem_dof[l + 1] - mdg->elem_dof[l]));
-    perm[n++] = mesh->elem_cell[l];
-  }
-  for (PetscInt p = pStart; p < pEnd; p++)
-    if (p >= mesh->Klocal) perm[n++] = p;
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, perm, PETSC_OWN_POINTER, &is));
-  PetscCall(PetscSectionSetPermutation(section, is));
-  PetscCall(ISDestroy(&is));
-  PetscCall(PetscSectionSetUp(section));
-  PetscCall(DMSetLocalSection(mdg->dm, section));
-  PetscCall(DMGetGlobalSection(mdg->dm, &gsection));
-  PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[0], &rstart));
-  for (PetscInt e = 0; e < mesh->K; e++) {
-    PetscInt off, loff;
-    PetscCall(PetscSectionGetOffset(gsection, mesh->elem_cell[e], &off));
-    PetscCall(PetscSectionGetOffset(section, mesh->elem_cell[e], &loff));
-    PetscCheck(off == rstart + mdg->elem_dof[e] && loff == mdg->elem_dof[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Modal DG layout is not in element order");
-  }
-  PetscCall(PetscSectionDestroy(&section));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The face basis tables of one shape: every face and orientation at the face cubature of mdg->degree. */
 static PetscErrorCode MDGFaceTables(MDGDisc *mdg, RefShape shape)
 {
@@ -324,7 +287,7 @@ PetscErrorCode MDGBlockInverseMass(const MDGBlock *blk, PetscInt dim, PetscInt k
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction fn, void *ctx, Vec uvec)
+PetscErrorCode MDGProject(MDGDisc *mdg, ConsLawStateFunction fn, void *ctx, Vec uvec)
 {
   const PetscInt dim = mdg->dim, nv = mdg->nv, gs = dim * dim + 1;
   PetscScalar   *u;
@@ -355,7 +318,7 @@ PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction fn, void *ctx, Vec uvec
 }
 
 /* ||u_k - f_k|| in L1 (p = 1) or L2 (p = 2) */
-static PetscErrorCode MDGLpError(MDGDisc *mdg, PetscInt p, Vec uvec, MDGStateFunction fn, void *ctx, PetscReal err[])
+static PetscErrorCode MDGLpError(MDGDisc *mdg, PetscInt p, Vec uvec, ConsLawStateFunction fn, void *ctx, PetscReal err[])
 {
   const PetscInt     dim = mdg->dim, nv = mdg->nv, gs = dim * dim + 1;
   const PetscScalar *u;
@@ -381,14 +344,14 @@ static PetscErrorCode MDGLpError(MDGDisc *mdg, PetscInt p, Vec uvec, MDGStateFun
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, MDGStateFunction fn, void *ctx, PetscReal err[])
+PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, ConsLawStateFunction fn, void *ctx, PetscReal err[])
 {
   PetscFunctionBeginUser;
   PetscCall(MDGLpError(mdg, 2, u, fn, ctx, err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, MDGStateFunction fn, void *ctx, PetscReal err[])
+PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, ConsLawStateFunction fn, void *ctx, PetscReal err[])
 {
   PetscFunctionBeginUser;
   PetscCall(MDGLpError(mdg, 1, u, fn, ctx, err));
@@ -658,6 +621,7 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   mdg->degree = 2 * mdg->N + 1 + (curved ? dim * PetscMax(mesh->geom_order - 1, 0) : 0);
   PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "Modal DG discretization", NULL);
   PetscCall(PetscOptionsInt("-mdg_quadrature_degree", "Polynomial degree of the volume and face cubature of -disc mdg (default 2N+1; on curved meshes more on faces and curved elements)", NULL, mdg->degree, &mdg->degree, &mdg->degree_given));
+  PetscCall(PetscOptionsBool("-mdg_view_cost", "Print the flops and least bytes of the right-hand side's volume, face and lift kernels per block", NULL, mdg->view_cost, &mdg->view_cost, NULL));
   PetscOptionsEnd();
   PetscCheck(mdg->degree >= 2 * mdg->N, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-mdg_quadrature_degree %" PetscInt_FMT " must be at least 2N = %" PetscInt_FMT " (the mass matrix)", mdg->degree, 2 * mdg->N);
 
@@ -666,7 +630,7 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   for (PetscInt l = 0; l < mesh->Klocal; l++) mdg->elem_dof[l + 1] = mdg->elem_dof[l] + mdg->nv * RefShapeNumNodes(MeshElementShape(mesh, l), (int)mdg->N);
   mdg->ndof       = mdg->elem_dof[mesh->K];
   mdg->ndof_local = mdg->elem_dof[mesh->Klocal];
-  PetscCall(MDGCreateSection(mdg));
+  PetscCall(ConsLawCreateElementDM(mesh, mdg->elem_dof, &mdg->dm));
   disc->dm = mdg->dm;
   for (PetscInt s = 0; s < REF_NUM_SHAPES; s++)
     for (PetscInt f = 0; f < HOFLOW_FACES_MAX; f++)
@@ -688,6 +652,7 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   disc->ops.destroy          = MDGDestroy;
   disc->ops.get_points       = MDGGetPoints;
   disc->ops.project_elements = MDGProjectElements;
+  PetscCall(MDGConsLawCreate(mdg));
   PetscCall(PetscLogEventEnd(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

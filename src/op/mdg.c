@@ -380,7 +380,7 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
 
   PetscFunctionBeginUser;
   PetscCheck(mdg->viscous, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_WRONGSTATE, "Wall forces need the viscous terms (physics navier_stokes)");
-  PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * MDG_WALL_ROW, rows));
+  PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * CONSLAW_WALL_ROW, rows));
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
   if (on_device) {         /* a monitor's work: on a host copy of the state */
     if (!mdg->wall_host) { /* kept: the monitors ask every step */
@@ -412,8 +412,8 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
         double        Fvis[3 * EULER_NV_MAX];
         if (fi[1] >= 0 || (fi[3] != EULER_BC_NOSLIP_ISOTHERMAL && fi[3] != EULER_BC_NOSLIP_ADIABATIC)) continue;
         MDGViscousFaceFlux(d, e, qq, Fvis);
-        row = *rows + n++ * MDG_WALL_ROW;
-        for (int i = 0; i < MDG_WALL_ROW; i++) row[i] = 0;
+        row = *rows + n++ * CONSLAW_WALL_ROW;
+        for (int i = 0; i < CONSLAW_WALL_ROW; i++) row[i] = 0;
         for (int i = 0; i < dim; i++) {
           double tn = 0;
           for (int j = 0; j < dim; j++) tn += Fvis[j * nv + 1 + i] * fg[j];
@@ -427,28 +427,5 @@ PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **
   }
   PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   *nrows = n;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[])
-{
-  PetscReal *rows, F[6] = {0, 0, 0, 0, 0, 0};
-  PetscInt   n;
-
-  PetscFunctionBeginUser;
-  PetscCall(MDGWallSamples(mdg, u, &n, &rows));
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscReal *row = rows + k * MDG_WALL_ROW;
-    for (PetscInt i = 0; i < mdg->dim; i++) {
-      F[i] += row[7] * row[3 + i] * row[6];
-      F[3 + i] += row[8 + i] * row[6];
-    }
-  }
-  PetscCall(PetscFree(rows));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, F, 6, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mdg->dm)));
-  for (PetscInt i = 0; i < mdg->dim; i++) {
-    Fp[i] = F[i];
-    Fv[i] = F[3 + i];
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,5 @@
-/* The compressible Euler equations (seed 002) by modal DG in space (-disc mdg) and an explicit PETSc TS
+/* The compressible Euler equations (seed 002) by a discretization of conservation laws in space (through
+ * its ConsLaw table, hoflow/conslaw.h: modal DG, -disc mdg, today) and an explicit PETSc TS
  * in time: TSSSP (-ts_ssp_type rks2, rks3, rk104; the default SSP-RK3) or TSRK, the right-hand side
  * M^{-1} R(u) as the TS RHSFunction. With -cfl C > 0 the step is set before every step from the current
  * state, dt = C min_e h_e / ((2N+1) max (|v| + c)), h_e = dim |E| / |dE|; otherwise -ts_dt.
@@ -36,43 +37,42 @@
  * Implicit integrators (-ts_type pseudo for steady states by pseudo-transient continuation, or beuler,
  * cn, theta, bdf) solve each step by Newton-Krylov: the operator matrix-free (SNES's finite
  * differences of the residual), GMRES preconditioned by the Jacobian assembled by colored finite
- * differences (op/mdg_jacobian.c; -euler_jacobian_full 0: its element blocks only; -euler_jacobian_lag L:
+ * differences (op/conslaw_jacobian.c; -euler_jacobian_full 0: its element blocks only; -euler_jacobian_lag L:
  * a new one every L steps, shifted every step) with any PETSc PC (LU or ILU on one rank, block
  * Jacobi/ILU by default on several). */
 #include <hoflow/compat.h>
+#include <hoflow/conslaw.h>
 #include <hoflow/dg.h>
-#include <hoflow/mdg.h>
 #include <hoflow/unsteady.h>
 
 typedef struct {
-  App        *app;
-  MDGDisc    *mdg;
-  PetscReal   gamma, cfl;
-  PetscInt    flux;
-  PetscBool   limit, positivity, viscous;
-  PetscBool   pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
-  MDGJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
-  Mat         Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
-  PetscInt    jac_lag, jac_calls;
-  PetscReal   Fp[3], Fv[3]; /* the wall forces ... */
-  PetscReal   forces_time;  /* ... of the state at this time (monitors) */
-  Vec         last_good, limited_stage;
-  PetscBool   local_dt;    /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
-  Vec         lts;         /* ... the factor max speed / the element's speed on every row */
-  VecScatter  lts_scatter; /* ... from the element speeds to their rows */
-  Vec         residual_work;
-  PetscReal   steady_rtol; /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
-  PetscReal   residual0;   /* ... the first step's residual */
-  PetscInt    steady_interval;
-  Disc        output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
-  PetscBool  *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
-  PetscReal   bc_time;          /* the time of those rows */
-  PetscReal   last_good_time, total0[EULER_NV_MAX];
-  PetscInt    last_good_step, nlimited_total;
-  char        failure[512];
-  char        means_file[PETSC_MAX_PATH_LEN];   /* -euler_means_file: element means written at the end ("" none) */
-  char        surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
-  NSViscosity vis;                              /* the viscosity law (Navier-Stokes) */
+  App            *app;
+  ConsLaw         cl; /* the discretization (hoflow/conslaw.h) */
+  PetscReal       gamma, cfl;
+  PetscInt        flux;
+  PetscBool       limit, positivity, viscous;
+  PetscBool       pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
+  ConsLawJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
+  Mat             Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
+  PetscInt        jac_lag, jac_calls;
+  PetscReal       Fp[3], Fv[3]; /* the wall forces ... */
+  PetscReal       forces_time;  /* ... of the state at this time (monitors) */
+  Vec             last_good, limited_stage;
+  PetscBool       local_dt; /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
+  Vec             lts;      /* ... the factor max speed / the element's speed on every row */
+  Vec             residual_work;
+  PetscReal       steady_rtol; /* -euler_steady_rtol: explicit runs stop when || M^{-1} R(u) || falls by this factor */
+  PetscReal       residual0;   /* ... the first step's residual */
+  PetscInt        steady_interval;
+  Disc            output;           /* nodal DG of order max(N, 1): the points of the output (-output_interval) */
+  PetscBool      *row_from_problem; /* [nbpoints] boundary rows set by the problem's function (refreshed in time) */
+  PetscReal       bc_time;          /* the time of those rows */
+  PetscReal       last_good_time, total0[EULER_NV_MAX];
+  PetscInt        last_good_step, nlimited_total;
+  char            failure[512];
+  char            means_file[PETSC_MAX_PATH_LEN];   /* -euler_means_file: element means written at the end ("" none) */
+  char            surface_file[PETSC_MAX_PATH_LEN]; /* -ns_surface_file: wall pressure and shear written at the end ("" none) */
+  NSViscosity     vis;                              /* the viscosity law (Navier-Stokes) */
   /* -bc_farfield_correction: the far-field data of types farfield and freestream are the free stream plus the
    * body's far-field disturbance (EulerFarfieldDisturbed in hoflow/pointwise/euler.h), its strength from the wall forces, lagged */
   PetscInt   ff_type;  /* EULER_FF_* */
@@ -105,13 +105,12 @@ static PetscErrorCode EulerDestroy(void **ptr)
 
   PetscFunctionBeginUser;
   if (!eu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MDGJacobianDestroy(&eu->bj));
+  PetscCall(ConsLawJacobianDestroy(&eu->bj));
   PetscCall(MatDestroy(&eu->Pj));
   PetscCall(MatDestroy(&eu->J0));
   PetscCall(VecDestroy(&eu->last_good));
   PetscCall(VecDestroy(&eu->limited_stage));
   PetscCall(VecDestroy(&eu->lts));
-  PetscCall(VecScatterDestroy(&eu->lts_scatter));
   PetscCall(VecDestroy(&eu->residual_work));
   PetscCall(PetscFree(eu->row_from_problem));
   PetscCall(PetscFree(eu->ff_base));
@@ -141,13 +140,13 @@ static PetscErrorCode EulerStateAt(PetscInt dim, const PetscReal x[], PetscReal 
 static PetscErrorCode EulerBoundaryDataAt(Euler *eu, PetscReal t)
 {
   const Problem *problem = &eu->app->problem;
-  MDGDisc       *mdg     = eu->mdg;
+  ConsLaw        cl      = eu->cl;
 
   PetscFunctionBeginUser;
   if (!problem->boundary_time_dependent || t == eu->bc_time) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = 0; i < mdg->nbpoints; i++)
-    if (eu->row_from_problem[i]) PetscCall((problem->boundary ? problem->boundary : problem->exact)(mdg->dim, t, mdg->bx + i * mdg->dim, mdg->nv, mdg->bc_point + i * EULER_BC_DATA, NULL, problem->ctx));
-  PetscCall(MDGUpdateBoundaryData(mdg));
+  for (PetscInt i = 0; i < cl->nbpoints; i++)
+    if (eu->row_from_problem[i]) PetscCall((problem->boundary ? problem->boundary : problem->exact)(cl->dim, t, cl->bx + i * cl->dim, cl->nv, cl->bc_point + i * EULER_BC_DATA, NULL, problem->ctx));
+  PetscCall(ConsLawUpdateBoundaryData(cl));
   eu->bc_time = t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -162,50 +161,24 @@ static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *c
   if (eu->limit) { /* limit the stage state's copy: the right-hand side of the limited state */
     if (!eu->limited_stage) PetscCall(VecDuplicate(u, &eu->limited_stage));
     PetscCall(VecCopy(u, eu->limited_stage));
-    PetscCall(MDGLimit(eu->mdg, eu->limited_stage, &n));
+    PetscCall(ConsLawLimit(eu->cl, eu->limited_stage, &n));
     u = eu->limited_stage;
   }
-  PetscCall(MDGEulerRHS(eu->mdg, u, f));
+  PetscCall(ConsLawRHS(eu->cl, u, f));
   if (eu->local_dt) PetscCall(VecPointwiseMult(f, f, eu->lts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Local time steps (steady states only: the time is no longer physical): every element advances by its
- * own CFL step C / ((2N+1) s_e), s_e its largest (|v| + c)/h (+ diffusive part), through the global
- * step C / ((2N+1) max s) and the factor max s / s_e on its rows of the right-hand side. The factors come
- * from mdg->speed (MDGMaxWaveSpeed's, one per owned element) before every step, spread to the element's
- * rows by a scatter made once: on the state's backend, so a device state is not copied. */
-static PetscErrorCode EulerLocalTimeSteps(Euler *eu, Vec u, PetscReal smax)
+ * own CFL step C / (cfl_scale s_e), s_e its largest (|v| + c)/h (+ diffusive part), through the global
+ * step C / (cfl_scale max s) and the factor max s / s_e on its rows of the right-hand side. The factors come
+ * from the element speeds of ConsLawMaxWaveSpeed before every step, spread to the element's rows on the
+ * state's backend (ConsLawSpreadElementValues), so a device state is not copied. */
+static PetscErrorCode EulerLocalTimeSteps(Euler *eu, Vec u, Vec element_speed, PetscReal smax)
 {
-  MDGDisc *mdg = eu->mdg;
-
   PetscFunctionBeginUser;
-  if (!eu->lts) {
-    PetscInt n, rstart, srow, *from, *to, k = 0;
-    IS       isf, ist;
-    PetscCall(VecDuplicate(u, &eu->lts));
-    PetscCall(VecGetLocalSize(u, &n));
-    PetscCall(VecGetOwnershipRange(u, &rstart, NULL));
-    PetscCall(VecGetOwnershipRange(mdg->speed, &srow, NULL));
-    PetscCall(PetscMalloc2(PetscMax(n, 1), &from, PetscMax(n, 1), &to));
-    for (PetscInt b = 0, e0 = 0; b < mdg->nblocks; e0 += mdg->blocks[b].K, b++) {
-      const MDGKernelData *d = &mdg->blocks[b].kd;
-      const PetscInt       s = d->nv * d->Np;
-      for (PetscInt e = 0; e < d->K; e++)
-        for (PetscInt i = 0; i < s; i++, k++) {
-          from[k] = srow + e0 + e;
-          to[k]   = rstart + d->dof0 + e * s + i;
-        }
-    }
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, k, from, PETSC_COPY_VALUES, &isf));
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, k, to, PETSC_COPY_VALUES, &ist));
-    PetscCall(VecScatterCreate(mdg->speed, isf, eu->lts, ist, &eu->lts_scatter));
-    PetscCall(ISDestroy(&isf));
-    PetscCall(ISDestroy(&ist));
-    PetscCall(PetscFree2(from, to));
-  }
-  PetscCall(VecScatterBegin(eu->lts_scatter, mdg->speed, eu->lts, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(eu->lts_scatter, mdg->speed, eu->lts, INSERT_VALUES, SCATTER_FORWARD));
+  if (!eu->lts) PetscCall(VecDuplicate(u, &eu->lts));
+  PetscCall(ConsLawSpreadElementValues(eu->cl, element_speed, eu->lts));
   PetscCall(VecReciprocal(eu->lts));
   PetscCall(VecScale(eu->lts, smax));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -217,7 +190,7 @@ static PetscErrorCode EulerResidualNorm(Euler *eu, Vec u, PetscReal t, PetscReal
   PetscFunctionBeginUser;
   if (!eu->residual_work) PetscCall(VecDuplicate(u, &eu->residual_work));
   PetscCall(EulerBoundaryDataAt(eu, t));
-  PetscCall(MDGEulerRHS(eu->mdg, u, eu->residual_work));
+  PetscCall(ConsLawRHS(eu->cl, u, eu->residual_work));
   PetscCall(VecNorm(eu->residual_work, NORM_2, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -240,10 +213,10 @@ static PetscErrorCode EulerIJacobian(TS ts, PetscReal t, Vec u, Vec udot, PetscR
   PetscCall(EulerBoundaryDataAt(eu, t));
   if (eu->jac_calls++ % eu->jac_lag == 0) { /* a new J every -euler_jacobian_lag calls; the shift every call */
     if (!eu->J0) {
-      PetscCall(MDGJacobianCompute(eu->bj, u, P));
+      PetscCall(ConsLawJacobianCompute(eu->bj, u, P));
       PetscCall(MatDuplicate(P, MAT_COPY_VALUES, &eu->J0));
     } else
-      PetscCall(MDGJacobianCompute(eu->bj, u, eu->J0));
+      PetscCall(ConsLawJacobianCompute(eu->bj, u, eu->J0));
   }
   PetscCall(MatCopy(eu->J0, P, SAME_NONZERO_PATTERN));
   PetscCall(MatScale(P, -1.0));
@@ -264,16 +237,16 @@ static PetscBool EulerIsFarfield(PetscInt type)
  * coefficients), then the device copies */
 static PetscErrorCode EulerFarfieldApply(Euler *eu)
 {
-  MDGDisc        *mdg = eu->mdg;
+  ConsLaw         cl  = eu->cl;
   const Problem  *pb  = &eu->app->problem;
-  const PetscInt  dim = mdg->dim;
+  const PetscInt  dim = cl->dim;
   const PetscReal g   = eu->gamma;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < mdg->nbpoints; i++) {
+  for (PetscInt i = 0; i < cl->nbpoints; i++) {
     const PetscReal *ub = eu->ff_base + i * EULER_BC_DATA;
     PetscReal        w[EULER_NV_MAX], U = 0, e[3] = {0, 0, 0}, r[3] = {0, 0, 0}, D = 0, L = 0, nu;
-    if (!EulerIsFarfield(mdg->btype[i])) continue;
+    if (!EulerIsFarfield(cl->btype[i])) continue;
     EulerConservativeToPrimitive((int)dim, g, ub, w);
     for (PetscInt d = 0; d < dim; d++) U += w[1 + d] * w[1 + d];
     U = PetscSqrtReal(U);
@@ -286,11 +259,11 @@ static PetscErrorCode EulerFarfieldApply(Euler *eu)
       for (PetscInt d = 0; d < dim; d++) D += eu->ff_F[d] * e[d];
       if (dim == 2) L = eu->ff_F[1] * e[0] - eu->ff_F[0] * e[1];
     }
-    for (PetscInt d = 0; d < dim; d++) r[d] = mdg->bx[i * dim + d] - eu->ff_x0[d];
+    for (PetscInt d = 0; d < dim; d++) r[d] = cl->bx[i * dim + d] - eu->ff_x0[d];
     nu = NSMu(&eu->vis, w[dim + 1] / w[0]) / w[0];
-    EulerFarfieldDisturbed((int)dim, g, ub, r, D, L, nu, eu->ff_type == EULER_FF_OSEEN, mdg->bc_point + i * EULER_BC_DATA);
+    EulerFarfieldDisturbed((int)dim, g, ub, r, D, L, nu, eu->ff_type == EULER_FF_OSEEN, cl->bc_point + i * EULER_BC_DATA);
   }
-  PetscCall(MDGUpdateBoundaryData(mdg));
+  PetscCall(ConsLawUpdateBoundaryData(cl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -304,9 +277,9 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
 
   PetscFunctionBeginUser;
   if (eu->ff_type == EULER_FF_NONE || eu->ff_fixed || eu->ff_frozen || step % eu->ff_interval) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MDGWallForces(eu->mdg, u, eu->Fp, eu->Fv)); /* shared with the force monitors of this time */
+  PetscCall(ConsLawWallForces(eu->cl, u, eu->Fp, eu->Fv)); /* shared with the force monitors of this time */
   eu->forces_time = t;
-  for (PetscInt d = 0; d < eu->mdg->dim; d++) {
+  for (PetscInt d = 0; d < eu->cl->dim; d++) {
     F[d] = eu->Fp[d] + eu->Fv[d];
     dF += PetscSqr(F[d] - eu->ff_F[d]);
     nF += PetscSqr(F[d]);
@@ -346,11 +319,12 @@ static PetscErrorCode EulerPreStep(TS ts)
   if (eu->cfl > 0 && !eu->pseudo) {
     PetscReal speed;
     PetscInt  cell;
-    PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
+    Vec       element_speed;
+    PetscCall(ConsLawMaxWaveSpeed(eu->cl, u, &speed, &cell, &element_speed));
     PetscCheck(speed > 0, un->comm, PETSC_ERR_NOT_CONVERGED, "Non-physical state (density or pressure <= 0) before step %" PetscInt_FMT " at t = %g (cell %" PetscInt_FMT ")", eu->last_good_step, (double)eu->last_good_time, cell);
     {
-      PetscReal dt = eu->cfl / ((2 * eu->mdg->N + 1) * speed), tmax;
-      if (eu->local_dt) PetscCall(EulerLocalTimeSteps(eu, u, speed));
+      PetscReal dt = eu->cfl / (eu->cl->cfl_scale * speed), tmax;
+      if (eu->local_dt) PetscCall(EulerLocalTimeSteps(eu, u, element_speed, speed));
       PetscCall(TSGetMaxTime(ts, &tmax));
       if (eu->last_good_time + dt > tmax) dt = PetscMax(tmax - eu->last_good_time, 1e-14 * tmax); /* land on the final time */
       PetscCall(TSSetTimeStep(ts, dt));
@@ -373,10 +347,10 @@ static PetscErrorCode EulerPostStep(TS ts)
   eu = (Euler *)un->physics;
   PetscCall(TSGetSolution(ts, &u));
   if (eu->limit) {
-    PetscCall(MDGLimit(eu->mdg, u, &n));
+    PetscCall(ConsLawLimit(eu->cl, u, &n));
     eu->nlimited_total += n;
   }
-  PetscCall(MDGMaxWaveSpeed(eu->mdg, u, &speed, &cell));
+  PetscCall(ConsLawMaxWaveSpeed(eu->cl, u, &speed, &cell, NULL));
   if (!(speed > 0)) {
     PetscInt cell_min = cell >= 0 ? cell : PETSC_MAX_INT;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cell_min, 1, MPIU_INT, MPI_MIN, un->comm));
@@ -428,12 +402,12 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
 
   PetscFunctionBeginUser;
   if (!strcmp(name, "L2_error_density")) {
-    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->mdg->nv};
+    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->cl->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor L2_error_density", un->app->problem_name);
-    PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, v));
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, v));
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
-    *value = eu->mdg->nlimited;
+    *value = eu->cl->nlimited;
   else if (!strcmp(name, "residual"))
     PetscCall(EulerResidualNorm(eu, un->state, time, value));    /* the steady residual's history */
   else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
@@ -449,10 +423,10 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     else
       e[0] = 1;
     if (time != eu->forces_time) { /* the four monitors of one step share one evaluation */
-      PetscCall(MDGWallForces(eu->mdg, un->state, eu->Fp, eu->Fv));
+      PetscCall(ConsLawWallForces(eu->cl, un->state, eu->Fp, eu->Fv));
       eu->forces_time = time;
     }
-    for (PetscInt d = 0; d < eu->mdg->dim; d++) { /* [0] pressure, [1] viscous parts */
+    for (PetscInt d = 0; d < eu->cl->dim; d++) { /* [0] pressure, [1] viscous parts */
       along[0] += eu->Fp[d] * e[d];
       along[1] += eu->Fv[d] * e[d];
     }
@@ -462,86 +436,81 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
                                                                 : !strcmp(name, "drag_viscous")    ? along[1] / q
                                                                                                    : (normal[0] + normal[1]) / q;
   } else {
-    PetscCall(MDGIntegrate(eu->mdg, un->state, v));
+    PetscCall(ConsLawIntegrate(eu->cl, un->state, v));
     *value = !strcmp(name, "mass") ? v[0] : !strcmp(name, "momentum_x") ? v[1]
-                                                                        : v[eu->mdg->dim + 1];
+                                                                        : v[eu->cl->dim + 1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* density, pressure or mach at the nodes of the output discretization: the modal state evaluated there */
+/* density, pressure, mach or a velocity component at the nodes of the output discretization: the state
+ * evaluated there (ConsLawEvaluate at the reference nodes of each block) */
 static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal time, Vec field)
 {
-  Euler             *eu  = (Euler *)un->physics;
-  MDGDisc           *mdg = eu->mdg;
-  DGDisc            *dg  = (DGDisc *)eu->output->data;
-  const PetscInt     nv = mdg->nv, dim = mdg->dim;
-  const PetscScalar *u;
-  PetscScalar       *out;
+  Euler         *eu   = (Euler *)un->physics;
+  ConsLaw        cl   = eu->cl;
+  const Mesh    *mesh = un->app->mesh;
+  DGDisc        *dg   = (DGDisc *)eu->output->data;
+  const PetscInt nv = cl->nv, dim = cl->dim;
+  PetscScalar   *out;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(un->state, &u));
   PetscCall(VecGetArrayWrite(field, &out));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    const MDGBlock   *blk = &mdg->blocks[b];
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
     const RefElement *ref = dg->blocks[b].ref;
-    PetscReal        *P;
-    PetscCall(PetscMalloc1(ref->Np * blk->Np, &P));
-    PetscCall(RefElementModalBasis(blk->shape, mdg->N, ref->Np, ref->xi, P, NULL));
-    for (PetscInt k = 0; k < blk->K; k++) {
-      const PetscInt e = mdg->mesh->blocks[b].start + k;
+    const PetscInt    K   = mesh->blocks[b].end - mesh->blocks[b].start;
+    PetscReal        *w;
+    PetscCall(PetscMalloc1(PetscMax(K * ref->Np * nv, 1), &w));
+    PetscCall(ConsLawEvaluate(cl, un->state, b, ref->Np, ref->xi, w));
+    for (PetscInt k = 0; k < K; k++) {
+      const PetscInt e = mesh->blocks[b].start + k;
       for (PetscInt i = 0; i < ref->Np; i++) {
-        PetscReal w[EULER_NV_MAX];
-        MDGEvaluate((int)nv, (int)blk->Np, P + i * blk->Np, u + mdg->elem_dof[e], w);
+        const PetscReal *wi = w + (k * ref->Np + i) * nv;
         if (!strncmp(name, "velocity_", 9)) { /* velocity_x, _y, _z */
           const PetscInt d          = name[9] - 'x';
-          out[dg->elem_node[e] + i] = d >= 0 && d < dim ? w[1 + d] / w[0] : 0.0;
+          out[dg->elem_node[e] + i] = d >= 0 && d < dim ? wi[1 + d] / wi[0] : 0.0;
         } else
-          out[dg->elem_node[e] + i] = !strcmp(name, "density") ? w[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, w)
-                                                                                                  : EulerMach((int)dim, eu->gamma, w);
+          out[dg->elem_node[e] + i] = !strcmp(name, "density") ? wi[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, wi)
+                                                                                                   : EulerMach((int)dim, eu->gamma, wi);
       }
     }
-    PetscCall(PetscFree(P));
+    PetscCall(PetscFree(w));
   }
   PetscCall(VecRestoreArrayWrite(field, &out));
-  PetscCall(VecRestoreArrayRead(un->state, &u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -euler_means_file FILE: every element's centroid and its cell means of density and pressure (MDGMeansElement:
- * w J-weighted over the volume points, exact on curved elements), as float32 records (x, y[, z], density,
+/* -euler_means_file FILE: every element's centroid and its cell means of density and pressure (ConsLawElementMeans),
+ * as float32 records (x, y[, z], density,
  * pressure) in the order of the global elements, written by all ranks to one PETSc binary file (no header:
  * raw big-endian floats), for plots of runs whose field output would be large (bench/render_means.py). */
 static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
 {
-  MDGDisc           *mdg = eu->mdg;
-  const PetscInt     dim = mdg->dim, nr = dim + 2, K = mdg->mesh->K;
-  PetscInt           start = 0;
-  const PetscScalar *u;
-  float             *rec;
-  PetscViewer        viewer;
+  const Mesh    *mesh = eu->app->mesh;
+  const PetscInt dim = eu->cl->dim, nv = eu->cl->nv, nr = dim + 2, K = mesh->K;
+  PetscInt       start = 0;
+  PetscReal     *means;
+  float         *rec;
+  PetscViewer    viewer;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(PetscMax(K * nr, 1), &rec));
-  PetscCall(VecGetArrayRead(state, &u));
-  for (PetscInt b = 0; b < mdg->nblocks; b++)
-    for (PetscInt k = 0; k < mdg->blocks[b].K; k++) {
-      const PetscInt e = mdg->mesh->blocks[b].start + k;
-      PetscReal      c[3], mean[EULER_NV_MAX];
-      MeshElementCentroid(mdg->mesh, e, c);
-      MDGMeansElement(&mdg->blocks[b].kd, (int)k, u + mdg->elem_dof[e], mean);
-      for (PetscInt d = 0; d < dim; d++) rec[e * nr + d] = (float)c[d];
-      rec[e * nr + dim]     = (float)mean[0];
-      rec[e * nr + dim + 1] = (float)EulerPressure((int)dim, eu->gamma, mean);
-    }
-  PetscCall(VecRestoreArrayRead(state, &u));
+  PetscCall(PetscMalloc2(PetscMax(K * nr, 1), &rec, PetscMax(K * nv, 1), &means));
+  PetscCall(ConsLawElementMeans(eu->cl, state, means));
+  for (PetscInt e = 0; e < K; e++) {
+    const PetscReal *mean = means + e * nv;
+    PetscReal        c[3];
+    MeshElementCentroid(mesh, e, c);
+    for (PetscInt d = 0; d < dim; d++) rec[e * nr + d] = (float)c[d];
+    rec[e * nr + dim]     = (float)mean[0];
+    rec[e * nr + dim + 1] = (float)EulerPressure((int)dim, eu->gamma, mean);
+  }
   PetscCallMPI(MPI_Exscan(&K, &start, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)state)));
   PetscCall(PetscViewerBinaryOpen(PetscObjectComm((PetscObject)state), file, FILE_MODE_WRITE, &viewer));
   PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
-  PetscCall(PetscViewerBinaryWriteAll(viewer, rec, K * nr, start * nr, mdg->mesh->Kglobal * nr, PETSC_FLOAT));
+  PetscCall(PetscViewerBinaryWriteAll(viewer, rec, K * nr, start * nr, mesh->Kglobal * nr, PETSC_FLOAT));
   PetscCall(PetscViewerDestroy(&viewer));
-  PetscCall(PetscFree(rec));
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)state), "means: wrote %" PetscInt_FMT " element means (x..., density, pressure as float32) to %s\n", mdg->mesh->Kglobal, file));
+  PetscCall(PetscFree2(rec, means));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)state), "means: wrote %" PetscInt_FMT " element means (x..., density, pressure as float32) to %s\n", mesh->Kglobal, file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -552,7 +521,7 @@ static PetscErrorCode EulerWriteMeans(Euler *eu, Vec state, const char file[])
 static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
 {
   App           *app = eu->app;
-  const PetscInt dim = eu->mdg->dim;
+  const PetscInt dim = eu->cl->dim;
   PetscReal     *rows, *all = NULL, pref = 0, q;
   PetscInt       n;
   PetscMPIInt    rank, size, cnt, *counts = NULL, *displs = NULL;
@@ -561,13 +530,13 @@ static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
   q = 0.5 * PetscSqr(app->problem.velocity_scale > 0 ? app->problem.velocity_scale : 1.0);
   if (app->problem.initial) {
     PetscReal x0[3] = {0, 0, 0}, u0[EULER_NV_MAX];
-    PetscCall(app->problem.initial(dim, 0.0, x0, eu->mdg->nv, u0, NULL, app->problem.ctx));
+    PetscCall(app->problem.initial(dim, 0.0, x0, eu->cl->nv, u0, NULL, app->problem.ctx));
     pref = EulerPressure((int)dim, eu->gamma, u0);
   }
-  PetscCall(MDGWallSamples(eu->mdg, state, &n, &rows));
+  PetscCall(ConsLawWallSamples(eu->cl, state, &n, &rows));
   PetscCallMPI(MPI_Comm_rank(app->comm, &rank));
   PetscCallMPI(MPI_Comm_size(app->comm, &size));
-  cnt = (PetscMPIInt)(n * MDG_WALL_ROW);
+  cnt = (PetscMPIInt)(n * CONSLAW_WALL_ROW);
   if (rank == 0) PetscCall(PetscMalloc2(size, &counts, size + 1, &displs));
   PetscCallMPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, app->comm));
   if (rank == 0) {
@@ -580,8 +549,8 @@ static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
     FILE *fp = fopen(file, "w");
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-ns_surface_file %s: cannot open it for writing", file);
     fprintf(fp, dim == 3 ? "x,y,z,p,tau_x,tau_y,tau_z,Cp,Cf\n" : "x,y,p,tau_x,tau_y,Cp,Cf\n");
-    for (PetscInt k = 0; k < displs[size] / MDG_WALL_ROW; k++) {
-      const PetscReal *row = all + k * MDG_WALL_ROW;
+    for (PetscInt k = 0; k < displs[size] / CONSLAW_WALL_ROW; k++) {
+      const PetscReal *row = all + k * CONSLAW_WALL_ROW;
       PetscReal        t2  = 0;
       for (PetscInt i = 0; i < dim; i++) fprintf(fp, "%.10e,", (double)row[i]);
       fprintf(fp, "%.10e,", (double)row[7]);
@@ -604,25 +573,25 @@ static PetscErrorCode EulerWriteSurface(Euler *eu, Vec state, const char file[])
 static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 {
   Euler         *eu = (Euler *)un->physics;
-  const PetscInt nv = eu->mdg->nv;
+  const PetscInt nv = eu->cl->nv;
   PetscReal      time, total[EULER_NV_MAX], drift = 0, err[EULER_NV_MAX], l1[EULER_NV_MAX] = {0, 0, 0, 0, 0};
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &time));
   if (eu->means_file[0]) PetscCall(EulerWriteMeans(eu, un->state, eu->means_file)); /* the end of the run */
   if (eu->surface_file[0]) PetscCall(EulerWriteSurface(eu, un->state, eu->surface_file));
-  PetscCall(MDGIntegrate(eu->mdg, un->state, total));
+  PetscCall(ConsLawIntegrate(eu->cl, un->state, total));
   for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
   if (un->app->problem.exact) {
     EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, nv};
-    PetscCall(MDGL2Error(eu->mdg, un->state, EulerStateAt, &ep, err));
-    PetscCall(MDGL1Error(eu->mdg, un->state, EulerStateAt, &ep, l1));
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, err));
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_1, un->state, EulerStateAt, &ep, l1));
     un->l2_error = err[0];
   }
   {
     PetscReal speed;
     PetscInt  cell;
-    PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
+    PetscCall(ConsLawMaxWaveSpeed(eu->cl, un->state, &speed, &cell, NULL));
     PetscCall(PetscSNPrintf(summary, len, "L2_density %.6e L1_density %.6e conservation %.3e limited %" PetscInt_FMT " max_speed_over_h %.6e", (double)un->l2_error, (double)l1[0], (double)drift, eu->nlimited_total, (double)speed));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -632,8 +601,8 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
 static PetscErrorCode EulerBoundaryData(Euler *eu)
 {
   App            *app = eu->app;
-  MDGDisc        *mdg = eu->mdg;
-  const PetscInt  dim = mdg->dim, nv = mdg->nv;
+  ConsLaw         cl  = eu->cl;
+  const PetscInt  dim = cl->dim, nv = cl->nv;
   const PetscReal g = eu->gamma;
   PetscReal       inflow[EULER_NV_MAX], far_w[EULER_NV_MAX], far_u[EULER_NV_MAX], mach = 0.5, angle = 0, pfar = 1.0 / g, rhofar = 1.0, p0 = -1, T0 = -1, dir[3] = {0, 0, 0}, pout = -1;
   PetscInt        n_in = EULER_NV_MAX, ndir = 3, nvw = 3;
@@ -641,7 +610,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   PetscBool       set_in = PETSC_FALSE, set_far = PETSC_FALSE, flg;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1), &eu->row_from_problem));
+  PetscCall(PetscCalloc1(PetscMax(cl->nbpoints, 1), &eu->row_from_problem));
   PetscOptionsBegin(app->comm, NULL, "Euler boundary data", NULL);
   PetscCall(PetscOptionsRealArray("-bc_supersonic_inflow_state", "Supersonic inflow: rho,v_1..v_dim,p (default: the problem's exact solution)", NULL, inflow, &n_in, &set_in));
   PetscCall(PetscOptionsReal("-bc_farfield_mach", "Far field: free-stream Mach number", NULL, mach, &mach, &flg));
@@ -677,9 +646,9 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
   if (dim > 1) far_w[2] = mach * PetscSqrtReal(g * pfar / rhofar) * PetscSinReal(angle * PETSC_PI / 180);
   far_w[dim + 1] = pfar;
   EulerPrimitiveToConservative((int)dim, g, far_w, far_u);
-  for (PetscInt i = 0; i < mdg->nbpoints; i++) {
-    PetscReal     *row  = mdg->bc_point + i * EULER_BC_DATA;
-    const PetscInt type = mdg->btype[i];
+  for (PetscInt i = 0; i < cl->nbpoints; i++) {
+    PetscReal     *row  = cl->bc_point + i * EULER_BC_DATA;
+    const PetscInt type = cl->btype[i];
     if (type == EULER_BC_SUPERSONIC_INFLOW || type == EULER_BC_FARFIELD || type == EULER_BC_FREESTREAM) {
       const PetscBool       from_options = type == EULER_BC_SUPERSONIC_INFLOW ? set_in : set_far;
       const ProblemFunction fp           = app->problem.boundary ? app->problem.boundary : app->problem.exact;
@@ -687,7 +656,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
         PetscCheck(from_options || type != EULER_BC_SUPERSONIC_INFLOW, app->comm, PETSC_ERR_ARG_WRONG, "Boundary type supersonic_inflow needs its state: give -bc_supersonic_inflow_state rho,v..,p (problem %s has no boundary data)", app->problem_name);
         for (PetscInt k = 0; k < nv; k++) row[k] = type == EULER_BC_SUPERSONIC_INFLOW ? inflow[k] : far_u[k];
       } else {
-        PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, row, NULL, app->problem.ctx));
+        PetscCall(fp(dim, 0.0, cl->bx + i * dim, nv, row, NULL, app->problem.ctx));
         eu->row_from_problem[i] = PETSC_TRUE;
       }
     } else if (type == EULER_BC_SUBSONIC_INFLOW) {
@@ -699,7 +668,7 @@ static PetscErrorCode EulerBoundaryData(Euler *eu)
       const ProblemFunction fp = app->problem.exact; /* (the boundary function is the far field's) */
       if (fp) {                                      /* the wall's temperature and velocity from the problem's exact state there */
         PetscReal ub[EULER_NV_MAX], w[EULER_NV_MAX];
-        PetscCall(fp(dim, 0.0, mdg->bx + i * dim, nv, ub, NULL, app->problem.ctx));
+        PetscCall(fp(dim, 0.0, cl->bx + i * dim, nv, ub, NULL, app->problem.ctx));
         EulerConservativeToPrimitive((int)dim, g, ub, w);
         row[0] = w[dim + 1] / w[0];
         for (PetscInt d = 0; d < dim; d++) row[1 + d] = w[1 + d];
@@ -724,7 +693,7 @@ static PetscErrorCode EulerViscousOptions(Euler *eu)
   PetscReal   mu = app->problem.mu, pr = app->problem.prandtl > 0 ? app->problem.prandtl : 0.72, eta = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt b = 0; b < eu->mdg->nblocks; b++) eta = PetscMax(eta, (PetscReal)eu->mdg->blocks[b].Nfaces);
+  for (PetscInt b = 0; b < app->mesh->nblocks; b++) eta = PetscMax(eta, (PetscReal)app->mesh->blocks[b].nfaces);
   PetscOptionsBegin(app->comm, NULL, "Compressible Navier-Stokes", NULL);
   PetscCall(PetscOptionsReal("-ns_viscosity", "Dynamic viscosity mu_0 (default: the problem's, e.g. from its Reynolds number)", NULL, mu, &mu, NULL));
   PetscCall(PetscOptionsReal("-ns_prandtl", "Prandtl number", NULL, pr, &pr, NULL));
@@ -740,7 +709,7 @@ static PetscErrorCode EulerViscousOptions(Euler *eu)
   vis.mu    = mu;
   vis.cp_pr = eu->gamma / (eu->gamma - 1) / pr;
   eu->vis   = vis;
-  PetscCall(MDGSetViscous(eu->mdg, &vis, eta));
+  PetscCall(ConsLawSetViscous(eu->cl, &vis, eta));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -748,8 +717,8 @@ static PetscErrorCode EulerViscousOptions(Euler *eu)
 static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
 {
   App           *app = eu->app;
-  MDGDisc       *mdg = eu->mdg;
-  const PetscInt dim = mdg->dim;
+  ConsLaw        cl  = eu->cl;
+  const PetscInt dim = cl->dim;
   PetscInt       nx = 3, counts[2] = {0, 0};
   PetscBool      set_x0 = PETSC_FALSE, set_cd = PETSC_FALSE, set_cl = PETSC_FALSE;
 
@@ -777,15 +746,15 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
   PetscCheck(!set_cl || set_cd, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction_cl needs -bc_farfield_correction_cd too (fixed strengths), or neither (the wall force)");
   eu->ff_fixed = set_cd;
   PetscCheck(!eu->ff_fixed || app->problem.length_scale > 0, app->comm, PETSC_ERR_ARG_WRONG, "-bc_farfield_correction_cd: problem %s has no reference length for the coefficient", app->problem_name);
-  for (PetscInt i = 0; i < mdg->nbpoints; i++) counts[0] += EulerIsFarfield(mdg->btype[i]) ? 1 : 0;
+  for (PetscInt i = 0; i < cl->nbpoints; i++) counts[0] += EulerIsFarfield(cl->btype[i]) ? 1 : 0;
   {
     PetscReal *rows, c[4] = {0, 0, 0, 0};
     PetscInt   n;
-    PetscCall(MDGWallSamples(mdg, u, &n, &rows)); /* the walls' face points: their centroid */
+    PetscCall(ConsLawWallSamples(cl, u, &n, &rows)); /* the walls' face points: their centroid */
     counts[1] = n;
     for (PetscInt k = 0; k < n; k++) {
-      for (PetscInt d = 0; d < dim; d++) c[d] += rows[k * MDG_WALL_ROW + d] * rows[k * MDG_WALL_ROW + 6];
-      c[3] += rows[k * MDG_WALL_ROW + 6];
+      for (PetscInt d = 0; d < dim; d++) c[d] += rows[k * CONSLAW_WALL_ROW + d] * rows[k * CONSLAW_WALL_ROW + 6];
+      c[3] += rows[k * CONSLAW_WALL_ROW + 6];
     }
     PetscCall(PetscFree(rows));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 4, MPIU_REAL, MPIU_SUM, app->comm));
@@ -795,8 +764,8 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
     if (!set_x0)
       for (PetscInt d = 0; d < dim; d++) eu->ff_x0[d] = c[d] / c[3];
   }
-  PetscCall(PetscMalloc1(PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, &eu->ff_base));
-  PetscCall(PetscArraycpy(eu->ff_base, mdg->bc_point, mdg->nbpoints * EULER_BC_DATA));
+  PetscCall(PetscMalloc1(PetscMax(cl->nbpoints, 1) * EULER_BC_DATA, &eu->ff_base));
+  PetscCall(PetscArraycpy(eu->ff_base, cl->bc_point, cl->nbpoints * EULER_BC_DATA));
   PetscCall(PetscPrintf(app->comm, "far field: %s correction about (%g, %g%s), strength from %s\n", EulerFarfieldCorrections[eu->ff_type], (double)eu->ff_x0[0], (double)eu->ff_x0[1], dim == 3 ? ", ..." : "", eu->ff_fixed ? "fixed coefficients" : "the wall force, lagged by a step"));
   if (eu->ff_fixed) {
     eu->ff_on = PETSC_TRUE;
@@ -809,8 +778,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
 {
   App      *app = un->app;
   Euler    *eu;
-  PetscInt  limiter   = 0;
-  PetscBool view_cost = PETSC_FALSE;
+  PetscInt  limiter = 0;
   PetscReal eps, kappa = 0;
 
   PetscFunctionBeginUser;
@@ -820,7 +788,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   eu->forces_time = PETSC_MIN_REAL;
   eu->gamma       = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
   eu->cfl         = 0.5;
-  PetscCall(DiscGetMDG(app->disc, "The Euler equations", &eu->mdg));
+  PetscCall(DiscGetConsLaw(app->disc, "The Euler equations", &eu->cl));
   PetscOptionsBegin(un->comm, NULL, "Euler equations", NULL);
   PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
   PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
@@ -835,7 +803,6 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   eu->steady_interval = 10;
   PetscCall(PetscOptionsReal("-euler_steady_rtol", "Explicit steps: stop when the residual || M^-1 R(u) || has fallen by this factor from the first step's (0: never)", NULL, eu->steady_rtol, &eu->steady_rtol, NULL));
   PetscCall(PetscOptionsInt("-euler_steady_interval", "Steps between the residual checks of -euler_steady_rtol", NULL, eu->steady_interval, &eu->steady_interval, NULL));
-  PetscCall(PetscOptionsBool("-mdg_view_cost", "Print the flops and least bytes of the right-hand side's volume, face and lift kernels per block", NULL, view_cost, &view_cost, NULL));
   PetscOptionsEnd();
   PetscCheck(eps > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_positivity_eps %g must be positive", (double)eps);
   PetscCheck(eu->cfl >= 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-cfl %g must be >= 0", (double)eu->cfl);
@@ -843,12 +810,10 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   PetscCheck(eu->steady_rtol >= 0 && eu->steady_rtol < 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_rtol %g must be in [0, 1)", (double)eu->steady_rtol);
   PetscCheck(eu->steady_interval >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_interval %" PetscInt_FMT " must be >= 1", eu->steady_interval);
   eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(MDGSetLimiter(eu->mdg, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps));
-  PetscCall(MDGSetLimiterSensor(eu->mdg, kappa));
+  PetscCall(ConsLawSetLimiter(eu->cl, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps, kappa));
   PetscCall(EulerBoundaryData(eu));
-  PetscCall(MDGSetEuler(eu->mdg, eu->gamma, eu->flux));
+  PetscCall(ConsLawSetEquations(eu->cl, eu->gamma, eu->flux));
   if (eu->viscous) PetscCall(EulerViscousOptions(eu));
-  if (view_cost) PetscCall(MDGViewCost(eu->mdg, PETSC_VIEWER_STDOUT_(un->comm)));
 
   PetscCall(DMCreateGlobalVector(app->disc->dm, &un->state));
   PetscCall(PetscObjectSetName((PetscObject)un->state, "u"));
@@ -865,7 +830,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
     PetscBool set;
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-output_interval", &interval, &set));
     if (set && interval > 0) { /* modal coefficients are no point values: write at the nodes of a nodal DG of the same mesh */
-      PetscCall(DGDiscCreate(app->mesh, PetscMax(eu->mdg->N, 1), &eu->output));
+      PetscCall(DGDiscCreate(app->mesh, PetscMax(eu->cl->order, 1), &eu->output));
       un->output_disc = eu->output;
     }
   }
@@ -890,7 +855,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
       eu->jac_lag = 1;
       PetscCall(PetscOptionsGetInt(NULL, NULL, "-euler_jacobian_lag", &eu->jac_lag, NULL));
       PetscCheck(eu->jac_lag >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_jacobian_lag %" PetscInt_FMT " must be >= 1", eu->jac_lag);
-      PetscCall(MDGJacobianCreate(eu->mdg, full, &eu->bj, &eu->Pj));
+      PetscCall(ConsLawJacobianCreate(eu->cl, full, &eu->bj, &eu->Pj));
       PetscCall(TSSetIFunction(un->ts, NULL, EulerIFunction, eu));
       PetscCall(TSSetIJacobian(un->ts, eu->Pj, eu->Pj, EulerIJacobian, eu));
       PetscCall(TSGetSNES(un->ts, &snes));
@@ -917,19 +882,19 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   PetscCall(TSSetPreStep(un->ts, EulerPreStep));
   PetscCall(TSSetPostStep(un->ts, EulerPostStep));
   {
-    EulerPoint ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->mdg->nv};
+    EulerPoint ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->cl->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no initial state", app->problem_name);
-    PetscCall(MDGProject(eu->mdg, EulerStateAt, &ep, un->state));
+    PetscCall(ConsLawProject(eu->cl, EulerStateAt, &ep, un->state));
   }
   if (eu->limit) { /* a discontinuous initial state's projection overshoots: limit it (its means are physical) */
     PetscInt n;
-    PetscCall(MDGLimit(eu->mdg, un->state, &n));
+    PetscCall(ConsLawLimit(eu->cl, un->state, &n));
   }
-  PetscCall(MDGIntegrate(eu->mdg, un->state, eu->total0));
+  PetscCall(ConsLawIntegrate(eu->cl, un->state, eu->total0));
   {
     PetscReal speed;
     PetscInt  cell;
-    PetscCall(MDGMaxWaveSpeed(eu->mdg, un->state, &speed, &cell));
+    PetscCall(ConsLawMaxWaveSpeed(eu->cl, un->state, &speed, &cell, NULL));
     PetscCheck(speed > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "Problem %s: the initial state is not physical (density or pressure <= 0) in cell %" PetscInt_FMT, app->problem_name, cell);
   }
   PetscCall(EulerFarfieldSetUp(eu, un->state));

@@ -15,7 +15,8 @@
 /* A pointwise function of position: value and (when grad is not NULL) gradient [dim]. */
 typedef PetscErrorCode (*PointFunction)(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
 
-typedef struct _n_Disc *Disc;
+typedef struct _n_Disc    *Disc;
+typedef struct _n_ConsLaw *ConsLaw; /* hoflow/conslaw.h */
 
 /* What a discretization implements; an entry left NULL is an operation it does not provide. */
 typedef struct {
@@ -53,7 +54,8 @@ struct _n_Disc {
   PetscInt ncomp; /* components of the field (the physics'; 1 unless DiscCreateComponents says otherwise) */
   DM       dm;    /* the mesh's DM with this discretization's section */
   DiscOps  ops;
-  void    *data; /* the implementation's */
+  ConsLaw  conslaw; /* a discretization of conservation laws: its interface for the physics (hoflow/conslaw.h), else NULL */
+  void    *data;    /* the implementation's */
 };
 
 typedef PetscErrorCode (*DiscCreateFunction)(Disc);

@@ -10,10 +10,11 @@
  * point: affine elements their constant metric, curved elements the mesh's geometry nodes
  * (isoparametric or superparametric), so curved walls are exact to the geometry's order. Faces are integrated at the same physical points from both sides (the face's
  * canonical frame), periodic faces included. The kernels (hoflow/kernels/mdg.h) evaluate the Euler
- * right-hand side; this header is the family interface the Euler physics uses. */
+ * right-hand side; this header is the family's own interface (its unit tests use it), and the Euler physics
+ * reaches it through the conservation-law table it fills (hoflow/conslaw.h, disc/mdg_conslaw.c). */
 #pragma once
 
-#include <hoflow/disc.h>
+#include <hoflow/conslaw.h>
 #include <hoflow/opshell.h>
 #include <hoflow/kernels/mdg.h>
 
@@ -42,6 +43,7 @@ typedef struct {
   DM         dm;
   PetscInt   N, dim, nv, degree, nblocks; /* degree: of the face cubature and of curved elements' volume cubature */
   PetscBool  degree_given;                /* -mdg_quadrature_degree: also the affine elements' */
+  PetscBool  view_cost;                   /* -mdg_view_cost: MDGViewCost when the equations are set */
   MDGBlock   blocks[MESH_MAX_BLOCKS];
   PetscInt  *elem_dof; /* [Klocal+1] */
   PetscInt   ndof, ndof_local;
@@ -73,18 +75,17 @@ typedef struct {
   PetscInt   nfstate, nfjw, nflift; /* ... and its sizes */
 } MDGDisc;
 
-/* A state function of position: u[nv] at x[dim]. */
-typedef PetscErrorCode (*MDGStateFunction)(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx);
-
 PETSC_EXTERN PetscErrorCode DiscCreate_ModalDG(Disc disc);
+/* The modal DG's conservation-law table (hoflow/conslaw.h): disc->conslaw (disc/mdg_conslaw.c). */
+PETSC_EXTERN PetscErrorCode MDGConsLawCreate(MDGDisc *mdg);
 /* The modal DG data of a Disc; an error naming `what` for any other type. */
 PETSC_EXTERN PetscErrorCode DiscGetMDG(Disc disc, const char what[], MDGDisc **mdg);
 /* u = the L2 projection of f element by element. */
-PETSC_EXTERN PetscErrorCode MDGProject(MDGDisc *mdg, MDGStateFunction f, void *ctx, Vec u);
+PETSC_EXTERN PetscErrorCode MDGProject(MDGDisc *mdg, ConsLawStateFunction f, void *ctx, Vec u);
 /* err[k] = ||u_k - f_k||_L2 for every component (f NULL: the norms of u). */
-PETSC_EXTERN PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, MDGStateFunction f, void *ctx, PetscReal err[]);
+PETSC_EXTERN PetscErrorCode MDGL2Error(MDGDisc *mdg, Vec u, ConsLawStateFunction f, void *ctx, PetscReal err[]);
 /* the same in L1 (discontinuous solutions) */
-PETSC_EXTERN PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, MDGStateFunction f, void *ctx, PetscReal err[]);
+PETSC_EXTERN PetscErrorCode MDGL1Error(MDGDisc *mdg, Vec u, ConsLawStateFunction f, void *ctx, PetscReal err[]);
 /* total[k] = int u_k over the domain (conservation). */
 PETSC_EXTERN PetscErrorCode MDGIntegrate(MDGDisc *mdg, Vec u, PetscReal total[]);
 /* The Euler equations' constants for the kernels: gamma, numerical flux, and the boundary data at every
@@ -95,19 +96,9 @@ PETSC_EXTERN PetscErrorCode MDGBlockInverseMass(const MDGBlock *blk, PetscInt di
 /* The viscous terms of the compressible Navier–Stokes equations by BR2 with penalty eta
  * (hoflow/kernels/mdg_viscous.h): after MDGSetEuler, before the first device call. */
 PETSC_EXTERN PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta);
-/* The force of the fluid on the no-slip walls: pressure part Fp[dim] = int p n and viscous part
- * Fv[dim] = -int tau n (n out of the fluid), tau from the BR2 face gradient (all ranks). */
-PETSC_EXTERN PetscErrorCode MDGWallForces(MDGDisc *mdg, Vec u, PetscReal Fp[], PetscReal Fv[]);
-/* The wall's face points on this rank, MDG_WALL_ROW doubles each (PetscFree the rows): */
-#define MDG_WALL_ROW 11 /* x[3], n[3] (out of the fluid), w sJ, p, the viscous force density on the wall -tau n [3] */
+/* The no-slip walls' face points on this rank, CONSLAW_WALL_ROW doubles each (PetscFree the rows), the
+ * viscous traction from the BR2 face gradient (ConsLawWallForces sums them). */
 PETSC_EXTERN PetscErrorCode MDGWallSamples(MDGDisc *mdg, Vec u, PetscInt *nrows, PetscReal **rows);
-/* d(M^{-1} R)/du by colored finite differences (op/mdg_jacobian.c): the element-diagonal blocks only
- * (full false) or with the neighbour couplings; the preconditioning matrix of implicit steps. Create
- * makes the coloring and the preallocated matrix. */
-typedef struct _MDGJacobian *MDGJacobian;
-PETSC_EXTERN PetscErrorCode  MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P);
-PETSC_EXTERN PetscErrorCode  MDGJacobianCompute(MDGJacobian bj, Vec u, Mat P);
-PETSC_EXTERN PetscErrorCode  MDGJacobianDestroy(MDGJacobian *bj);
 /* After the physics changed mdg->bc_point (time-dependent boundary data): refresh the device copies. */
 PETSC_EXTERN PetscErrorCode MDGUpdateBoundaryData(MDGDisc *mdg);
 /* What MDGLimit does: Barth–Jespersen, then the positivity bounds (density and pressure >= eps). */

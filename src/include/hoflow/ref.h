@@ -104,6 +104,9 @@ PETSC_EXTERN PetscReal JacobiPDerivative(PetscReal x, PetscReal alpha, PetscReal
 PETSC_EXTERN PetscErrorCode JacobiGaussQuadrature(PetscReal alpha, PetscReal beta, PetscInt n, PetscReal x[], PetscReal w[]);
 /* n-point Gauss–Lobatto–Legendre points and weights (exact to degree 2n-3), ascending, n >= 2. */
 PETSC_EXTERN PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[]);
+/* The Lagrange polynomials l_j of n distinct nodes at m points x: L[i*n + j] = l_j(x_i), dL[i*n + j] = l_j'(x_i)
+ * (either may be NULL). */
+PETSC_EXTERN PetscErrorCode LagrangeMatrix1D(PetscInt n, const PetscReal nodes[], PetscInt m, const PetscReal x[], PetscReal L[], PetscReal dL[]);
 
 /* ---- node sets (nodes.c) ---- */
 /* Warp & blend nodes on the bi-unit triangle (Hesthaven & Warburton, alpha-optimized), [Np]. */
@@ -128,3 +131,25 @@ PETSC_EXTERN void DenseMatMult(PetscInt m, PetscInt k, PetscInt n, const PetscRe
 PETSC_EXTERN void DenseTranspose(PetscInt rows, PetscInt cols, const PetscReal A[], PetscReal AT[]);
 /* C = A B^T, A is m x k, B is n x k. */
 PETSC_EXTERN void DenseMatMultTranspose(PetscInt m, PetscInt k, PetscInt n, const PetscReal A[], const PetscReal B[], PetscReal C[]);
+
+/* The 1D VCJH correction functions (Vincent, Castonguay & Jameson 2011, J Sci Comput 47:50-72; Huynh 2007):
+ *   g_L = (-1)^N / 2 [ P_N - (eta_N P_{N-1} + P_{N+1}) / (1 + eta_N) ],   g_R(x) = g_L(-x),
+ *   eta_N = c (2N+1) (a_N N!)^2 / 2,   a_N = (2N)! / (2^N (N!)^2),
+ * P_k the Legendre polynomials. g_L(-1) = 1, g_L(1) = 0, and for every l of degree <= N
+ *   int_{-1}^{1} g_L l' dx = c l^(N) g_L^(N+1)   (the VCJH condition; likewise g_R).
+ * c = 0 gives the nodal DG scheme (g_L the right Radau polynomial), c_SD the spectral difference
+ * scheme (eta_N = N/(N+1)), c_HU Huynh's g_2 (eta_N = (N+1)/N), c_+ the largest explicit step (tabulated). */
+typedef enum {
+  FR_CORRECTION_DG,
+  FR_CORRECTION_SD,
+  FR_CORRECTION_HU,
+  FR_CORRECTION_PLUS
+} FRCorrection;
+PETSC_EXTERN const char *const FRCorrections[];
+/* c of a scheme at order N (c_+: N = 1..FR_CPLUS_NMAX) */
+#define FR_CPLUS_NMAX 6
+PETSC_EXTERN PetscErrorCode VCJHParameter(FRCorrection type, PetscInt N, PetscReal *c);
+/* g_L and its derivative at n points x (g or dg may be NULL); g_R(x) = g_L(-x), g_R'(x) = -g_L'(-x) */
+PETSC_EXTERN PetscErrorCode VCJHCorrectionLeft(PetscInt N, PetscReal c, PetscInt n, const PetscReal x[], PetscReal g[], PetscReal dg[]);
+/* The k-th derivative of the Legendre polynomial P_n (P_n(1) = 1) at x. */
+PETSC_EXTERN PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k);

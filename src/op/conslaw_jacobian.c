@@ -1,6 +1,7 @@
-/* The Jacobian of the modal DG right-hand side d(M^{-1} R)/du by colored finite differences
- * (hoflow/mdg.h): an element's right-hand side depends on its own modes and its face neighbours' (also
- * with the BR2 viscous terms: the neighbour's projected gradient is its own). Two kinds:
+/* The Jacobian of a conservation law's right-hand side d(M^{-1} R)/du by colored finite differences
+ * (hoflow/conslaw.h), for any discretization whose element's right-hand side depends on its own values
+ * and its face neighbours' (modal DG: also with the BR2 viscous terms, the neighbour's projected gradient
+ * being its own). Two kinds:
  *
  *   blocks  the element-diagonal blocks only, with a distance-1 coloring of the element graph
  *           (perturbing mode j of every element of one colour changes each such element's rows by
@@ -13,10 +14,10 @@
  * (PETSc's MatColoring of the element graph), so perturbations of neighbours on other ranks never mix;
  * halo elements learn their colour and global dof offset through the state's own halo exchange. */
 #include <hoflow/compat.h>
-#include <hoflow/mdg.h>
+#include <hoflow/conslaw.h>
 
-struct _MDGJacobian {
-  MDGDisc  *mdg;
+struct _n_ConsLawJacobian {
+  ConsLaw   cl;
   PetscBool full;
   PetscInt  ncolors, maxdof;
   PetscInt *color; /* [Klocal] colour of every local element */
@@ -27,34 +28,35 @@ struct _MDGJacobian {
 
 /* a value per owned element (owned[e]) to every local element (all[l]): it rides in the element's first
  * coefficient through the state's halo exchange */
-static PetscErrorCode MDGElementExchange(MDGDisc *mdg, const PetscInt owned[], PetscInt **all)
+static PetscErrorCode ConsLawElementExchange(ConsLaw cl, const PetscInt owned[], PetscInt **all)
 {
-  const Mesh  *mesh = mdg->mesh;
+  const Mesh  *mesh = cl->disc->mesh;
+  DM           dm   = cl->disc->dm;
   Vec          g, l;
   PetscScalar *a;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGetGlobalVector(mdg->dm, &g));
-  PetscCall(DMGetLocalVector(mdg->dm, &l));
+  PetscCall(DMGetGlobalVector(dm, &g));
+  PetscCall(DMGetLocalVector(dm, &l));
   PetscCall(VecGetArray(g, &a));
-  for (PetscInt e = 0; e < mesh->K; e++) a[mdg->elem_dof[e]] = (PetscScalar)owned[e];
+  for (PetscInt e = 0; e < mesh->K; e++) a[cl->elem_dof[e]] = (PetscScalar)owned[e];
   PetscCall(VecRestoreArray(g, &a));
-  PetscCall(DMGlobalToLocal(mdg->dm, g, INSERT_VALUES, l));
+  PetscCall(DMGlobalToLocal(dm, g, INSERT_VALUES, l));
   PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), all));
   PetscCall(VecGetArray(l, &a));
-  for (PetscInt e = 0; e < mesh->Klocal; e++) (*all)[e] = (PetscInt)PetscRealPart(a[mdg->elem_dof[e]]);
+  for (PetscInt e = 0; e < mesh->Klocal; e++) (*all)[e] = (PetscInt)PetscRealPart(a[cl->elem_dof[e]]);
   PetscCall(VecRestoreArray(l, &a));
-  PetscCall(DMRestoreLocalVector(mdg->dm, &l));
-  PetscCall(DMRestoreGlobalVector(mdg->dm, &g));
+  PetscCall(DMRestoreLocalVector(dm, &l));
+  PetscCall(DMRestoreGlobalVector(dm, &g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, Mat *P)
+PetscErrorCode ConsLawJacobianCreate(ConsLaw cl, PetscBool full, ConsLawJacobian *jac, Mat *P)
 {
-  MPI_Comm               comm = PetscObjectComm((PetscObject)mdg->dm);
-  const Mesh            *mesh = mdg->mesh;
+  MPI_Comm               comm = PetscObjectComm((PetscObject)cl->disc->dm);
+  const Mesh            *mesh = cl->disc->mesh;
   const PetscInt         NB   = HOFLOW_FACES_MAX + 1;
-  MDGJacobian       b;
+  ConsLawJacobian        b;
   PetscInt              *gid, *own, *dnnz, *onnz, rstart, nloc, start = 0;
   Mat                    adj;
   MatColoring            mc;
@@ -64,35 +66,32 @@ PetscErrorCode MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, 
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&b));
-  b->mdg  = mdg;
+  b->cl   = cl;
   b->full = full;
   PetscCallMPI(MPI_Scan(&mesh->K, &start, 1, MPIU_INT, MPI_SUM, comm));
   start -= mesh->K;
   PetscCall(PetscMalloc1(PetscMax(mesh->K, 1), &own));
   for (PetscInt e = 0; e < mesh->K; e++) own[e] = start + e;
-  PetscCall(MDGElementExchange(mdg, own, &gid));
+  PetscCall(ConsLawElementExchange(cl, own, &gid));
   PetscCall(PetscMalloc1(PetscMax(mesh->K * NB, 1), &b->nbr));
-  /* the element graph, one row per owned element */
+  /* the element graph, one row per owned element: its face neighbours (mesh->face_elem) */
   PetscCall(MatCreateAIJ(comm, mesh->K, mesh->K, PETSC_DETERMINE, PETSC_DETERMINE, HOFLOW_FACES_MAX + 1, NULL, HOFLOW_FACES_MAX, NULL, &adj));
-  for (PetscInt bk = 0, e0 = 0; bk < mdg->nblocks; e0 += mdg->blocks[bk].K, bk++) {
-    const MDGBlock *blk = &mdg->blocks[bk];
-    for (PetscInt k = 0; k < blk->K; k++) {
-      const PetscInt row = gid[e0 + k];
-      PetscInt      *nbr = b->nbr + (e0 + k) * NB;
-      PetscCall(MatSetValue(adj, row, row, 1.0, INSERT_VALUES));
-      nbr[0] = e0 + k;
-      for (PetscInt f = 0; f < NB - 1; f++) nbr[1 + f] = -1;
-      for (PetscInt f = 0; f < blk->Nfaces; f++) {
-        const int nb = blk->nb_elem[k * blk->Nfaces + f];
-        PetscBool dup = (PetscBool)(nb == e0 + k);
-        for (PetscInt g = 0; g < f; g++) dup = (PetscBool)(dup || nbr[1 + g] == nb);
-        if (nb >= 0 && !dup) {
-          PetscCall(MatSetValue(adj, row, gid[nb], 1.0, INSERT_VALUES));
-          nbr[1 + f] = nb;
-        }
+  for (PetscInt e = 0; e < mesh->K; e++) {
+    const PetscInt row = gid[e], nfaces = mesh->face_slot[e + 1] - mesh->face_slot[e];
+    PetscInt      *nbr = b->nbr + e * NB;
+    PetscCall(MatSetValue(adj, row, row, 1.0, INSERT_VALUES));
+    nbr[0] = e;
+    for (PetscInt f = 0; f < NB - 1; f++) nbr[1 + f] = -1;
+    for (PetscInt f = 0; f < nfaces; f++) {
+      const PetscInt nb  = mesh->face_elem[mesh->face_slot[e] + f];
+      PetscBool      dup = (PetscBool)(nb == e);
+      for (PetscInt g = 0; g < f; g++) dup = (PetscBool)(dup || nbr[1 + g] == nb);
+      if (nb >= 0 && !dup) {
+        PetscCall(MatSetValue(adj, row, gid[nb], 1.0, INSERT_VALUES));
+        nbr[1 + f] = nb;
       }
-      b->maxdof = PetscMax(b->maxdof, mdg->nv * blk->Np);
     }
+    b->maxdof = PetscMax(b->maxdof, cl->elem_dof[e + 1] - cl->elem_dof[e]);
   }
   PetscCall(MatAssemblyBegin(adj, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(adj, MAT_FINAL_ASSEMBLY));
@@ -105,39 +104,39 @@ PetscErrorCode MDGJacobianCreate(MDGDisc *mdg, PetscBool full, MDGJacobian *bj, 
   PetscCheck(n == mesh->K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coloring of %" PetscInt_FMT " elements for %" PetscInt_FMT, n, mesh->K);
   for (PetscInt e = 0; e < n; e++) own[e] = colors[e];
   PetscCall(ISColoringDestroy(&isc));
-  PetscCall(MDGElementExchange(mdg, own, &b->color));
+  PetscCall(ConsLawElementExchange(cl, own, &b->color));
   PetscCall(MatColoringDestroy(&mc));
   PetscCall(MatDestroy(&adj));
   PetscCall(PetscFree(gid));
   /* the block-diagonal matrix on the state's layout */
-  PetscCall(DMCreateGlobalVector(mdg->dm, &b->up));
+  PetscCall(DMCreateGlobalVector(cl->disc->dm, &b->up));
   PetscCall(VecDuplicate(b->up, &b->fu));
   PetscCall(VecDuplicate(b->up, &b->fp));
   PetscCall(VecGetLocalSize(b->up, &nloc));
   PetscCall(VecGetOwnershipRange(b->up, &rstart, NULL));
-  for (PetscInt e = 0; e < mesh->K; e++) own[e] = rstart + mdg->elem_dof[e];
-  PetscCall(MDGElementExchange(mdg, own, &b->gdof));
+  for (PetscInt e = 0; e < mesh->K; e++) own[e] = rstart + cl->elem_dof[e];
+  PetscCall(ConsLawElementExchange(cl, own, &b->gdof));
   PetscCall(PetscCalloc2(PetscMax(nloc, 1), &dnnz, PetscMax(nloc, 1), &onnz));
   for (PetscInt e = 0; e < mesh->K; e++)
     for (PetscInt k = 0; k < (full ? NB : 1); k++) {
       const PetscInt p = b->nbr[e * NB + k];
       if (p < 0) continue;
-      for (PetscInt i = mdg->elem_dof[e]; i < mdg->elem_dof[e + 1]; i++) {
+      for (PetscInt i = cl->elem_dof[e]; i < cl->elem_dof[e + 1]; i++) {
         if (p < mesh->K)
-          dnnz[i] += mdg->elem_dof[p + 1] - mdg->elem_dof[p];
+          dnnz[i] += cl->elem_dof[p + 1] - cl->elem_dof[p];
         else
-          onnz[i] += mdg->elem_dof[p + 1] - mdg->elem_dof[p];
+          onnz[i] += cl->elem_dof[p + 1] - cl->elem_dof[p];
       }
     }
   PetscCall(MatCreateAIJ(comm, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE, 0, dnnz, 0, onnz, P));
   PetscCall(MatSetOption(*P, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(PetscFree2(dnnz, onnz));
   PetscCall(PetscFree(own));
-  *bj = b;
+  *jac = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGJacobianDestroy(MDGJacobian *bj)
+PetscErrorCode ConsLawJacobianDestroy(ConsLawJacobian *bj)
 {
   PetscFunctionBeginUser;
   if (!*bj) PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,10 +150,11 @@ PetscErrorCode MDGJacobianDestroy(MDGJacobian *bj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MDGJacobianCompute(MDGJacobian b, Vec u, Mat P)
+PetscErrorCode ConsLawJacobianCompute(ConsLawJacobian b, Vec u, Mat P)
 {
-  MDGDisc           *mdg  = b->mdg;
-  const Mesh        *mesh = mdg->mesh;
+  ConsLaw            cl   = b->cl;
+  const Mesh        *mesh = cl->disc->mesh;
+  DM                 dm   = cl->disc->dm;
   const PetscScalar *ua, *f0, *f1, *uh;
   PetscScalar       *pa;
   PetscInt           rstart;
@@ -162,9 +162,9 @@ PetscErrorCode MDGJacobianCompute(MDGJacobian b, Vec u, Mat P)
   Vec                ul;
 
   PetscFunctionBeginUser;
-  PetscCall(MDGEulerRHS(mdg, u, b->fu));
-  PetscCall(DMGetLocalVector(mdg->dm, &ul)); /* the halo elements' modes: their owners' step sizes */
-  PetscCall(DMGlobalToLocal(mdg->dm, u, INSERT_VALUES, ul));
+  PetscCall(ConsLawRHS(cl, u, b->fu));
+  PetscCall(DMGetLocalVector(dm, &ul)); /* the halo elements' values: their owners' step sizes */
+  PetscCall(DMGlobalToLocal(dm, u, INSERT_VALUES, ul));
   PetscCall(VecGetArrayRead(ul, &uh));
   PetscCall(VecGetOwnershipRange(u, &rstart, NULL));
   PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &h));
@@ -175,24 +175,24 @@ PetscErrorCode MDGJacobianCompute(MDGJacobian b, Vec u, Mat P)
       PetscCall(VecGetArrayRead(u, &ua));
       PetscCall(VecGetArray(b->up, &pa));
       for (PetscInt e = 0; e < mesh->K; e++) {
-        const PetscInt i0 = mdg->elem_dof[e];
+        const PetscInt i0 = cl->elem_dof[e];
         h[e]              = 0;
-        if (b->color[e] != c || j >= mdg->elem_dof[e + 1] - i0) continue;
+        if (b->color[e] != c || j >= cl->elem_dof[e + 1] - i0) continue;
         h[e] = 1e-7 * (1 + PetscAbsReal(PetscRealPart(ua[i0 + j])));
         pa[i0 + j] += h[e];
       }
       PetscCall(VecRestoreArray(b->up, &pa));
       PetscCall(VecRestoreArrayRead(u, &ua));
-      PetscCall(MDGEulerRHS(mdg, b->up, b->fp));
+      PetscCall(ConsLawRHS(cl, b->up, b->fp));
       PetscCall(VecGetArrayRead(b->fu, &f0));
       PetscCall(VecGetArrayRead(b->fp, &f1));
       for (PetscInt e = 0; e < mesh->K; e++) {
-        const PetscInt i0 = mdg->elem_dof[e], nd = mdg->elem_dof[e + 1] - i0;
+        const PetscInt i0 = cl->elem_dof[e], nd = cl->elem_dof[e + 1] - i0;
         for (PetscInt k = 0; k < (b->full ? HOFLOW_FACES_MAX + 1 : 1); k++) {
           const PetscInt p = b->nbr[e * (HOFLOW_FACES_MAX + 1) + k];
           PetscReal      hp;
-          if (p < 0 || b->color[p] != c || j >= mdg->elem_dof[p + 1] - mdg->elem_dof[p]) continue;
-          hp = p < mesh->K ? h[p] : 1e-7 * (1 + PetscAbsReal(PetscRealPart(uh[mdg->elem_dof[p] + j]))); /* the owner's step, from the same state */
+          if (p < 0 || b->color[p] != c || j >= cl->elem_dof[p + 1] - cl->elem_dof[p]) continue;
+          hp = p < mesh->K ? h[p] : 1e-7 * (1 + PetscAbsReal(PetscRealPart(uh[cl->elem_dof[p] + j]))); /* the owner's step, from the same state */
           for (PetscInt i = 0; i < nd; i++) PetscCall(MatSetValue(P, rstart + i0 + i, b->gdof[p] + j, PetscRealPart(f1[i0 + i] - f0[i0 + i]) / hp, INSERT_VALUES));
         }
       }
@@ -201,7 +201,7 @@ PetscErrorCode MDGJacobianCompute(MDGJacobian b, Vec u, Mat P)
     }
   PetscCall(PetscFree(h));
   PetscCall(VecRestoreArrayRead(ul, &uh));
-  PetscCall(DMRestoreLocalVector(mdg->dm, &ul));
+  PetscCall(DMRestoreLocalVector(dm, &ul));
   PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);

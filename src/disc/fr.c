@@ -1,0 +1,543 @@
+/* hoflow flux reconstruction (-disc fr, hoflow/fr.h): the data (Gauss solution points, the 1D tables, the
+ * face points' lines and their neighbours' lines, the metric of affine quadrilaterals and hexahedra, the
+ * boundary points), the conservation-law table the Euler physics calls (hoflow/conslaw.h), and the
+ * element-wise operations (projection by interpolation at the solution points, errors by cubature of
+ * degree 2N+2, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
+ *
+ * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
+ * point of the neighbour at the same physical position is found in the face's canonical frame
+ * (MeshFaceOrientation, MeshFaceCubature: the face-shape Gauss cubature of degree 2N has the same N+1
+ * points per direction), so periodic faces need no coordinates. */
+#include <hoflow/compat.h>
+#include <hoflow/fr.h>
+#include <hoflow/geom.h>
+#include <hoflow/kernels/fr.h>
+
+typedef struct {
+  Disc         disc;
+  Mesh        *mesh;
+  DM           dm;
+  RefShape     shape;
+  PetscInt     N, n1, Np, dim, nv, Nfaces, nfp, K;
+  FRCorrection correction;
+  PetscReal    c;                     /* the VCJH parameter */
+  PetscReal   *x1, *w1;               /* [n1] the 1D Gauss points and weights */
+  PetscReal   *D, *lL, *lR, *gL, *gR; /* the 1D tables (hoflow/kernels/fr.h) */
+  int         *line, *face_info, *nb_line;
+  PetscReal   *geo, *fgeo, *h; /* [K*gs], [K*Nfaces*(dim+1)], [K] element size dim |E| / |dE| */
+  PetscReal   *xs;             /* [K*Np*dim] the physical solution points */
+  PetscInt    *elem_dof;       /* [Klocal+1] */
+  PetscInt     nbpoints;
+  PetscReal   *bx, *bn, *bc_point;
+  PetscInt    *btype;
+  PetscReal   *xdof;            /* [ndof*dim] every value's point (checkpoint keys) */
+  PetscReal   *scratch, *trace; /* the right-hand side's scratch: one element's fluxes, every owned element's trace */
+  FRKernelData kd;
+  OpShell      shell;
+  Vec          speed; /* [K] the element speeds of the last max_wave_speed */
+} FRDisc;
+
+/* the direction and side of face f of a tensor shape: its vertices share r_dir = side */
+static void FRFaceDirection(RefShape shape, PetscInt f, int *dir, int *side)
+{
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  for (int d = 0; d < info->dim; d++) {
+    const double v    = info->verts[info->face_verts[f][0]][d];
+    int          same = 1;
+    for (int k = 1; k < info->face_nverts[f]; k++) same = same && info->verts[info->face_verts[f][k]][d] == v;
+    if (same) {
+      *dir  = d;
+      *side = v > 0 ? 1 : -1;
+      return;
+    }
+  }
+}
+
+/* the 1D index of coordinate r among the Gauss points (r is one of them) */
+static PetscInt FRPointIndex(const FRDisc *fr, PetscReal r)
+{
+  PetscInt best = 0;
+  for (PetscInt m = 1; m < fr->n1; m++)
+    if (PetscAbsReal(r - fr->x1[m]) < PetscAbsReal(r - fr->x1[best])) best = m;
+  return best;
+}
+
+/* point q of face f (natural order) in reference coordinates, and the solution point starting its line */
+static void FRFacePoint(const FRDisc *fr, PetscInt f, PetscInt q, PetscReal xi[], PetscInt *start)
+{
+  PetscInt t = q, stride = 1;
+  *start = 0;
+  for (PetscInt d = 0; d < fr->dim; d++, stride *= fr->n1) {
+    if (d == fr->kd.dir[f]) {
+      xi[d] = fr->kd.side[f];
+      continue;
+    }
+    xi[d] = fr->x1[t % fr->n1];
+    *start += (t % fr->n1) * stride;
+    t /= fr->n1;
+  }
+}
+
+/* canon[q] = the canonical index (MeshFaceCubature's order in orientation o) of natural point q of face f */
+static PetscErrorCode FRCanonicalOrder(const FRDisc *fr, PetscInt f, PetscInt o, PetscInt canon[])
+{
+  PetscInt   n;
+  PetscReal *xi, *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(MeshFaceCubature(fr->shape, f, o, 2 * fr->N, &n, &xi, &w));
+  PetscCheck(n == fr->nfp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face cubature of degree 2N has %" PetscInt_FMT " points, expected %" PetscInt_FMT, n, fr->nfp);
+  for (PetscInt c = 0; c < n; c++) {
+    PetscInt q = 0, stride = 1;
+    for (PetscInt d = 0; d < fr->dim; d++) {
+      if (d == fr->kd.dir[f]) continue;
+      q += FRPointIndex(fr, xi[c * fr->dim + d]) * stride;
+      stride *= fr->n1;
+    }
+    canon[q] = c;
+  }
+  PetscCall(PetscFree(xi));
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the 1D tables: Lagrange derivatives and ends at the Gauss points, the VCJH corrections' derivatives */
+static PetscErrorCode FRTables(FRDisc *fr)
+{
+  const PetscInt n1      = fr->n1;
+  PetscReal      ends[2] = {-1, 1}, E[2 * HOFLOW_NMAX + 2], *xm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc7(n1, &fr->x1, n1, &fr->w1, n1 * n1, &fr->D, n1, &fr->lL, n1, &fr->lR, n1, &fr->gL, n1, &fr->gR));
+  PetscCall(JacobiGaussQuadrature(0.0, 0.0, n1, fr->x1, fr->w1));
+  PetscCall(LagrangeMatrix1D(n1, fr->x1, n1, fr->x1, NULL, fr->D));
+  PetscCall(LagrangeMatrix1D(n1, fr->x1, 2, ends, E, NULL));
+  for (PetscInt m = 0; m < n1; m++) {
+    fr->lL[m] = E[m];
+    fr->lR[m] = E[n1 + m];
+  }
+  PetscCall(VCJHParameter(fr->correction, fr->N, &fr->c));
+  PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, fr->x1, NULL, fr->gL));
+  PetscCall(PetscMalloc1(n1, &xm));
+  for (PetscInt i = 0; i < n1; i++) xm[i] = -fr->x1[i];
+  PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, xm, NULL, fr->gR)); /* g_R'(x) = -g_L'(-x) */
+  for (PetscInt i = 0; i < n1; i++) fr->gR[i] = -fr->gR[i];
+  PetscCall(PetscFree(xm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the geometry, neighbours and boundary points of the owned elements */
+static PetscErrorCode FRSetUpElements(FRDisc *fr)
+{
+  Mesh          *mesh = fr->mesh;
+  const PetscInt dim = fr->dim, gs = dim * dim + 1, Nf = fr->Nfaces, nfp = fr->nfp, K = fr->K;
+  PetscInt      *canon[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *natural[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
+
+  PetscFunctionBeginUser;
+  for (PetscInt f = 0; f < Nf; f++)
+    for (PetscInt o = 0; o < GeomFaceOrientations(RefShapeTable[fr->shape].face_shape[f]); o++) {
+      PetscCall(PetscMalloc2(nfp, &canon[f][o], nfp, &natural[f][o]));
+      PetscCall(FRCanonicalOrder(fr, f, o, canon[f][o]));
+      for (PetscInt q = 0; q < nfp; q++) natural[f][o][canon[f][o][q]] = q;
+    }
+  PetscCall(PetscMalloc1(Nf * nfp, &fr->line));
+  for (PetscInt f = 0; f < Nf; f++)
+    for (PetscInt q = 0; q < nfp; q++) {
+      PetscReal xi[3];
+      PetscInt  start;
+      FRFacePoint(fr, f, q, xi, &start);
+      fr->line[f * nfp + q] = (int)start;
+    }
+  PetscCall(PetscMalloc4(PetscMax(K, 1) * gs, &fr->geo, PetscMax(K, 1) * Nf * (dim + 1), &fr->fgeo, PetscMax(K, 1), &fr->h, PetscMax(K, 1) * fr->Np * dim, &fr->xs));
+  PetscCall(PetscMalloc2(PetscMax(K, 1) * Nf * FR_FACE_INFO, &fr->face_info, PetscMax(K, 1) * Nf * nfp, &fr->nb_line));
+  for (PetscInt e = 0; e < K; e++) {
+    const PetscReal *g = mesh->geo + e * HOFLOW_GEO_SIZE(dim), *vert = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
+    PetscReal        perimeter = 0;
+    PetscCheck(g[dim * dim] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-disc fr: cell %" PetscInt_FMT " has Jacobian %g <= 0", mesh->elem_cell[e], (double)g[dim * dim]);
+    for (PetscInt j = 0; j < gs; j++) fr->geo[e * gs + j] = g[j];
+    for (PetscInt i = 0; i < fr->Np; i++) { /* the solution points */
+      PetscReal xi[3];
+      for (PetscInt d = 0, t = i; d < dim; d++, t /= fr->n1) xi[d] = fr->x1[t % fr->n1];
+      GeomAffineMap(fr->shape, (int)dim, vert, xi, fr->xs + (e * fr->Np + i) * dim);
+    }
+    for (PetscInt f = 0; f < Nf; f++) {
+      const PetscInt slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], rd = fr->kd.dir[f];
+      PetscReal     *fg = fr->fgeo + (e * Nf + f) * (dim + 1), norm = 0;
+      int           *fi = fr->face_info + (e * Nf + f) * FR_FACE_INFO;
+      perimeter += mesh->face_measure[slot];
+      for (PetscInt j = 0; j < dim; j++) norm += g[j * dim + rd] * g[j * dim + rd];
+      norm = PetscSqrtReal(norm);
+      for (PetscInt j = 0; j < dim; j++) fg[j] = fr->kd.side[f] * g[j * dim + rd] / norm; /* n = s grad r_d / |grad r_d| */
+      fg[dim] = g[dim * dim] * norm;                                                      /* J |grad r_d| */
+      if (nb >= 0) {
+        const PetscInt g2 = mesh->face_face[slot], o = MeshFaceOrientation(mesh, e, f), o2 = MeshFaceOrientation(mesh, nb, g2);
+        fi[0] = (int)nb;
+        fi[1] = (int)g2;
+        fi[2] = -1;
+        for (PetscInt q = 0; q < nfp; q++) fr->nb_line[(e * Nf + f) * nfp + q] = fr->line[g2 * nfp + natural[g2][o2][canon[f][o][q]]];
+      } else {
+        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[e]);
+        fi[0] = -1;
+        fi[1] = (int)mesh->face_type[slot];
+        fi[2] = (int)fr->nbpoints;
+        PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nfp) * dim, &fr->bx));
+        PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nfp) * dim, &fr->bn));
+        PetscCall(PetscRealloc(sizeof(PetscInt) * (fr->nbpoints + nfp), &fr->btype));
+        for (PetscInt q = 0; q < nfp; q++, fr->nbpoints++) {
+          PetscReal xi[3];
+          PetscInt  start;
+          FRFacePoint(fr, f, q, xi, &start);
+          GeomAffineMap(fr->shape, (int)dim, vert, xi, fr->bx + fr->nbpoints * dim);
+          for (PetscInt j = 0; j < dim; j++) fr->bn[fr->nbpoints * dim + j] = fg[j];
+          fr->btype[fr->nbpoints] = mesh->face_type[slot];
+        }
+      }
+    }
+    fr->h[e] = dim * mesh->measure[e] / perimeter;
+  }
+  for (PetscInt f = 0; f < Nf; f++)
+    for (PetscInt o = 0; o < GeomFaceOrientations(RefShapeTable[fr->shape].face_shape[f]); o++) PetscCall(PetscFree2(canon[f][o], natural[f][o]));
+  PetscCall(PetscCalloc1(PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, &fr->bc_point));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the conservation-law table */
+static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
+{
+  FRDisc *fr = (FRDisc *)cl->data;
+
+  PetscFunctionBeginUser;
+  fr->kd.gamma = gamma;
+  fr->kd.flux  = (int)flux;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscScalar *ua, *ul;
+  PetscScalar       *fa;
+  PetscBool          on_device;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr has host kernels only: run without -dm_vec_type cuda");
+  PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
+  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
+  FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace); /* while the neighbours' values are in flight */
+  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  FRFaceHost(&fr->kd, ul, fr->trace, fa);
+  PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
+  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
+  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscInt *bad_cell, Vec *element_speed)
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscScalar *ua;
+  PetscScalar       *sa;
+  PetscReal          smin;
+
+  PetscFunctionBeginUser;
+  if (!fr->speed) {
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &fr->speed));
+    PetscCall(VecSetSizes(fr->speed, fr->K, PETSC_DETERMINE));
+    PetscCall(VecSetType(fr->speed, VECSTANDARD));
+  }
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayWrite(fr->speed, &sa));
+  FRWaveSpeedHost(&fr->kd, ua, fr->h, sa);
+  PetscCall(VecRestoreArrayWrite(fr->speed, &sa));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(VecMax(fr->speed, NULL, speed));
+  PetscCall(VecMin(fr->speed, NULL, &smin));
+  *bad_cell = -1;
+  if (smin < 0) {
+    const PetscScalar *s;
+    *speed = -1;
+    PetscCall(VecGetArrayRead(fr->speed, &s));
+    for (PetscInt e = 0; e < fr->K && *bad_cell < 0; e++)
+      if (s[e] < 0) *bad_cell = fr->mesh->elem_cell[e];
+    PetscCall(VecRestoreArrayRead(fr->speed, &s));
+  }
+  *element_speed = fr->speed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the solution points' values of f (FR's initial state is its interpolant) */
+static PetscErrorCode FRProject(ConsLaw cl, ConsLawStateFunction fn, void *ctx, Vec uvec)
+{
+  FRDisc        *fr = (FRDisc *)cl->data;
+  const PetscInt Np = fr->Np, nv = fr->nv;
+  PetscScalar   *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayWrite(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt i = 0; i < Np; i++) {
+      PetscReal w[EULER_NV_MAX];
+      PetscCall(fn(fr->dim, fr->xs + (e * Np + i) * fr->dim, w, ctx));
+      for (PetscInt k = 0; k < nv; k++) u[e * nv * Np + k * Np + i] = w[k];
+    }
+  PetscCall(VecRestoreArrayWrite(uvec, &u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* interp[j*Np + i] = the tensor Lagrange polynomial of solution point i at reference point xi_j */
+static PetscErrorCode FRInterpolation(const FRDisc *fr, PetscInt n, const PetscReal xi[], PetscReal interp[])
+{
+  PetscReal L[3][HOFLOW_NMAX + 1];
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < n; j++) {
+    for (PetscInt d = 0; d < fr->dim; d++) PetscCall(LagrangeMatrix1D(fr->n1, fr->x1, 1, xi + j * fr->dim + d, L[d], NULL));
+    for (PetscInt i = 0; i < fr->Np; i++) {
+      PetscReal v = 1;
+      for (PetscInt d = 0, t = i; d < fr->dim; d++, t /= fr->n1) v *= L[d][t % fr->n1];
+      interp[j * fr->Np + i] = v;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRErrorNorm(ConsLaw cl, NormType type, Vec uvec, ConsLawStateFunction fn, void *ctx, PetscReal err[])
+{
+  FRDisc            *fr  = (FRDisc *)cl->data;
+  const PetscInt     dim = fr->dim, nv = fr->nv, Np = fr->Np;
+  const PetscScalar *u;
+  PetscInt           nq;
+  PetscReal         *xiq, *wq, *interp;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementCubature(fr->shape, 2 * fr->N + 2, &nq, &xiq, &wq));
+  PetscCall(PetscMalloc1(nq * Np, &interp));
+  PetscCall(FRInterpolation(fr, nq, xiq, interp));
+  for (PetscInt k = 0; k < nv; k++) err[k] = 0;
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt q = 0; q < nq; q++) {
+      PetscReal x[3], uq[EULER_NV_MAX], fq[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+      GeomAffineMap(fr->shape, (int)dim, fr->mesh->vertices + e * HOFLOW_VERTS_MAX * dim, xiq + q * dim, x);
+      if (fn) PetscCall(fn(dim, x, fq, ctx));
+      for (PetscInt k = 0; k < nv; k++) {
+        PetscReal s = 0;
+        for (PetscInt i = 0; i < Np; i++) s += interp[q * Np + i] * u[e * nv * Np + k * Np + i];
+        uq[k] = s;
+        err[k] += wq[q] * fr->geo[e * (dim * dim + 1) + dim * dim] * (type == NORM_1 ? PetscAbsReal(uq[k] - fq[k]) : PetscSqr(uq[k] - fq[k]));
+      }
+    }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  if (type == NORM_2)
+    for (PetscInt k = 0; k < nv; k++) err[k] = PetscSqrtReal(err[k]);
+  PetscCall(PetscFree(interp));
+  PetscCall(PetscFree(xiq));
+  PetscCall(PetscFree(wq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the Gauss weights at the solution points integrate the degree-N interpolant exactly */
+static PetscReal FRWeight(const FRDisc *fr, PetscInt i)
+{
+  PetscReal w = 1;
+  for (PetscInt d = 0, t = i; d < fr->dim; d++, t /= fr->n1) w *= fr->w1[t % fr->n1];
+  return w;
+}
+
+static PetscErrorCode FRIntegrate(ConsLaw cl, Vec uvec, PetscReal total[])
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscInt     nv = fr->nv, Np = fr->Np, gs = fr->dim * fr->dim + 1;
+  const PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < nv; k++) total[k] = 0;
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt k = 0; k < nv; k++)
+      for (PetscInt i = 0; i < Np; i++) total[k] += FRWeight(fr, i) * fr->geo[e * gs + gs - 1] * u[e * nv * Np + k * Np + i];
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, total, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRElementMeans(ConsLaw cl, Vec uvec, PetscReal means[])
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscInt     nv = fr->nv, Np = fr->Np;
+  const PetscScalar *u;
+  PetscReal          vol = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < Np; i++) vol += FRWeight(fr, i);
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt k = 0; k < nv; k++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * u[e * nv * Np + k * Np + i];
+      means[e * nv + k] = s / vol;
+    }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FREvaluate(ConsLaw cl, Vec uvec, PetscInt b, PetscInt n, const PetscReal xi[], PetscReal w[])
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const MeshBlock   *mb = &fr->mesh->blocks[b];
+  const PetscInt     nv = fr->nv, Np = fr->Np;
+  const PetscScalar *u;
+  PetscReal         *interp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n * Np, &interp));
+  PetscCall(FRInterpolation(fr, n, xi, interp));
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = mb->start; e < mb->end; e++)
+    for (PetscInt j = 0; j < n; j++)
+      for (PetscInt k = 0; k < nv; k++) {
+        PetscReal s = 0;
+        for (PetscInt i = 0; i < Np; i++) s += interp[j * Np + i] * u[e * nv * Np + k * Np + i];
+        w[((e - mb->start) * n + j) * nv + k] = s;
+      }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(PetscFree(interp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the Disc */
+/* every value's point: its solution point (checkpoints key elements by them) */
+static PetscErrorCode FRGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  FRDisc        *fr  = (FRDisc *)disc->data;
+  const PetscInt dim = fr->dim, Np = fr->Np, nv = fr->nv;
+
+  PetscFunctionBeginUser;
+  if (!fr->xdof) {
+    PetscCall(PetscMalloc1(PetscMax(fr->K * nv * Np * dim, 1), &fr->xdof));
+    for (PetscInt e = 0; e < fr->K; e++)
+      for (PetscInt k = 0; k < nv; k++)
+        for (PetscInt i = 0; i < Np; i++)
+          for (PetscInt d = 0; d < dim; d++) fr->xdof[((e * nv + k) * Np + i) * dim + d] = fr->xs[(e * Np + i) * dim + d];
+  }
+  *n = fr->elem_dof[fr->K];
+  if (x) *x = fr->xdof;
+  if (elem_point) *elem_point = fr->elem_dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDestroy(Disc disc)
+{
+  FRDisc *fr = (FRDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellDestroy(&fr->shell));
+  PetscCall(VecDestroy(&fr->speed));
+  PetscCall(PetscFree7(fr->x1, fr->w1, fr->D, fr->lL, fr->lR, fr->gL, fr->gR));
+  PetscCall(PetscFree(fr->line));
+  PetscCall(PetscFree4(fr->geo, fr->fgeo, fr->h, fr->xs));
+  PetscCall(PetscFree2(fr->face_info, fr->nb_line));
+  PetscCall(PetscFree(fr->bx));
+  PetscCall(PetscFree(fr->bn));
+  PetscCall(PetscFree(fr->btype));
+  PetscCall(PetscFree(fr->bc_point));
+  PetscCall(PetscFree(fr->xdof));
+  PetscCall(PetscFree(fr->elem_dof));
+  PetscCall(PetscFree2(fr->scratch, fr->trace));
+  PetscCall(PetscFree(fr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreate_FR(Disc disc)
+{
+  Mesh          *mesh = disc->mesh;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)mesh->dm);
+  const PetscInt dim  = mesh->dim;
+  FRDisc        *fr;
+  ConsLaw        cl;
+  PetscInt       correction = FR_CORRECTION_DG;
+
+  PetscFunctionBeginUser;
+  PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
+  PetscCheck(disc->ncomp == dim + 2, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    PetscCheck(RefShapeTable[mesh->blocks[b].shape].tensor, comm, PETSC_ERR_SUP, "-disc fr: quadrilaterals and hexahedra only so far; mesh %s has %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
+    PetscCheck(!mesh->blocks[b].curved, comm, PETSC_ERR_SUP, "-disc fr: affine elements only so far; mesh %s has curved or non-affine %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
+  }
+  PetscCall(PetscNew(&fr));
+  disc->data = fr;
+  fr->disc   = disc;
+  fr->mesh   = mesh;
+  fr->N      = disc->order;
+  fr->n1     = fr->N + 1;
+  fr->dim    = dim;
+  fr->nv     = disc->ncomp;
+  fr->K      = mesh->K;
+  fr->shape  = dim == 2 ? REF_QUADRILATERAL : REF_HEXAHEDRON;
+  fr->Np     = RefShapeNumNodes(fr->shape, (int)fr->N);
+  fr->Nfaces = RefShapeTable[fr->shape].nfaces;
+  fr->nfp    = dim == 2 ? fr->n1 : fr->n1 * fr->n1;
+  PetscOptionsBegin(comm, NULL, "Flux reconstruction", NULL);
+  PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
+  PetscOptionsEnd();
+  fr->correction = (FRCorrection)correction;
+  PetscCall(FRTables(fr));
+  for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]); /* FRSetUpElements reads them */
+  PetscCall(FRSetUpElements(fr));
+  { /* the kernel's view (gamma and the flux: set_equations) */
+    FRKernelData *kd = &fr->kd;
+    kd->dim          = (int)dim;
+    kd->nv           = (int)fr->nv;
+    kd->n1           = (int)fr->n1;
+    kd->Np           = (int)fr->Np;
+    kd->Nfaces       = (int)fr->Nfaces;
+    kd->nfp          = (int)fr->nfp;
+    kd->K            = (int)fr->K;
+    kd->D            = fr->D;
+    kd->lL           = fr->lL;
+    kd->lR           = fr->lR;
+    kd->gL           = fr->gL;
+    kd->gR           = fr->gR;
+    kd->line         = fr->line;
+    kd->geo          = fr->geo;
+    kd->fgeo         = fr->fgeo;
+    kd->face_info    = fr->face_info;
+    kd->nb_line      = fr->nb_line;
+    kd->bc_point     = fr->bc_point;
+    kd->gamma        = 1.4;
+    kd->flux         = EULER_FLUX_RUSANOV;
+  }
+  PetscCall(PetscMalloc1(mesh->Klocal + 1, &fr->elem_dof));
+  for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->elem_dof[l] = l * fr->nv * fr->Np;
+  PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
+  disc->dm = fr->dm;
+  PetscCall(PetscMalloc2(dim * fr->nv * fr->Np, &fr->scratch, PetscMax(fr->K, 1) * fr->Nfaces * fr->nfp * 2 * fr->nv, &fr->trace));
+  PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, NULL, NULL));
+  PetscCall(OpShellCreateLocal(&fr->shell, 1));
+  disc->ops.destroy    = FRDestroy;
+  disc->ops.get_points = FRGetPoints;
+
+  PetscCall(ConsLawCreate(disc, &cl));
+  cl->data               = fr;
+  cl->cfl_scale          = 2 * fr->N + 1;
+  cl->nbpoints           = fr->nbpoints;
+  cl->bx                 = fr->bx;
+  cl->bn                 = fr->bn;
+  cl->btype              = fr->btype;
+  cl->bc_point           = fr->bc_point;
+  cl->elem_dof           = fr->elem_dof;
+  cl->ops.set_equations  = FRSetEquations;
+  cl->ops.rhs            = FRRHS;
+  cl->ops.max_wave_speed = FRMaxWaveSpeed;
+  cl->ops.project        = FRProject;
+  cl->ops.error_norm     = FRErrorNorm;
+  cl->ops.integrate      = FRIntegrate;
+  cl->ops.element_means  = FRElementMeans;
+  cl->ops.evaluate       = FREvaluate;
+  disc->conslaw          = cl;
+  PetscCall(PetscInfo(NULL, "-disc fr: N = %" PetscInt_FMT ", correction %s (c = %g)\n", fr->N, FRCorrections[fr->correction], (double)fr->c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,21 @@
+/* hoflow flux reconstruction (-disc fr, issue 17, seed 003 §II): Huynh's FR with the Vincent–Castonguay–
+ * Jameson–Huynh (VCJH) correction functions, on quadrilaterals and hexahedra (tensor products of the 1D
+ * scheme), for the Euler equations through the conservation-law table (hoflow/conslaw.h).
+ *
+ * Element e stores its nv components at the (N+1)^dim solution points, the tensor product of the N+1
+ * Gauss–Legendre points x_i, component-major: u[k*Np + i], i = i_0 + (N+1)(i_1 + (N+1) i_2) (i_0 along r).
+ * The flux points of a face are the ends of the solution-point lines that cross it, so they lie at the
+ * same 1D points on the face. In reference coordinates (affine elements: J and G = dr/dx constant)
+ *
+ *   du_i/dt = -(1/J) [ sum_d d/dr_d Fh_d (r_i) + sum_faces (Fh^I - Fh^D) g'(r_i along the face's direction) ]
+ *
+ * with Fh_d = J sum_j G_jd F_j (the transformed flux), Fh^D the discontinuous transformed flux interpolated
+ * to the flux point, Fh^I = s J |grad r_d| F*(u-, u+, n) the common one (s = +-1 the face's side, n = s
+ * grad r_d / |grad r_d| the outward normal, F* the numerical flux of hoflow/pointwise/euler.h), and g = g_R
+ * (s = +1) or g_L (s = -1) the 1D correction functions. */
+#pragma once
+
+#include <hoflow/conslaw.h>
+#include <hoflow/opshell.h>
+
+PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);

@@ -1,0 +1,19 @@
+/* Host kernels of flux reconstruction for the Euler equations (hoflow/kernels/fr.h). */
+#include <hoflow/kernels/fr.h>
+
+void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr)
+{
+  const size_t s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
+  for (int e = 0; e < d->K; e++) FRElementVolume(d, e, u + e * s, rhs + e * s, scratch, tr + e * t);
+}
+
+void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *rhs)
+{
+  const size_t s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
+  for (int e = 0; e < d->K; e++) FRElementFaces(d, e, ul, tr + e * t, rhs + e * s);
+}
+
+void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed)
+{
+  for (int e = 0; e < d->K; e++) speed[e] = FRWaveSpeedElement(d, e, u, h[e]);
+}

@@ -1,0 +1,77 @@
+/* The 1D VCJH correction functions of flux reconstruction (declared in hoflow/ref.h). */
+#include <hoflow/compat.h>
+#include <hoflow/ref.h>
+
+const char *const FRCorrections[] = {"dg", "sd", "hu", "plus", "FRCorrection", "FR_CORRECTION_", NULL};
+
+/* d^k P_m / dx^k for m = 0..n by the k-fold derivative of Bonnet's recurrence,
+ *   (m+1) P_{m+1}^(j) = (2m+1) (x P_m^(j) + j P_m^(j-1)) - m P_{m-1}^(j). */
+PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k)
+{
+  PetscReal p[HOFLOW_NMAX + 3][HOFLOW_NMAX + 3]; /* p[j][m] = P_m^(j)(x) */
+
+  if (n < 0 || k > n) return 0;
+  for (PetscInt j = 0; j <= k; j++) {
+    p[j][0] = j == 0 ? 1 : 0;
+    if (n >= 1) p[j][1] = j == 0 ? x : (j == 1 ? 1 : 0);
+    for (PetscInt m = 1; m < n; m++) p[j][m + 1] = ((2 * m + 1) * (x * p[j][m] + (j ? j * p[j - 1][m] : 0)) - m * p[j][m - 1]) / (m + 1);
+  }
+  return p[k][n];
+}
+
+/* a_N N! = (2N)! / (2^N N!), the leading coefficient of P_N times N! */
+static PetscReal VCJHLeading(PetscInt N)
+{
+  PetscReal a = 1;
+  for (PetscInt i = N + 1; i <= 2 * N; i++) a *= (PetscReal)i / 2;
+  return a;
+}
+
+/* c_+ of Vincent, Castonguay & Jameson (2011): the c of the largest stable explicit step (RK44, upwind flux,
+ * linear advection), recomputed by scripts/vcjh_cplus.py (Bloch-wave analysis of the 1D scheme;
+ * bench/results/cpu_2026-11-26_vcjh_cplus.txt): 1.86e-1, 3.67e-3, 4.79e-5, 4.26e-7 at N = 2..5 (the published
+ * values as remembered, not checked against the paper here: 1.86e-1, 3.67e-3, 4.79e-5, 4.24e-7), steps 2.3-2.9
+ * times c_DG's. At N = 1 the step grows with c without a maximum in [1e-12, 10] (none is tabulated). */
+static const PetscReal VCJHCPlus[FR_CPLUS_NMAX + 1] = {0, 0, 1.8600e-01, 3.6746e-03, 4.7857e-05, 4.2592e-07, 2.7188e-09};
+
+PetscErrorCode VCJHParameter(FRCorrection type, PetscInt N, PetscReal *c)
+{
+  const PetscReal aN = VCJHLeading(N);
+
+  PetscFunctionBeginUser;
+  PetscCheck(N >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "VCJH correction functions need order N >= 1 (got %" PetscInt_FMT ")", N);
+  switch (type) {
+  case FR_CORRECTION_DG:
+    *c = 0;
+    break;
+  case FR_CORRECTION_SD:
+    *c = 2.0 * N / ((2 * N + 1) * (N + 1) * aN * aN);
+    break;
+  case FR_CORRECTION_HU:
+    *c = 2.0 * (N + 1) / ((2 * N + 1) * N * aN * aN);
+    break;
+  case FR_CORRECTION_PLUS:
+    PetscCheck(N <= FR_CPLUS_NMAX && VCJHCPlus[N] > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-fr_correction plus: c_+ is tabulated for N = 2..%d only (got N = %" PetscInt_FMT "; at N = 1 the stable step grows with c without a maximum: give -fr_correction sd or hu)", FR_CPLUS_NMAX, N);
+    *c = VCJHCPlus[N];
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown VCJH correction %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VCJHCorrectionLeft(PetscInt N, PetscReal c, PetscInt n, const PetscReal x[], PetscReal g[], PetscReal dg[])
+{
+  const PetscReal aN = VCJHLeading(N), eta = c * (2 * N + 1) * aN * aN / 2, sign = (N % 2) ? -0.5 : 0.5;
+
+  PetscFunctionBeginUser;
+  PetscCheck(N >= 1 && N <= HOFLOW_NMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "VCJH correction functions of order %" PetscInt_FMT ": 1..%d", N, HOFLOW_NMAX);
+  PetscCheck(c >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The VCJH parameter c = %g must be >= 0", (double)c);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscReal *out = k ? dg : g;
+      if (!out) continue;
+      out[i] = sign * (LegendreDerivative(x[i], N, k) - (eta * LegendreDerivative(x[i], N - 1, k) + LegendreDerivative(x[i], N + 1, k)) / (1 + eta));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,151 @@
+# hoflow test suite: flux reconstruction (-disc fr, hoflow/fr.h) for the Euler equations on quadrilaterals and
+# hexahedra. exec()'d by tests/run.py into its globals (test, run, check, summary, Failure, Skip, ROOT).
+TEST_FR = os.path.join(ROOT, "build", "tests", "test_fr")
+FR = [HOFLOW, "-disc", "fr", "-monitor_file", "none"]
+
+
+@test("fr/vcjh-correction-functions")
+def _():
+    """The 1D VCJH correction functions for N = 1..6 and c_DG, c_SD, c_HU, c_+: g_L(-1) = 1, g_L(1) = 0 (g_R
+    mirrored) and the VCJH condition int g l' = c l^(N) g^(N+1) for l = P_0..P_N, to round-off; eta_N of
+    c_SD and c_HU equal to N/(N+1) and (N+1)/N."""
+    _, out = run([TEST_FR])
+    lines = re.findall(r"^N \d+ correction (\w+) c \S+ ends (\S+) vcjh (\S+)$", out, re.M)
+    check(len(lines) == 23, "expected 23 (N, correction) lines (6 x dg, sd, hu; plus from N = 2):\n" + out)
+    m = re.search(r"^worst ends (\S+) vcjh (\S+) eta (\S+)$", out, re.M)
+    check(m, "no summary line:\n" + out)
+    ends, vcjh, eta = (float(v) for v in m.groups())
+    check(ends < 1e-13 and vcjh < 1e-13 and eta < 1e-14, "end values off by %g, VCJH condition by %g, eta_N by %g (expected round-off)\n%s" % (ends, vcjh, eta, out))
+    return "ends %.1e, VCJH condition %.1e, eta %.1e (N = 1..6, dg/sd/hu/plus)" % (ends, vcjh, eta)
+
+
+def fr_run(args, expect_ok=True):
+    code, out = run(FR + args, expect_ok=expect_ok)
+    if not expect_ok:
+        return code, out
+    s = summary(out)
+    for k in ("L2_density", "conservation", "time"):
+        s[k] = float(s[k])
+    return s
+
+
+def fr_vortex_rate_test(order, sizes, extra=()):
+    """Isentropic vortex on periodic quadrilaterals to t = 0.05 (HLLC flux, SSP-RK 10-stage 4th order, CFL 0.5),
+    as euler/vortex/*: density L2 errors on three meshes, the last rate >= N + 0.7; mass, momentum and energy
+    conserved to round-off."""
+    def f():
+        errs, hs, drift = [], [], 0.0
+        for n in sizes:
+            s = fr_run(["-problem", "isentropic_vortex", "-order", str(order), "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc",
+                        "-dm_plex_box_faces", "%d,%d" % (n, n), "-dm_plex_box_bd", "periodic,periodic"] + list(extra))
+            check(abs(s["time"] - 0.05) < 1e-12, "final time %g, expected 0.05" % s["time"])
+            errs.append(s["L2_density"])
+            hs.append(s["h"])
+            drift = max(drift, s["conservation"])
+        rates = [math.log(errs[i] / errs[i + 1]) / math.log(hs[i] / hs[i + 1]) for i in range(len(errs) - 1)]
+        check(rates[-1] >= order + 0.7, "N = %d: density L2 errors %s, rates %s; expected the last >= %.1f" % (order, errs, rates, order + 0.7))
+        check(drift < 1e-12, "conservation drift %g on a periodic mesh (expected round-off)" % drift)
+        return "errors %s rates %s conservation %.1e" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates), drift)
+    return f
+
+
+for _order, _sizes in ((1, (16, 32, 64)), (2, (8, 16, 32)), (3, (8, 16, 32)), (4, (8, 16, 32))):
+    test("fr/vortex/quadrilateral/N%d" % _order)(fr_vortex_rate_test(_order, _sizes))
+
+
+@test("fr/vortex/quadrilateral/N3-corrections")
+def _():
+    """The VCJH corrections at N = 3 (the vortex on 16 and 32 quadrilaterals a side): every one converges at rate
+    >= N (c > 0 approaches N + 1 slowly: at 32 -> 64 c_SD gives 3.73, c_HU 3.67, c_+ 3.57), conserves to
+    round-off, and the error grows with c (c_DG < c_SD < c_HU < c_+), as Vincent, Castonguay & Jameson report."""
+    res = []
+    for corr in ("dg", "sd", "hu", "plus"):
+        errs = []
+        for n in (16, 32):
+            s = fr_run(["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc",
+                        "-dm_plex_box_faces", "%d,%d" % (n, n), "-dm_plex_box_bd", "periodic,periodic", "-fr_correction", corr])
+            check(s["conservation"] < 1e-12, "%s: conservation drift %g" % (corr, s["conservation"]))
+            errs.append(s["L2_density"])
+        rate = math.log(errs[0] / errs[1]) / math.log(2)
+        check(rate >= 3.0, "-fr_correction %s: density L2 errors %s, rate %.2f (expected >= N = 3)" % (corr, errs, rate))
+        res.append((corr, errs[1], rate))
+    check(all(res[i][1] < res[i + 1][1] for i in range(3)), "errors at 32 x 32 not increasing with c: %s" % res)
+    return ", ".join("%s %.3e (rate %.2f)" % r for r in res)
+
+
+@test("fr/vortex/parallelogram/N3")
+def _():
+    """Sheared affine quadrilaterals (examples/meshes/periodic_parallelogram.geo: every cell the same
+    parallelogram, so the metric has dr/dy != 0, periodic by (1,0) and (1,1)): the vortex at N = 3 on 8, 16, 32
+    cells a side converges at >= N + 0.7, with errors within 20 % of modal DG's on the same meshes."""
+    errs, hs, ref = [], [], []
+    for level in (0, 1, 2):
+        mesh = ["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc",
+                "-dm_plex_filename", "examples/meshes/periodic_parallelogram.msh", "-dm_refine", str(level)]
+        s = fr_run(mesh)
+        check(s["conservation"] < 1e-12, "conservation drift %g" % s["conservation"])
+        errs.append(s["L2_density"])
+        hs.append(s["h"])
+        ref.append(euler_run(mesh)["L2_density"])  # modal DG (suite_euler.py's helper)
+    rates = [math.log(errs[i] / errs[i + 1]) / math.log(hs[i] / hs[i + 1]) for i in range(2)]
+    check(rates[-1] >= 3.7, "parallelograms: density L2 errors %s, rates %s; expected the last >= 3.7" % (errs, rates))
+    check(errs[-1] < 1.2 * ref[-1], "parallelograms: FR error %g against modal DG's %g" % (errs[-1], ref[-1]))
+    return "errors %s rates %s (modal DG %s)" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates), " ".join("%.3e" % e for e in ref))
+
+
+@test("fr/boundaries")
+def _():
+    """Boundary faces: a uniform state with characteristic far-field boundaries on every side stays uniform to
+    round-off (N = 3, 4 x 4), and Sod's shock tube (the problem's boundary types, N = 2, 32 x 2 cells, t = 0.05, no
+    limiter) has a density L1 error within 10 % of modal DG's."""
+    s = fr_run(["-problem", "freestream", "-order", "3", "-dm_plex_box_faces", "4,4", "-bc_farfield", "left,right,top,bottom", "-ts_max_steps", "20"])
+    check(s["L2_density"] < 1e-13, "free stream with far-field boundaries: density error %g after 20 steps" % s["L2_density"])
+    sod = ["-problem", "sod", "-order", "2", "-dm_plex_box_faces", "32,2", "-ts_max_time", "0.05"]
+    f, m = fr_run(sod), euler_run(sod)
+    check(abs(float(f["L1_density"]) / float(m["L1_density"]) - 1) < 0.1, "Sod: L1 density FR %s, modal DG %s" % (f["L1_density"], m["L1_density"]))
+    return "free stream %.1e; Sod L1 %s (modal DG %s)" % (s["L2_density"], f["L1_density"], m["L1_density"])
+
+
+@test("fr/hexahedron/columnar-vortex")
+def _():
+    """The isentropic vortex is a column in 3D (no z dependence, v_z = 0): on periodic hexahedra 16 x 16 x 3 the
+    FR solution stays independent of z and its density errors equal the 2D ones on 16 x 16 quadrilaterals (the
+    same step) to the summary's 7 digits, which checks the hexahedra's face points, their neighbours' lines and
+    the 3D metric."""
+    common = ["-problem", "isentropic_vortex", "-order", "2", "-ts_max_steps", "10", "-cfl", "0", "-ts_dt", "2e-4", "-ts_ssp_type", "rk104", "-euler_flux", "hllc"]
+    s2 = fr_run(common + ["-dm_plex_box_faces", "16,16", "-dm_plex_box_bd", "periodic,periodic"])
+    s3 = fr_run(common + ["-dm_plex_dim", "3", "-dm_plex_box_faces", "16,16,3", "-dm_plex_box_bd", "periodic,periodic,periodic"])
+    # the 3D box is the unit cube: its norms over a unit depth equal the 2D ones (to the summary's 7 digits)
+    rel = 0.0
+    for k in ("L2_density", "L1_density"):
+        a, b = float(s3[k]), float(s2[k])
+        rel = max(rel, abs(a - b) / b)
+    check(rel < 2e-7, "density errors 3D %s / %s, 2D %s / %s (L2 / L1): relative difference %g (expected equal to the printed digits)" % (s3["L2_density"], s3["L1_density"], s2["L2_density"], s2["L1_density"], rel))
+    check(s3["conservation"] < 1e-12, "3D conservation drift %g" % s3["conservation"])
+    return "L2 3D %.6e 2D %.6e, L1 3D %s 2D %s (relative %.1e), conservation %.1e" % (s3["L2_density"], s2["L2_density"], s3["L1_density"], s2["L1_density"], rel, s3["conservation"])
+
+
+@test("fr/mpi/3-ranks-and-implicit")
+def _():
+    """The same run on 1 and 3 ranks (halo elements through the state's halo exchange) gives the same error (to the
+    summary's 7 digits);
+    an implicit step (backward Euler, Newton with the colored finite-difference Jacobian of the conservation-law
+    layer, LU) runs on -disc fr through the same interface."""
+    args = ["-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "8,8", "-dm_plex_box_bd", "periodic,periodic", "-ts_max_steps", "6"]
+    s1 = fr_run(args)
+    _, out = run([*MPIEXEC, "3"] + FR + args)
+    s3 = summary(out)
+    check(float(s3["L2_density"]) == s1["L2_density"], "L2_density 1 rank %.6e, 3 ranks %s (expected equal to the printed digits)" % (s1["L2_density"], s3["L2_density"]))
+    si = fr_run(["-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "8,8", "-dm_plex_box_bd", "periodic,periodic", "-ts_type", "beuler", "-cfl", "0", "-ts_dt", "1e-3",
+                 "-ts_max_steps", "2", "-pc_type", "lu", "-snes_rtol", "1e-10"])
+    check(abs(si["time"] - 2e-3) < 1e-14 and si["L2_density"] < 1e-2, "implicit steps: time %g, L2_density %g" % (si["time"], si["L2_density"]))
+    return "L2_density %.6e on 1 and 3 ranks; 2 backward Euler steps: %.6e" % (s1["L2_density"], si["L2_density"])
+
+
+test("fr/errors/triangles")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2"], r"-disc fr: quadrilaterals and hexahedra only so far; mesh examples/meshes/periodic_square\.msh has triangle elements"))
+test("fr/errors/limiter")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-euler_limiter", "barth_jespersen"],
+                                     r"Discretization -disc fr does not provide limiters \(-euler_limiter, -euler_positivity\)"))
+test("fr/errors/viscous")(error_test(["-disc", "fr", "-problem", "couette", "-order", "2"], r"Discretization -disc fr does not provide viscous terms \(physics navier_stokes\)"))
+test("fr/errors/cplus-N1")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "1", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-fr_correction", "plus"],
+                                      r"-fr_correction plus: c_\+ is tabulated for N = 2\.\.6 only"))
+test("fr/errors/not-a-conservation-law")(error_test(["-disc", "fr", "-problem", "poisson", "-order", "2", "-dm_plex_box_faces", "2,2"], r"-disc fr discretizes the Euler equations"))
