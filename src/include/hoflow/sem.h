@@ -106,6 +106,9 @@ PETSC_EXTERN void SEMPressureElementValues(const SEMPressure *p, const PetscScal
  * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
  * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
 PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
+/* The consistent mass of the Taylor-Hood pressure (Q_{N-1} on its GLL nodes) under the pair's N + 1 Gauss
+ * points, as a MatShell (op/sem_stokes.c): what the lumped GLL mass (SEMPressureMass) approximates. */
+PETSC_EXTERN PetscErrorCode SEMPressureMassCreate(SEMPressure *p, Mat *M);
 
 /* L2 errors (disc/sem_norms.c) with the Gauss rule of N + 3 points a direction: of a velocity of ncomp
  * components against f (sqrt of the sum over components), and of a pressure against the first value of

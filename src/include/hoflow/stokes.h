@@ -37,6 +37,10 @@ typedef struct {
   PetscReal      volume, s_c;    /* 1^T M_p 1 and 1^T S 1 = -(B0^T 1)^T (A + lambda M)^-1 (B0^T 1) */
   Mat            Lp, Lp_lor;
   PC             poisson;
+  PetscBool      consistent_mass; /* -stokes_schur_mass consistent: M_p^-1 by a few CG iterations on the consistent mass */
+  Mat            Mc, Ml;          /* the consistent pressure mass (MatShell) and the lumped one (diagonal AIJ, its preconditioner) */
+  KSP            mass_ksp;
+  Vec            mwork;
   Vec            pwork;
   PetscInt       iterations, solves, max_iterations; /* FGMRES iterations: total, solves, the most in one solve */
   PetscLogDouble setup_time, solve_time;
