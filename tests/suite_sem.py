@@ -562,3 +562,77 @@ def _():
         check(abs(sem - dg) <= 2e-3 * dg, "%d^2: -disc sem L2 %.6e, SIPDG %.6e (the time error): more than 0.2 %% apart" % (m, sem, dg))
         out.append("%d^2: %.6e / %.6e" % (m, sem, dg))
     return "L2 sem / SIPDG " + ", ".join(out)
+
+
+# ---------------------------------------------------------------- output and restarts of continuous fields
+# -disc sem writes its fields element by element (disc/sem.c: get_points, get_subcells, point_values): every
+# owned element's (N+1)^dim GLL nodes (a shared node once per element) and its N^dim sub-cells; a field of
+# several components as one dataset a component. A checkpoint stores each element's values (its nodes times
+# the components; the Taylor-Hood pressure its N^dim nodes) keyed by the element as DG's are, and a restart puts
+# them back through the element restriction (exact: the copies of a shared node are equal).
+def sem_h5_counts(directory, series, cells, dim, order, fields):
+    """The field output's mesh file and its last field file: points K (N+1)^dim, sub-cells K N^dim, every field
+    one value a point."""
+    h5py = h5py_or_skip()
+    points, subcells = cells * (order + 1) ** dim, cells * order ** dim
+    with h5py.File(os.path.join(directory, series + "_mesh_000000.h5"), "r") as h:
+        check(h["geometry"].shape == (points, dim) and h["topology"].shape == (subcells, 2 ** dim) and int(h.attrs["points"]) == points and int(h.attrs["cells"]) == subcells,
+              "mesh file: geometry %s topology %s (expected %d points, %d sub-cells of %d vertices)" % (h["geometry"].shape, h["topology"].shape, points, subcells, 2 ** dim))
+        check(int(h["topology"][:].max()) == points - 1 and int(h["topology"][:].min()) == 0, "topology indices outside 0..%d" % (points - 1))
+    last = sorted(f for f in os.listdir(directory) if re.match(series + r"_\d{6}\.h5$", f))[-1]
+    with h5py.File(os.path.join(directory, last), "r") as h:
+        check(sorted(h.keys()) == sorted(fields), "%s holds %s, expected %s" % (last, sorted(h.keys()), sorted(fields)))
+        for f in fields:
+            check(h[f].shape == (points,), "%s/%s has %s values for %d points" % (last, f, h[f].shape, points))
+    return "%d points, %d sub-cells, fields %s" % (points, subcells, ",".join(fields))
+
+
+def sem_restart_compare(base, steps, ranks=(1, 1), extra_first=(), key="L2", tol=1e-12):
+    """An uninterrupted run of `steps` steps against one stopped after half of them and restarted (on ranks[0]
+    then ranks[1] processes): every checkpoint vector equal to tol of its size (bitwise on the same ranks) and
+    the summary's error the same (to its 7 printed digits across ranks)."""
+    import numpy as np
+    h5py = h5py_or_skip()
+    mpi = lambda n: ([*MPIEXEC, str(n)] if n > 1 else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, part = os.path.join(tmp, "ref"), os.path.join(tmp, "part")
+        s_ref = summary(run(mpi(ranks[0]) + [HOFLOW] + base + ["-ts_max_steps", str(steps), "-checkpoint_interval", str(steps), "-output_dir", ref] + list(extra_first))[1])
+        run(mpi(ranks[0]) + [HOFLOW] + base + ["-ts_max_steps", str(steps // 2), "-checkpoint_interval", str(steps // 2), "-output_dir", part] + list(extra_first))
+        s_re = summary(run(mpi(ranks[1]) + [HOFLOW] + base + ["-ts_max_steps", str(steps), "-checkpoint_interval", str(steps), "-output_dir", part, "-restart", os.path.join(part, "checkpoint.h5")])[1])
+        check(int(s_re["start"]) == steps // 2 and int(s_re["steps"]) == steps, "restart ran steps %s..%s" % (s_re["start"], s_re["steps"]))
+        worst, names = 0.0, []
+        with h5py.File(os.path.join(ref, "checkpoint.h5"), "r") as a, h5py.File(os.path.join(part, "checkpoint.h5"), "r") as b:
+            check(int(b.attrs["step"]) == steps, "final checkpoint at step %s" % b.attrs["step"])
+            for name in a["vectors"]:
+                va, vb = a["vectors"][name][:], b["vectors"][name][:]
+                # the same elements, perhaps in another order (another number of ranks): sort rows by the element keys
+                oa, ob = np.lexsort(a["blocks/keys"][:].T[::-1]), np.lexsort(b["blocks/keys"][:].T[::-1])
+                d = np.abs(va[oa] - vb[ob]).max() / max(np.abs(va).max(), 1e-300)
+                worst = max(worst, d)
+                names.append("%s %s" % (name, "x".join(str(s) for s in va.shape)))
+        check(worst <= (0 if ranks[0] == ranks[1] else tol), "restarted state differs from the uninterrupted run: %.2e relative (%s)" % (worst, names))
+        a, b = float(s_ref[key]), float(s_re[key])
+        check(abs(b - a) <= 1e-12 * a + (0 if ranks[0] == ranks[1] else 1e-6 * a), "%s %.6e restarted, %.6e uninterrupted" % (key, b, a))
+        return "%s; %d + %d steps on %d -> %d rank(s): max relative difference %.1e, %s %.6e" % (", ".join(names), steps // 2, steps - steps // 2, ranks[0], ranks[1], worst, key, b)
+
+
+SEM_HEAT = ["-problem", "heat", "-disc", "sem", "-order", "3", "-dm_plex_box_faces", "4,4", "-ts_type", "cn", "-ts_dt", "0.05", "-progress_interval", "-1"]
+test("sem/restart/heat/bitwise")(lambda: sem_restart_compare(SEM_HEAT, 10))
+test("sem/restart/heat/hexahedra-2-to-3-ranks")(lambda: sem_restart_compare(["-problem", "heat", "-disc", "sem", "-order", "2", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3", "-ts_type", "cn", "-ts_dt", "0.05", "-progress_interval", "-1"], 6, ranks=(2, 3)))
+
+
+@test("sem/output/heat")
+def _():
+    """-output_interval on -disc sem (heat, N = 3 on 4^2 quadrilaterals and N = 2 on 2^3 hexahedra, 2 ranks): the
+    HDF5 mesh has K (N+1)^dim points and K N^dim sub-cells, the fields u, exact, error one value a point, and the
+    written error is the nodal error (at most the L2 error's size)."""
+    h5py = h5py_or_skip()
+    out = []
+    for dim, order, box, ranks in ((2, 3, "4,4", 1), (3, 2, "2,2,2", 2)):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = summary(run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [HOFLOW, "-problem", "heat", "-disc", "sem", "-order", str(order), "-dm_plex_box_faces", box, "-ts_dt", "0.05", "-ts_max_steps", "4", "-output_interval", "2", "-output_dir", tmp, "-progress_interval", "-1"] + (["-dm_plex_dim", "3"] if dim == 3 else []))[1])
+            out.append("%dD: %s" % (dim, sem_h5_counts(tmp, "heat", s["cells"], dim, order, ["u", "exact", "error"])))
+            with h5py.File(os.path.join(tmp, "heat_000004.h5"), "r") as h:
+                err = abs(h["error"][:]).max()
+                check(err < 10 * s["L2"] and abs(h["u"][:] - h["exact"][:] - h["error"][:]).max() < 1e-14, "written error %.3e (L2 %.3e)" % (err, s["L2"]))
+    return "; ".join(out)

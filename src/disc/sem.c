@@ -338,6 +338,64 @@ static PetscErrorCode SEML2Error(Disc disc, Vec u, PointFunction f, void *ctx, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Output and checkpoints see a continuous field element by element: the points are every owned element's
+ * GLL nodes (a node shared by elements appears once in each), the sub-cells the GLL grid's, and a global
+ * vector's values there come through the element restriction (point_values). */
+static PetscErrorCode SEMGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  SEMDisc *sem = (SEMDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  *n = sem->K * sem->Np;
+  if (x) *x = sem->x;
+  if (elem_point) *elem_point = sem->elem_point;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEMGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells)
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt nv  = sem->ref->Nverts;
+  PetscInt       nsub, *sub;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementSubCells(sem->ref, &nsub, &sub));
+  PetscCall(PetscMalloc1(sem->K * nsub * nv, cells));
+  for (PetscInt e = 0; e < sem->K; e++)
+    for (PetscInt k = 0; k < nsub * nv; k++) (*cells)[e * nsub * nv + k] = e * sem->Np + sub[k];
+  PetscCall(PetscFree(sub));
+  *ncells = sem->K * nsub;
+  *nverts = nv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEMPointValues(Disc disc, Vec u, Vec ue, ScatterMode mode)
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt nc = sem->ncomp, n = sem->K * sem->Np;
+  Vec            ul = sem->work[0];
+  PetscInt       size;
+  PetscScalar   *ua, *ea;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(ue, &size));
+  PetscCheck(size == n * nc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-disc sem point values: %" PetscInt_FMT " local values for %" PetscInt_FMT " points of %" PetscInt_FMT " components", size, n, nc);
+  PetscCall(DMGlobalToLocal(sem->dm, u, INSERT_VALUES, ul)); /* reverse: dofs of no owned element keep their values */
+  PetscCall(VecGetArray(ul, &ua));
+  PetscCall(VecGetArray(ue, &ea));
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt c = 0; c < nc; c++) {
+      if (mode == SCATTER_FORWARD)
+        ea[k * nc + c] = ua[sem->gather[k] + c];
+      else
+        ua[sem->gather[k] + c] = ea[k * nc + c];
+    }
+  PetscCall(VecRestoreArray(ue, &ea));
+  PetscCall(VecRestoreArray(ul, &ua));
+  if (mode == SCATTER_REVERSE) PetscCall(DMLocalToGlobal(sem->dm, ul, INSERT_VALUES, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], char **mask, PetscInt *n, PetscInt **rows)
 {
   const Mesh        *mesh = sem->mesh;
@@ -410,6 +468,7 @@ static PetscErrorCode SEMDestroy(Disc disc)
   if (!sem) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree2(sem->gather, sem->gdof));
   PetscCall(PetscFree3(sem->x, sem->G, sem->wJ));
+  PetscCall(PetscFree(sem->elem_point));
   PetscCall(PetscFree(sem->D1T));
   if (sem->has_curved) PetscCall(MeshGeometryTableDestroy(&sem->curved_table));
   PetscCall(VecDestroy(&sem->mass));
@@ -471,7 +530,12 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   PetscCall(DMCreateGlobalVector(sem->dm, &sem->mass));
   PetscCall(VecZeroEntries(sem->mass));
   PetscCall(DMLocalToGlobal(sem->dm, ml, ADD_VALUES, sem->mass));
-  disc->ops.destroy = SEMDestroy;
+  PetscCall(PetscMalloc1(sem->K + 1, &sem->elem_point));
+  for (PetscInt e = 0; e <= sem->K; e++) sem->elem_point[e] = e * sem->Np;
+  disc->ops.destroy      = SEMDestroy;
+  disc->ops.get_points   = SEMGetPoints;
+  disc->ops.get_subcells = SEMGetSubCells;
+  disc->ops.point_values = SEMPointValues;
   if (sem->ncomp == 1) { /* the Disc interface's functions are scalar; a vector field uses SEMDiscInterpolate */
     disc->ops.integrate = SEMIntegrate;
     disc->ops.l2_error  = SEML2Error;

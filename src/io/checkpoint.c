@@ -30,7 +30,10 @@ struct _n_Checkpoint {
   PetscReal  *keys; /* [nblocks*HOFLOW_CHECKPOINT_KEY] */
   PetscInt    nvec;
   char        vec_names[CHECKPOINT_MAX][64];
-  Vec         vecs[CHECKPOINT_MAX];
+  Vec         vecs[CHECKPOINT_MAX];      /* what is written: blocks of vec_bs values */
+  PetscInt    vec_bs[CHECKPOINT_MAX];    /* block_size, or the points of an element times the components */
+  Vec         vec_field[CHECKPOINT_MAX]; /* a continuous discretization's vector, vecs[k] its point values; else NULL */
+  Disc        vec_disc[CHECKPOINT_MAX];
   PetscInt    nid;
   char        id_name[CHECKPOINT_MAX][64], id_value[CHECKPOINT_MAX][256], id_option[CHECKPOINT_MAX][64];
   PetscBool   kill_during_write;
@@ -65,15 +68,37 @@ PetscErrorCode CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_
 
 PetscErrorCode CheckpointAddVector(Checkpoint c, const char name[], Vec v)
 {
-  PetscInt n;
+  PetscInt  n;
+  Disc      disc;
+  PetscBool continuous = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(c->nvec < CHECKPOINT_MAX, c->comm, PETSC_ERR_ARG_SIZ, "At most %d checkpoint vectors", CHECKPOINT_MAX);
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCheck(n == c->nblocks * c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
   for (PetscInt k = 0; k < c->nvec; k++) PetscCheck(strcmp(c->vec_names[k], name), c->comm, PETSC_ERR_ARG_WRONG, "Checkpoint vector %s added twice", name);
+  PetscCall(DiscFromVec(v, &disc));
+  if (disc) PetscCall(DiscHasPointValues(disc, &continuous));
+  c->vec_field[c->nvec] = NULL;
+  c->vec_disc[c->nvec]  = NULL;
+  if (continuous) {
+    /* a continuous field: saved as its values at each owned element's points (the elements are the blocks),
+     * so it is matched by element like an element-wise field; the shared values come back exactly */
+    const PetscInt *elem_point;
+    PetscInt        npoints;
+    PetscCall(DiscGetPoints(disc, &npoints, NULL, &elem_point));
+    PetscCheck(npoints == c->nblocks * (c->nblocks ? elem_point[1] - elem_point[0] : 0), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s: its discretization has %" PetscInt_FMT " points on %" PetscInt_FMT " elements, expected the same number on each", name, npoints, c->nblocks);
+    c->vec_bs[c->nvec] = (c->nblocks ? elem_point[1] - elem_point[0] : 0) * disc->ncomp;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &c->vec_bs[c->nvec], 1, MPIU_INT, MPI_MAX, c->comm));
+    PetscCall(VecCreateMPI(c->comm, npoints * disc->ncomp, PETSC_DETERMINE, &c->vecs[c->nvec]));
+    c->vec_field[c->nvec] = v;
+    c->vec_disc[c->nvec]  = disc;
+  } else {
+    PetscCall(VecGetLocalSize(v, &n));
+    PetscCheck(n == c->nblocks * c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
+    c->vec_bs[c->nvec] = c->block_size;
+    c->vecs[c->nvec]   = v;
+  }
   PetscCall(PetscStrncpy(c->vec_names[c->nvec], name, sizeof(c->vec_names[0])));
-  c->vecs[c->nvec++] = v;
+  c->nvec++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,8 +180,9 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
     const PetscScalar *a;
     char               dset[96];
     PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+    if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(c->vecs[k], &a));
-    PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->block_size, c->nblocks, a));
+    PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->vec_bs[k], c->nblocks, a));
     PetscCall(VecRestoreArrayRead(c->vecs[k], &a));
   }
   if (c->kill_during_write) {
@@ -404,7 +430,7 @@ static PetscErrorCode CheckpointCreateScatter(Checkpoint c, PetscInt nfile, Pets
  * block differs; pverts[b*nverts*dim] are then the file block's vertices, to map its values by. */
 static PetscErrorCode CheckpointCheckVertexOrder(Checkpoint c, IOFile file, PetscInt nfile, const PetscInt position[], PetscReal **pverts, PetscBool *reordered)
 {
-  const PetscInt nvd = c->nverts * c->dim;
+  const PetscInt nvd  = c->nverts * c->dim;
   PetscInt       rows = -1, cols = -1;
   PetscReal     *fv;
   PetscMPIInt    any = 0;
@@ -436,9 +462,9 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
   char       value[256], attr[96], names[CHECKPOINT_MAX * 65], file_value[256] = "", run_value[256] = "";
   PetscInt   version, blocks, block_size, *position, start, nread;
   PetscBool  found, differs = PETSC_FALSE, same_mesh, project, reordered = PETSC_FALSE;
-  Vec        fvec;
-  VecScatter scatter;
-  PetscReal *pverts = NULL;
+  Vec        fvec    = NULL;
+  VecScatter scatter = NULL;
+  PetscReal *pverts  = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(IOFileOpen(c->comm, path, "-restart", &file));
@@ -500,18 +526,27 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
 
   if (!differs && same_mesh && !reordered) {
     /* the same discretization: the file's values as they are, so a restart continues exactly */
-    PetscCall(CheckpointCreateScatter(c, blocks, c->block_size, position, c->vecs[0], &fvec, &start, &nread, &scatter));
     for (PetscInt k = 0; k < c->nvec; k++) {
       PetscScalar *a;
       char         dset[96];
+      if (!k || c->vec_bs[k] != c->vec_bs[k - 1]) { /* a scatter for each block size in turn */
+        if (k) {
+          PetscCall(VecScatterDestroy(&scatter));
+          PetscCall(VecDestroy(&fvec));
+        }
+        PetscCall(CheckpointCreateScatter(c, blocks, c->vec_bs[k], position, c->vecs[k], &fvec, &start, &nread, &scatter));
+      }
       PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
       PetscCall(VecGetArrayWrite(fvec, &a));
-      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->block_size, start, nread, a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->vec_bs[k], start, nread, a));
       PetscCall(VecRestoreArrayWrite(fvec, &a));
       PetscCall(VecScatterBegin(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
       PetscCall(VecScatterEnd(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
+      if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_REVERSE));
     }
   } else {
+    for (PetscInt k = 0; k < c->nvec; k++)
+      PetscCheck(!c->vec_field[k], c->comm, PETSC_ERR_SUP, "Restart file '%s' is of another order or mesh (or lists element vertices in another order), and vector %s is a continuous field: projecting continuous fields onto another order or mesh is not implemented; restart on the order and mesh it was written with", path, c->vec_names[k]);
     /* another order or a refined mesh: each block's source block gathered, then projected by the caller */
     PetscReal *in[CHECKPOINT_MAX];
     Vec        local;
@@ -533,8 +568,10 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       PetscCall(VecRestoreArrayRead(local, &l));
     }
     PetscCall(VecDestroy(&local));
-    if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
-    else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
+    if (!differs && reordered)
+      PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
+    else
+      PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
     PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
     for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
   }
@@ -553,6 +590,8 @@ PetscErrorCode CheckpointDestroy(Checkpoint *c)
 {
   PetscFunctionBeginUser;
   if (!*c) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < (*c)->nvec; k++)
+    if ((*c)->vec_field[k]) PetscCall(VecDestroy(&(*c)->vecs[k]));
   PetscCall(PetscFree((*c)->keys));
   PetscCall(PetscFree((*c)->vertices));
   PetscCall(PetscFree(*c));

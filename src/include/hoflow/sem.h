@@ -35,7 +35,8 @@ typedef struct {
   PetscInt          nlocal;                                                  /* dofs of the local (ghosted) vector */
   PetscInt         *gather;                                                  /* [K*Np] local dof of element node */
   PetscInt         *gdof;                                                    /* [K*Np] global dof of element node */
-  PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes */
+  PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes (the output points) */
+  PetscInt         *elem_point;                                              /* [K+1] e*Np: element e's first output point */
   PetscReal        *G, *wJ;                                                  /* geometric factors at the element nodes (hoflow/kernels/sem.h) */
   PetscReal        *D1T;                                                     /* [N1*N1] */
   PetscInt          face_dir[HOFLOW_FACES_MAX], face_side[HOFLOW_FACES_MAX]; /* reference face f is i_dir = side (0 or N) */
