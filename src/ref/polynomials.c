@@ -165,3 +165,18 @@ PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[])
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+void LagrangeMatrix1D(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xp[], PetscReal L[], PetscReal dL[])
+{
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal l = 1, dl = 0;
+      for (PetscInt k = 0; k < n; k++) {
+        if (k == j) continue;
+        dl = dl * (xp[i] - xn[k]) / (xn[j] - xn[k]) + l / (xn[j] - xn[k]); /* (l_j)' by the product rule, factor by factor */
+        l *= (xp[i] - xn[k]) / (xn[j] - xn[k]);
+      }
+      L[i * n + j] = l;
+      if (dL) dL[i * n + j] = dl;
+    }
+}

@@ -104,6 +104,10 @@ PETSC_EXTERN PetscReal JacobiPDerivative(PetscReal x, PetscReal alpha, PetscReal
 PETSC_EXTERN PetscErrorCode JacobiGaussQuadrature(PetscReal alpha, PetscReal beta, PetscInt n, PetscReal x[], PetscReal w[]);
 /* n-point Gauss–Lobatto–Legendre points and weights (exact to degree 2n-3), ascending, n >= 2. */
 PETSC_EXTERN PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[]);
+/* The 1D Lagrange basis of the nodes xn[n] at the points xp[m]: L[i*n + j] = l_j(xp[i]) and, when dL is not
+ * NULL, its derivative dL[i*n + j] = l_j'(xp[i]) (row-major m x n: the interpolation from the nodes to the
+ * points). */
+PETSC_EXTERN void LagrangeMatrix1D(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xp[], PetscReal L[], PetscReal dL[]);
 
 /* ---- node sets (nodes.c) ---- */
 /* Warp & blend nodes on the bi-unit triangle (Hesthaven & Warburton, alpha-optimized), [Np]. */

@@ -52,7 +52,13 @@ PETSC_EXTERN PetscErrorCode SEMDiscSetUp(Disc disc);
 PETSC_EXTERN PetscErrorCode DiscCreate_SEM(Disc disc);
 /* The SEM data of a Disc, or an error naming `what` for another discretization. */
 PETSC_EXTERN PetscErrorCode DiscGetSEM(Disc disc, const char what[], SEMDisc **sem);
-/* x[dim] and dx/dr (jac[q*dim*dim + i*dim + d]) at the element's GLL nodes (either may be NULL). */
+/* The element map at a set of points: x[n*dim] and dx/dr (jac[(q*dim + i)*dim + d] = dx_i/dr_d; either may be
+ * NULL) of owned element e at the reference points xi[n*dim]: the mesh's curved map through tab (a
+ * MeshGeometryTableCreate of the same points; read on curved elements only, NULL where the mesh has none) or
+ * the affine map of the element's vertices. One map for the GLL nodes, the Stokes pair's Gauss points and the
+ * error's Gauss rule. */
+PETSC_EXTERN PetscErrorCode SEMElementMap(const SEMDisc *sem, const MeshGeometryTable *tab, PetscInt n, const PetscReal xi[], PetscInt e, PetscReal x[], PetscReal jac[]);
+/* The same at the element's GLL nodes (the table the SEMDisc holds). */
 PETSC_EXTERN PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], PetscReal jac[]);
 /* mask[nlocal] (PetscMalloc'd): 1 at the local dofs on faces of type HOFLOW_FACE_DIRICHLET in
  * face_type[nslots], on every rank that holds them; and the owned ones as global rows (rows, n). */
