@@ -430,7 +430,7 @@ static PetscErrorCode CheckpointCreateScatter(Checkpoint c, PetscInt nfile, Pets
  * block differs; pverts[b*nverts*dim] are then the file block's vertices, to map its values by. */
 static PetscErrorCode CheckpointCheckVertexOrder(Checkpoint c, IOFile file, PetscInt nfile, const PetscInt position[], PetscReal **pverts, PetscBool *reordered)
 {
-  const PetscInt nvd  = c->nverts * c->dim;
+  const PetscInt nvd = c->nverts * c->dim;
   PetscInt       rows = -1, cols = -1;
   PetscReal     *fv;
   PetscMPIInt    any = 0;
@@ -568,10 +568,8 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       PetscCall(VecRestoreArrayRead(local, &l));
     }
     PetscCall(VecDestroy(&local));
-    if (!differs && reordered)
-      PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
-    else
-      PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
+    if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
+    else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
     PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
     for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
   }

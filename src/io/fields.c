@@ -18,8 +18,7 @@ PetscErrorCode OutputMeshCreate(Disc disc, OutputMesh **mesh_out)
   PetscCall(DiscGetPoints(disc, &om->npoints, &x, &elem_point));
   PetscCall(DiscGetSubCells(disc, &om->ncells, &om->nverts, &om->cells));
   om->shape = disc->mesh->K ? MeshElementShape(disc->mesh, 0) : REF_NUM_SHAPES;
-  if (om->nverts)
-    om->ncells_len = om->ncells * om->nverts;
+  if (om->nverts) om->ncells_len = om->ncells * om->nverts;
   else
     for (PetscInt c = 0, k = 0; c < om->ncells; c++, om->ncells_len = k) k += 1 + RefShapeTable[om->cells[k]].nverts;
   PetscCall(PetscMalloc1(om->npoints * om->dim, &om->x));
@@ -260,10 +259,8 @@ static PetscErrorCode FieldWriterWriteMesh(FieldWriter w, PetscInt step)
   PetscCall(FieldWriterPath(w, suffix, path, sizeof(path)));
   PetscCall(IOFileCreate(w->comm, path, &file));
   PetscCall(IOFileWriteRows(file, "geometry", IO_DOUBLE, m->dim, m->npoints, m->x));
-  if (m->nverts)
-    PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
-  else
-    PetscCall(IOFileWriteRows(file, "topology", IO_INT, 1, m->ncells_len, cells));
+  if (m->nverts) PetscCall(IOFileWriteRows(file, "topology", IO_INT, m->nverts, m->ncells, cells));
+  else PetscCall(IOFileWriteRows(file, "topology", IO_INT, 1, m->ncells_len, cells));
   PetscCall(IOFileWriteAttributeInt(file, "points", w->npoints_global));
   PetscCall(IOFileWriteAttributeInt(file, "cells", w->ncells_global));
   PetscCall(IOFileClose(&file));
