@@ -665,3 +665,14 @@ def _():
             p = h["p"][:]
         check(np.ptp(p) > 0.1, "the written pressure is flat: range %.3e" % np.ptp(p))
     return out
+
+
+@test("sem/errors/restart-project")
+def _():
+    """-restart_project onto another order is not implemented for continuous fields: refused, naming the vector."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run([HOFLOW] + SEM_HEAT + ["-ts_max_steps", "2", "-checkpoint_interval", "2", "-output_dir", tmp])
+        code, out = run([HOFLOW] + SEM_HEAT + ["-order", "4", "-ts_max_steps", "4", "-output_dir", tmp, "-restart", os.path.join(tmp, "checkpoint.h5"), "-restart_project"], expect_ok=False)
+    m = re.search(r"vector u is a continuous field: projecting continuous fields onto another order or mesh is not implemented", out)
+    check(code != 0 and m, "expected the refusal, got (exit %d):\n%s" % (code, out[-1500:]))
+    return m.group(0)

@@ -18,10 +18,12 @@
  * pressure (StokesSchurApply).
  *
  * Solver (seed 001 §5.4): FGMRES with PCFIELDSPLIT on the MatNest's two index sets, Schur type with
- * the upper factorization [A B^T; 0 S]^-1: the velocity block by 2 CG iterations on the
+ * the upper factorization [A B^T; 0 S]^-1: the velocity block by 3 CG iterations on the
  * matrix-free A preconditioned by BoomerAMG on its LOR matrix (block size dim), the Schur complement
- * S = -B A^-1 B^T by the user matrix -M_p (the diagonal pressure mass; in the unscaled unknowns
- * -M_p / nu). The same system with A + lambda M in the velocity block is a DIRK stage of unsteady
+ * S = -B A^-1 B^T by -M_p (in the unscaled unknowns -M_p / nu): for Taylor-Hood the consistent pressure
+ * mass inverted by 3 CG iterations preconditioned by the lumped GLL mass (-stokes_schur_consistent_mass;
+ * the lumped mass alone took 48-76 FGMRES iterations on hexahedra), for qn_qn2 the Gauss-point mass
+ * (diagonal and consistent). The same system with A + lambda M in the velocity block is a DIRK stage of unsteady
  * Stokes (physics/stokes_dirk.c; hoflow/stokes.h). Options of the sub-solvers: -fieldsplit_u_ and
  * -fieldsplit_p_ (options/stokes_sem.yaml; defaults set here where the user gives none). */
 #include <hoflow/device.h>

@@ -24,7 +24,8 @@
  *    B0 k_i a Runge-Kutta difference quotient of the data, accurate to the stage order (1 for these
  *    schemes), and the pressure converges at first order only (the index-2 order reduction).
  *
- * Why not PETSc's TS: PETSc 3.18 has no TSDIRK; TSARKIMEX in fully implicit mode takes registered tableaus
+ * Why not PETSc's integrators (the step is a TS type of its own below, so the run has the time-dependent
+ * driver's output and restarts): PETSc 3.18 has no TSDIRK; TSARKIMEX in fully implicit mode takes registered tableaus
  * and treats rows without a time derivative as algebraic, which is the reformulation above, but the stage
  * solve it hands to SNES has the Jacobian shift * dF/dU' + dF/dU with the Dirichlet rows either algebraic
  * (the value variant: order 1 in the pressure) or shift * I on differential rows coupled to the interior by
