@@ -354,6 +354,52 @@ static PetscErrorCode SEMPointValues(Disc disc, Vec u, Vec ue, ScatterMode mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Restarts onto another order or the mesh refined (-restart_project): the checkpoint's element polynomials
+ * (their values at the order-Ns GLL nodes, the components of a node together) interpolated at this run's
+ * nodes, of the same element (src_vertices NULL) or mapped into the file's element that contains it (affine
+ * elements), then put back through the element restriction. Interpolation, not DG's L2 projection where the
+ * order drops: the values at a shared node are then the same from every element (the source is continuous),
+ * so the field stays continuous; for N >= Ns it is exact. */
+static PetscErrorCode SEMProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt dim = sem->dim, Np = sem->Np, nc = sem->ncomp, nv = sem->ref->Nverts;
+  RefElement    *sref;
+  PetscInt       Nps;
+  PetscReal     *pts, *Is;
+  Vec            ue;
+  PetscScalar   *ea;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementCreate(sem->shape, Ns, &sref));
+  Nps = sref->Np;
+  PetscCall(PetscMalloc2(Np * dim, &pts, Np * Nps, &Is));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, sem->K * Np * nc, &ue));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(VecGetArrayWrite(ue, &ea));
+    for (PetscInt e = 0; e < sem->K; e++) {
+      if (e == 0 || src_vertices) {
+        if (!src_vertices) PetscCall(PetscArraycpy(pts, sem->ref->xi, Np * dim));
+        else
+          for (PetscInt p = 0; p < Np; p++) GeomAffineInverseMap(sem->shape, (int)dim, src_vertices + e * nv * dim, sem->x + (e * Np + p) * dim, pts + p * dim);
+        PetscCall(RefElementInterpolationMatrix(sref, Np, pts, Is));
+      }
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt c = 0; c < nc; c++) {
+          PetscReal s = 0;
+          for (PetscInt j = 0; j < Nps; j++) s += Is[i * Nps + j] * src[k][(e * Nps + j) * nc + c];
+          ea[(e * Np + i) * nc + c] = s;
+        }
+    }
+    PetscCall(VecRestoreArrayWrite(ue, &ea));
+    PetscCall(SEMPointValues(disc, u[k], ue, SCATTER_REVERSE));
+  }
+  PetscCall(VecDestroy(&ue));
+  PetscCall(PetscFree2(pts, Is));
+  PetscCall(RefElementDestroy(&sref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SEMDiscDirichletDofs(SEMDisc *sem, const PetscInt face_type[], char **mask, PetscInt *n, PetscInt **rows)
 {
   const Mesh        *mesh = sem->mesh;
@@ -493,7 +539,8 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   disc->ops.destroy      = SEMDestroy;
   disc->ops.get_points   = SEMGetPoints;
   disc->ops.get_subcells = SEMGetSubCells;
-  disc->ops.point_values = SEMPointValues;
+  disc->ops.point_values     = SEMPointValues;
+  disc->ops.project_elements = SEMProjectElements;
   if (sem->ncomp == 1) { /* the Disc interface's functions are scalar; a vector field uses SEMDiscInterpolate */
     disc->ops.integrate = SEMIntegrate;
     disc->ops.l2_error  = SEML2Error;

@@ -13,7 +13,11 @@
  * another order (one identity entry differs, and with it the block size) and onto the file's mesh
  * refined: each of this run's blocks is then located inside one of the file's by its centroid, all
  * its vertices checked to lie in that block, and the caller projects the file's block onto it.
- * Format 2 files (no vertices) are still read, on their own mesh. */
+ * Format 2 files (no vertices) are still read, on their own mesh.
+ *
+ * A continuous field (a Disc with point_values: -disc sem) is stored as its values at each element's points,
+ * a block of its own width (points x components) per element, and put back through the element restriction;
+ * projected, it goes to its own Disc's project_elements at the order its width gives. */
 #define _POSIX_C_SOURCE 200809L
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
@@ -545,33 +549,58 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_REVERSE));
     }
   } else {
-    for (PetscInt k = 0; k < c->nvec; k++)
-      PetscCheck(!c->vec_field[k], c->comm, PETSC_ERR_SUP, "Restart file '%s' is of another order or mesh (or lists element vertices in another order), and vector %s is a continuous field: projecting continuous fields onto another order or mesh is not implemented; restart on the order and mesh it was written with", path, c->vec_names[k]);
-    /* another order or a refined mesh: each block's source block gathered, then projected by the caller */
-    PetscReal *in[CHECKPOINT_MAX];
-    Vec        local;
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * block_size, &local));
-    PetscCall(CheckpointCreateScatter(c, blocks, block_size, position, local, &fvec, &start, &nread, &scatter));
+    /* another order or a refined mesh: each block's source block gathered, then projected: the element-wise
+     * vectors by the caller, the continuous fields by their discretization (each of its own width) */
+    PetscReal  *in[CHECKPOINT_MAX], *din[CHECKPOINT_MAX];
+    PetscInt    width[CHECKPOINT_MAX], nd = 0;
+    Vec         local = NULL, dvecs[CHECKPOINT_MAX];
     for (PetscInt k = 0; k < c->nvec; k++) {
       PetscScalar       *a;
       const PetscScalar *l;
       char               dset[96];
+      PetscInt           rows = -1;
       PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+      width[k] = block_size;
+      if (c->vec_field[k]) PetscCall(IOFileGetDatasetShape(file, dset, &rows, &width[k]));
+      if (!k || width[k] != width[k - 1]) {
+        if (k) {
+          PetscCall(VecScatterDestroy(&scatter));
+          PetscCall(VecDestroy(&fvec));
+          PetscCall(VecDestroy(&local));
+        }
+        PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * width[k], &local));
+        PetscCall(CheckpointCreateScatter(c, blocks, width[k], position, local, &fvec, &start, &nread, &scatter));
+      }
       PetscCall(VecGetArrayWrite(fvec, &a));
-      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, block_size, start, nread, a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, width[k], start, nread, a));
       PetscCall(VecRestoreArrayWrite(fvec, &a));
       PetscCall(VecScatterBegin(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
       PetscCall(VecScatterEnd(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(PetscMalloc1(c->nblocks * block_size, &in[k]));
+      PetscCall(PetscMalloc1(c->nblocks * width[k], &in[k]));
       PetscCall(VecGetArrayRead(local, &l));
-      PetscCall(PetscArraycpy(in[k], l, c->nblocks * block_size));
+      PetscCall(PetscArraycpy(in[k], l, c->nblocks * width[k]));
       PetscCall(VecRestoreArrayRead(local, &l));
+      if (!c->vec_field[k]) {
+        din[nd]     = in[k];
+        dvecs[nd++] = c->vecs[k];
+      }
     }
     PetscCall(VecDestroy(&local));
     if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
     else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
-    PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
-    for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
+    if (nd) PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, nd, (const PetscReal *const *)din, dvecs));
+    for (PetscInt k = 0; k < c->nvec; k++) {
+      if (c->vec_field[k]) { /* the file's order of this field from its points per element, (Ns + 1)^dim */
+        const PetscInt  nc = c->vec_disc[k]->ncomp, dim = c->vec_disc[k]->mesh->dim;
+        const PetscReal n1 = PetscPowReal((PetscReal)(width[k] / nc), 1.0 / dim);
+        const PetscInt  Ns = (PetscInt)PetscFloorReal(n1 + 0.5) - 1;
+        PetscInt        npe = nc;
+        for (PetscInt d = 0; d < dim; d++) npe *= Ns + 1;
+        PetscCheck(Ns >= 1 && npe == width[k], c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': vector %s has %" PetscInt_FMT " values per element, no order of a %" PetscInt_FMT "-component field in %" PetscInt_FMT "D", path, c->vec_names[k], width[k], nc, dim);
+        PetscCall(DiscProjectElements(c->vec_disc[k], Ns, pverts, 1, (const PetscReal *const *)&in[k], &c->vec_field[k]));
+      }
+      PetscCall(PetscFree(in[k]));
+    }
   }
   PetscCall(VecScatterDestroy(&scatter));
   PetscCall(VecDestroy(&fvec));

@@ -295,6 +295,16 @@ static PetscErrorCode StokesDIRKErrors(Unsteady *un, char summary[], size_t len)
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &t));
+  { /* the state (u, pi), which a restart without a further step has not copied into x */
+    Vec u, xu, xp;
+    PetscCall(VecNestGetSubVec(un->state, 0, &u));
+    PetscCall(VecGetSubVector(sd->x, sd->st.is[0], &xu));
+    PetscCall(VecCopy(u, xu));
+    PetscCall(VecRestoreSubVector(sd->x, sd->st.is[0], &xu));
+    PetscCall(VecGetSubVector(sd->x, sd->st.is[1], &xp));
+    PetscCall(VecCopy(sd->pi, xp));
+    PetscCall(VecRestoreSubVector(sd->x, sd->st.is[1], &xp));
+  }
   PetscCall(StokesSystemErrors(&sd->st, sd->x, t, &err_u, &err_p, &div));
   PetscCall(ISGetSize(sd->st.is[0], &nu_dofs));
   PetscCall(ISGetSize(sd->st.is[1], &np_dofs));
