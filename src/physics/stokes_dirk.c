@@ -271,17 +271,19 @@ static PetscErrorCode TSCreate_StokesDIRK(TS ts)
 static PetscErrorCode StokesDIRKSetUp(Unsteady *un)
 {
   StokesDIRK *sd = (StokesDIRK *)un->physics;
-  PetscReal   dt, T;
-  PetscInt    nsteps, max_steps;
+  PetscReal   dt, T, t0;
+  PetscInt    nsteps, max_steps, step0;
 
   PetscFunctionBeginUser;
   PetscCall(TSGetTimeStep(un->ts, &dt));
   PetscCall(TSGetMaxTime(un->ts, &T));
-  PetscCheck(dt > 0 && T > 0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g and -ts_max_time %g must be positive", (double)dt, (double)T);
-  nsteps = (PetscInt)(T / dt + 0.5);
-  PetscCheck(nsteps >= 1 && PetscAbsReal(nsteps * dt - T) <= 1e-10 * T, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_time %g is not a whole number of steps -ts_dt %g (the fixed-step DIRK run ends on it)", (double)T, (double)dt);
+  PetscCall(TSGetTime(un->ts, &t0)); /* 0, or the restart's */
+  PetscCall(TSGetStepNumber(un->ts, &step0));
+  PetscCheck(dt > 0 && T > t0, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be positive and -ts_max_time %g after the start t = %g", (double)dt, (double)T, (double)t0);
+  nsteps = (PetscInt)((T - t0) / dt + 0.5);
+  PetscCheck(nsteps >= 1 && PetscAbsReal(t0 + nsteps * dt - T) <= 1e-10 * T, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_time %g is not a whole number of steps -ts_dt %g from t = %g (the fixed-step DIRK run ends on it)", (double)T, (double)dt, (double)t0);
   PetscCall(TSGetMaxSteps(un->ts, &max_steps));
-  PetscCall(TSSetMaxSteps(un->ts, PetscMin(max_steps, nsteps)));
+  PetscCall(TSSetMaxSteps(un->ts, PetscMin(max_steps, step0 + nsteps)));
   PetscCall(StokesDIRKSystem(sd, dt));
   if (!un->restart_file[0]) PetscCall(VecZeroEntries(sd->pi)); /* the first step's initial guess: u(0), pi = 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
