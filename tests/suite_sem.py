@@ -424,15 +424,38 @@ def _():
 
 @test("sem/stokes-solve/taylor-hood/iterations")
 def _():
-    """FGMRES iterations to 1e-10 on quadrilaterals, 8^2 and 16^2 cells, N = 2..8 (N = 8 on 8^2 only): at most 60
-    (the seed's Table 1: 31-55), growing by at most 10 % with h and with N."""
+    """FGMRES iterations to 1e-10 on quadrilaterals, 8^2 and 16^2 cells, N = 2..8 (N = 8 on 8^2 only): at most 30
+    (the seed's Table 1: 31-55; 37-39 with the lumped pressure mass in the Schur preconditioner, 20-24 with the
+    consistent one), growing by at most 10 % with h at each N, and by at most 25 % with N (N = 2 takes the fewest)."""
     its = {}
     for order in range(2, 9):
         for n in ((8,) if order == 8 else (8, 16)):
             its[order, n] = stokes_runs([sem_box(2, n)], ["-order", str(order)] + STOKES_OPTIONS, pair="taylor_hood")[0]["iterations"]
-    check(max(its.values()) <= 60, "more than 60 FGMRES iterations: %s" % its)
-    check(max(its.values()) <= 1.1 * min(its.values()), "iterations grow with h or N by more than 10 %%: %s" % its)
+    check(max(its.values()) <= 30, "more than 30 FGMRES iterations: %s" % its)
+    for order in range(2, 8):
+        check(its[order, 16] <= 1.1 * its[order, 8], "N = %d: iterations grow with h by more than 10 %%: %s" % (order, its))
+    check(max(its.values()) <= 1.25 * min(its.values()), "iterations grow with N by more than 25 %%: %s" % its)
     return " ".join("N%d %s" % (o, "/".join(str(its[o, n]) for n in (8, 16) if (o, n) in its)) for o in range(2, 9))
+
+
+@test("sem/stokes-solve/taylor-hood/iterations-hexahedra")
+def _():
+    """FGMRES iterations to 1e-10 on hexahedra, N = 2..5 on 2^3 and 4^3 cells, N = 2, 3 on 8^3: at most 60 (the
+    issue's bound; 48-76 with the lumped pressure mass in the Schur preconditioner, whose equivalence constant
+    2 + 1/(N - 1) a direction compounds in 3D), not growing with h (each refinement at most 15 % more: 2^3 -> 4^3 at N = 2 is 32 -> 35), and on
+    4^3 not growing with N (at most 10 % apart). 2^3, where every cell is a corner cell, takes more at N >= 3
+    (43-46; 36-38 even with exact velocity and mass solves against 28-29 on 4^3)."""
+    its = {}
+    for n, orders in ((2, (2, 3, 4, 5)), (4, (2, 3, 4, 5)), (8, (2, 3))):
+        for order in orders:
+            its[order, n] = stokes_runs([sem_box(3, n)], ["-order", str(order)] + STOKES_OPTIONS, pair="taylor_hood")[0]["iterations"]
+    check(max(its.values()) <= 60, "more than 60 FGMRES iterations: %s" % its)
+    for (order, n), k in its.items():
+        if (order, 2 * n) in its:
+            check(its[order, 2 * n] <= 1.15 * k, "N = %d: iterations grow from %d^3 to %d^3 by more than 15 %%: %s" % (order, n, 2 * n, its))
+    on4 = [its[o, 4] for o in (2, 3, 4, 5)]
+    check(max(on4) <= 1.1 * min(on4), "4^3: iterations grow with N by more than 10 %%: %s" % its)
+    return "; ".join("%d^3: %s" % (n, " ".join("N%d %d" % (o, its[o, n]) for o in range(2, 6) if (o, n) in its)) for n in (2, 4, 8))
 
 
 # Unsteady Stokes by stiffly accurate DIRK (-problem stokes_unsteady, src/physics/stokes_dirk.c): Taylor-Hood
@@ -539,3 +562,134 @@ def _():
         check(abs(sem - dg) <= 2e-3 * dg, "%d^2: -disc sem L2 %.6e, SIPDG %.6e (the time error): more than 0.2 %% apart" % (m, sem, dg))
         out.append("%d^2: %.6e / %.6e" % (m, sem, dg))
     return "L2 sem / SIPDG " + ", ".join(out)
+
+
+# ---------------------------------------------------------------- output and restarts of continuous fields
+# -disc sem writes its fields element by element (disc/sem.c: get_points, get_subcells, point_values): every
+# owned element's (N+1)^dim GLL nodes (a shared node once per element) and its N^dim sub-cells; a field of
+# several components as one dataset a component. A checkpoint stores each element's values (its nodes times
+# the components; the Taylor-Hood pressure its N^dim nodes) keyed by the element as DG's are, and a restart puts
+# them back through the element restriction (exact: the copies of a shared node are equal).
+def sem_h5_counts(directory, series, cells, dim, order, fields):
+    """The field output's mesh file and its last field file: points K (N+1)^dim, sub-cells K N^dim, every field
+    one value a point."""
+    h5py = h5py_or_skip()
+    points, subcells = cells * (order + 1) ** dim, cells * order ** dim
+    with h5py.File(os.path.join(directory, series + "_mesh_000000.h5"), "r") as h:
+        check(h["geometry"].shape == (points, dim) and h["topology"].shape == (subcells, 2 ** dim) and int(h.attrs["points"]) == points and int(h.attrs["cells"]) == subcells,
+              "mesh file: geometry %s topology %s (expected %d points, %d sub-cells of %d vertices)" % (h["geometry"].shape, h["topology"].shape, points, subcells, 2 ** dim))
+        check(int(h["topology"][:].max()) == points - 1 and int(h["topology"][:].min()) == 0, "topology indices outside 0..%d" % (points - 1))
+    last = sorted(f for f in os.listdir(directory) if re.match(series + r"_\d{6}\.h5$", f))[-1]
+    with h5py.File(os.path.join(directory, last), "r") as h:
+        check(sorted(h.keys()) == sorted(fields), "%s holds %s, expected %s" % (last, sorted(h.keys()), sorted(fields)))
+        for f in fields:
+            check(h[f].shape == (points,), "%s/%s has %s values for %d points" % (last, f, h[f].shape, points))
+    return "%d points, %d sub-cells, fields %s" % (points, subcells, ",".join(fields))
+
+
+def sem_restart_compare(base, steps, ranks=(1, 1), extra_first=(), key="L2", tol=1e-12, mean_free=()):
+    """An uninterrupted run of `steps` steps against one stopped after half of them and restarted (on ranks[0]
+    then ranks[1] processes): every checkpoint vector equal to tol of its size (bitwise on the same ranks; the
+    vectors named in mean_free, pressures fixed up to a constant, up to their mean across ranks) and the
+    summary's error the same (to its 7 printed digits across ranks)."""
+    import numpy as np
+    h5py = h5py_or_skip()
+    mpi = lambda n: ([*MPIEXEC, str(n)] if n > 1 else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, part = os.path.join(tmp, "ref"), os.path.join(tmp, "part")
+        s_ref = summary(run(mpi(ranks[0]) + [HOFLOW] + base + ["-ts_max_steps", str(steps), "-checkpoint_interval", str(steps), "-output_dir", ref] + list(extra_first))[1])
+        run(mpi(ranks[0]) + [HOFLOW] + base + ["-ts_max_steps", str(steps // 2), "-checkpoint_interval", str(steps // 2), "-output_dir", part] + list(extra_first))
+        s_re = summary(run(mpi(ranks[1]) + [HOFLOW] + base + ["-ts_max_steps", str(steps), "-checkpoint_interval", str(steps), "-output_dir", part, "-restart", os.path.join(part, "checkpoint.h5")])[1])
+        check(int(s_re["start"]) == steps // 2 and int(s_re["steps"]) == steps, "restart ran steps %s..%s" % (s_re["start"], s_re["steps"]))
+        worst, names = 0.0, []
+        with h5py.File(os.path.join(ref, "checkpoint.h5"), "r") as a, h5py.File(os.path.join(part, "checkpoint.h5"), "r") as b:
+            check(int(b.attrs["step"]) == steps, "final checkpoint at step %s" % b.attrs["step"])
+            for name in a["vectors"]:
+                va, vb = a["vectors"][name][:], b["vectors"][name][:]
+                # the same elements, perhaps in another order (another number of ranks): sort rows by the element keys
+                oa, ob = np.lexsort(a["blocks/keys"][:].T[::-1]), np.lexsort(b["blocks/keys"][:].T[::-1])
+                diff = va[oa] - vb[ob]
+                if name in mean_free and ranks[0] != ranks[1]:
+                    diff -= diff.mean()
+                d = np.abs(diff).max() / max(np.abs(va).max(), 1e-300)
+                worst = max(worst, d)
+                names.append("%s %s" % (name, "x".join(str(s) for s in va.shape)))
+        check(worst <= (0 if ranks[0] == ranks[1] else tol), "restarted state differs from the uninterrupted run: %.2e relative (%s)" % (worst, names))
+        a, b = float(s_ref[key]), float(s_re[key])
+        check(abs(b - a) <= 1e-12 * a + (0 if ranks[0] == ranks[1] else 1e-6 * a), "%s %.6e restarted, %.6e uninterrupted" % (key, b, a))
+        return "%s; %d + %d steps on %d -> %d rank(s): max relative difference %.1e, %s %.6e" % (", ".join(names), steps // 2, steps - steps // 2, ranks[0], ranks[1], worst, key, b)
+
+
+SEM_HEAT = ["-problem", "heat", "-disc", "sem", "-order", "3", "-dm_plex_box_faces", "4,4", "-ts_type", "cn", "-ts_dt", "0.05", "-progress_interval", "-1"]
+test("sem/restart/heat/bitwise")(lambda: sem_restart_compare(SEM_HEAT, 10))
+test("sem/restart/heat/hexahedra-2-to-3-ranks")(lambda: sem_restart_compare(["-problem", "heat", "-disc", "sem", "-order", "2", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3", "-ts_type", "cn", "-ts_dt", "0.05", "-progress_interval", "-1"], 6, ranks=(2, 3)))
+
+
+@test("sem/output/heat")
+def _():
+    """-output_interval on -disc sem (heat, N = 3 on 4^2 quadrilaterals and N = 2 on 2^3 hexahedra, 2 ranks): the
+    HDF5 mesh has K (N+1)^dim points and K N^dim sub-cells, the fields u, exact, error one value a point, and the
+    written error is the nodal error (at most the L2 error's size)."""
+    h5py = h5py_or_skip()
+    out = []
+    for dim, order, box, ranks in ((2, 3, "4,4", 1), (3, 2, "2,2,2", 2)):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = summary(run(([*MPIEXEC, str(ranks)] if ranks > 1 else []) + [HOFLOW, "-problem", "heat", "-disc", "sem", "-order", str(order), "-dm_plex_box_faces", box, "-ts_dt", "0.05", "-ts_max_steps", "4", "-output_interval", "2", "-output_dir", tmp, "-progress_interval", "-1"] + (["-dm_plex_dim", "3"] if dim == 3 else []))[1])
+            out.append("%dD: %s" % (dim, sem_h5_counts(tmp, "heat", s["cells"], dim, order, ["u", "exact", "error"])))
+            with h5py.File(os.path.join(tmp, "heat_000004.h5"), "r") as h:
+                err = abs(h["error"][:]).max()
+                check(err < 10 * s["L2"] and abs(h["u"][:] - h["exact"][:] - h["error"][:]).max() < 1e-14, "written error %.3e (L2 %.3e)" % (err, s["L2"]))
+    return "; ".join(out)
+
+
+# Unsteady Stokes runs through the time-dependent driver (its own TS type, stokes_dirk): the state is the velocity
+# and p at the velocity's nodes (written as velocity_x, velocity_y, p), the Taylor-Hood pressure unknown of the last
+# stage (the next step's initial guess) its history, so a restart continues bitwise. (Across ranks the stage solves
+# differ at their tolerance: on 2^3 hexahedra, N = 3, 1 and 2 ranks uninterrupted differ by 5.6e-5 relative in
+# the pressure at rtol 1e-10, 3e-6 at 1e-13, so the hexahedral restart is compared on 2 ranks both times.)
+STOKES_DIRK_IO = STOKES_DIRK + ["-stokes_dirk_type", "sdirk3", "-ts_dt", "0.1", "-progress_interval", "-1"]
+test("sem/restart/stokes-dirk/bitwise")(lambda: sem_restart_compare(STOKES_DIRK_IO, 10))
+test("sem/restart/stokes-dirk/hexahedra-2-ranks")(lambda: sem_restart_compare(["-problem", "stokes_unsteady", "-disc", "sem", "-order", "3", "-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2", "-stokes_viscosity", "0.01", "-stokes_dirk_type", "sdirk2", "-ts_dt", "0.1", "-progress_interval", "-1"], 6, ranks=(2, 2)))
+
+
+@test("sem/output/stokes-dirk")
+def _():
+    """-output_interval of the DIRK run (N = 6 on 4^2): the velocity's components and the pressure at its GLL nodes,
+    the written pressure the exact one to the run's pressure error (up to its mean)."""
+    h5py = h5py_or_skip()
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        s = summary(run([HOFLOW] + STOKES_DIRK_IO + ["-ts_max_steps", "2", "-output_interval", "1", "-output_dir", tmp])[1])
+        out = sem_h5_counts(tmp, "stokes_unsteady", s["cells"], 2, 6, ["velocity_x", "velocity_y", "p"])
+        with h5py.File(os.path.join(tmp, "stokes_unsteady_000002.h5"), "r") as h:
+            p = h["p"][:]
+        check(np.ptp(p) > 0.1, "the written pressure is flat: range %.3e" % np.ptp(p))
+    return out
+
+
+def sem_project_test(base, first, second, ranks=1):
+    """-restart_project of a -disc sem checkpoint (first: its order and mesh options) onto another order and/or
+    the mesh refined (second), run for no further step: the restarted state is the checkpoint's polynomial
+    interpolated at the new nodes (exact when the order does not drop), so its L2 error is the checkpoint's up to
+    the error rule's own error at the checkpoint's order (N + 3 Gauss points a direction: 1e-7 relative on heat,
+    on Kovasznay 9e-5 at N = 4 and 3.5e-5 at N = 6, where restarts at N = 7, 8 and 10 agree to all 7 digits); then 2
+    more steps run."""
+    def f():
+        mpi = [*MPIEXEC, str(ranks)] if ranks > 1 else []
+        with tempfile.TemporaryDirectory() as tmp:
+            a = summary(run(mpi + [HOFLOW] + base + first + ["-ts_max_steps", "4", "-checkpoint_interval", "4", "-output_dir", tmp])[1])
+            ck = ["-restart", os.path.join(tmp, "checkpoint.h5"), "-restart_project", "-output_dir", os.path.join(tmp, "b")]
+            _, out = run(mpi + [HOFLOW] + base + second + ck + ["-ts_max_steps", "4"])
+            b = summary(out)
+            check("projected onto" in out and int(b["start"]) == 4, "no projection announced:\n" + out[-800:])
+            check(abs(b["L2"] - a["L2"]) <= 1e-4 * a["L2"] and abs(float(b.get("L2_p", 0)) - float(a.get("L2_p", 0))) <= 1e-4 * float(a.get("L2_p", 0)), "restarted state L2 %.6e L2_p %s, checkpoint's %.6e, %s" % (b["L2"], b.get("L2_p"), a["L2"], a.get("L2_p")))
+            c = summary(run(mpi + [HOFLOW] + base + second + ck + ["-ts_max_steps", "6"])[1])
+        return "%s -> %s: L2 %.6e at the restart (the checkpoint's), %.6e two steps later" % (" ".join(first), " ".join(second), b["L2"], c["L2"])
+    return f
+
+
+test("sem/restart/project/heat-order-2-to-5")(sem_project_test(SEM_HEAT, ["-order", "2"], ["-order", "5"]))
+test("sem/restart/project/heat-refined-N3-to-N4-2-ranks")(sem_project_test(SEM_HEAT, ["-order", "3"], ["-order", "4", "-dm_refine", "1"], ranks=2))
+test("sem/restart/project/heat-hexahedra-refined")(sem_project_test(SEM_HEAT + ["-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2"], ["-order", "2"], ["-order", "3", "-dm_refine", "1"]))
+test("sem/restart/project/velcorr-history-N6-to-N8")(sem_project_test(["-problem", "kovasznay", "-ts_dt", "0.01", "-progress_interval", "-1", "-monitor_file", "none"], ["-order", "6"], ["-order", "8"]))
+test("sem/restart/project/stokes-dirk-N4-to-N6")(sem_project_test(STOKES_DIRK_IO[:STOKES_DIRK_IO.index("-order")] + STOKES_DIRK_IO[STOKES_DIRK_IO.index("-order") + 2:], ["-order", "4"], ["-order", "6"]))

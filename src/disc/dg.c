@@ -801,13 +801,8 @@ PetscErrorCode DGDiscSetUp(Disc disc)
       PetscCall(PetscArraycpy(T, ref->M1, n1));
       PetscCall(DenseInvert(N1, ref->M1, T + n1));
       for (PetscInt q = 0; q < N1; q++) { /* the Lagrange basis on the GLL nodes at the Gauss points */
-        const PetscReal t = ref->xiq[q * dim];
-        for (PetscInt k = 0; k < N1; k++) {
-          l[k] = 1;
-          for (PetscInt m = 0; m < N1; m++)
-            if (m != k) l[k] *= (t - ref->x1[m]) / (ref->x1[k] - ref->x1[m]);
-          T[2 * n1 + q * N1 + k] = T[3 * n1 + k * N1 + q] = l[k];
-        }
+        LagrangeMatrix1D(N1, ref->x1, 1, ref->xiq + q * dim, l, NULL);
+        for (PetscInt k = 0; k < N1; k++) T[2 * n1 + q * N1 + k] = T[3 * n1 + k * N1 + q] = l[k];
       }
       blk->tensor1 = T;
       kd->N1       = (int)N1;

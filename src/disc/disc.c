@@ -32,6 +32,13 @@ PetscErrorCode DiscCreateComponents(Mesh *mesh, const char type[], PetscInt orde
   (*disc)->order = order;
   (*disc)->ncomp = ncomp;
   PetscCall(create(*disc));
+  if ((*disc)->dm) { /* the DM knows its Disc, so a vector knows how its values lie (DiscFromVec); unset by DiscDestroy */
+    PetscContainer container;
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)(*disc)->dm), &container));
+    PetscCall(PetscContainerSetPointer(container, *disc));
+    PetscCall(PetscObjectCompose((PetscObject)(*disc)->dm, "hoflow_disc", (PetscObject)container));
+    PetscCall(PetscContainerDestroy(&container));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -39,6 +46,7 @@ PetscErrorCode DiscDestroy(Disc *disc)
 {
   PetscFunctionBeginUser;
   if (!*disc) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*disc)->dm) PetscCall(PetscObjectCompose((PetscObject)(*disc)->dm, "hoflow_disc", NULL));
   PetscCall(ConsLawDestroy(&(*disc)->conslaw));
   if ((*disc)->ops.destroy) PetscCall((*disc)->ops.destroy(*disc));
   PetscCall(DMDestroy(&(*disc)->dm));
@@ -131,5 +139,32 @@ PetscErrorCode DiscProjectElements(Disc disc, PetscInt src_order, const PetscRea
 {
   PetscFunctionBeginUser;
   DISC_CALL(disc, project_elements, "projections from another order or a coarser mesh", src_order, src_vertices, n, src, u);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscHasPointValues(Disc disc, PetscBool *has)
+{
+  PetscFunctionBeginUser;
+  *has = disc->ops.point_values ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscPointValues(Disc disc, Vec u, Vec ue, ScatterMode mode)
+{
+  PetscFunctionBeginUser;
+  DISC_CALL(disc, point_values, "point values of its vectors", u, ue, mode);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscFromVec(Vec v, Disc *disc)
+{
+  DM             dm        = NULL;
+  PetscContainer container = NULL;
+
+  PetscFunctionBeginUser;
+  *disc = NULL;
+  PetscCall(VecGetDM(v, &dm));
+  if (dm) PetscCall(PetscObjectQuery((PetscObject)dm, "hoflow_disc", (PetscObject *)&container));
+  if (container) PetscCall(PetscContainerGetPointer(container, (void **)disc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -110,8 +110,8 @@ static PetscErrorCode FRTables(FRDisc *fr)
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc7(n1, &fr->x1, n1, &fr->w1, n1 * n1, &fr->D, n1, &fr->lL, n1, &fr->lR, n1, &fr->gL, n1, &fr->gR));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, n1, fr->x1, fr->w1));
-  PetscCall(LagrangeMatrix1D(n1, fr->x1, n1, fr->x1, NULL, fr->D));
-  PetscCall(LagrangeMatrix1D(n1, fr->x1, 2, ends, E, NULL));
+  LagrangeMatrix1D(n1, fr->x1, n1, fr->x1, NULL, fr->D);
+  LagrangeMatrix1D(n1, fr->x1, 2, ends, E, NULL);
   for (PetscInt m = 0; m < n1; m++) {
     fr->lL[m] = E[m];
     fr->lR[m] = E[n1 + m];
@@ -293,7 +293,7 @@ static PetscErrorCode FRInterpolation(const FRDisc *fr, PetscInt n, const PetscR
 
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j < n; j++) {
-    for (PetscInt d = 0; d < fr->dim; d++) PetscCall(LagrangeMatrix1D(fr->n1, fr->x1, 1, xi + j * fr->dim + d, L[d], NULL));
+    for (PetscInt d = 0; d < fr->dim; d++) LagrangeMatrix1D(fr->n1, fr->x1, 1, xi + j * fr->dim + d, L[d], NULL);
     for (PetscInt i = 0; i < fr->Np; i++) {
       PetscReal v = 1;
       for (PetscInt d = 0, t = i; d < fr->dim; d++, t /= fr->n1) v *= L[d][t % fr->n1];

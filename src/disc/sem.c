@@ -183,25 +183,32 @@ static PetscErrorCode SEMBuildRestriction(SEMDisc *sem)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], PetscReal jac[])
+PetscErrorCode SEMElementMap(const SEMDisc *sem, const MeshGeometryTable *tab, PetscInt n, const PetscReal xi[], PetscInt e, PetscReal x[], PetscReal jac[])
 {
   const Mesh      *mesh = sem->mesh;
-  const PetscInt   dim = sem->dim, Np = sem->Np;
+  const PetscInt   dim  = sem->dim;
   const PetscReal *vert = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
 
   PetscFunctionBeginUser;
   if (MeshElementIsCurved(mesh, e)) {
-    PetscCheck(sem->has_curved, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-disc sem: no curved geometry table");
-    MeshCurvedElementMap(mesh, &sem->curved_table, e, x, jac);
+    PetscCheck(tab, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-disc sem: no curved geometry table for element %" PetscInt_FMT, e);
+    MeshCurvedElementMap(mesh, tab, e, x, jac);
   } else {
     PetscReal j0[9];
     (void)GeomAffineJacobian(sem->shape, (int)dim, vert, j0);
-    for (PetscInt q = 0; q < Np; q++) {
-      if (x) GeomAffineMap(sem->shape, (int)dim, vert, sem->ref->xi + q * dim, x + q * dim);
+    for (PetscInt q = 0; q < n; q++) {
+      if (x) GeomAffineMap(sem->shape, (int)dim, vert, xi + q * dim, x + q * dim);
       if (jac)
         for (PetscInt k = 0; k < dim * dim; k++) jac[q * dim * dim + k] = j0[k];
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], PetscReal jac[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(SEMElementMap(sem, sem->has_curved ? &sem->curved_table : NULL, sem->Np, sem->ref->xi, e, x, jac));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,77 +271,132 @@ static PetscErrorCode SEMIntegrate(Disc disc, PointFunction f, void *ctx, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ||u - f||_L2 with the Gauss rule of N + 3 points a direction (exact to degree 2N + 5), u interpolated
- * there by sum factorization, x and J from the element's map at those points. */
-static PetscErrorCode SEML2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error)
+/* The Disc interface's ||u - f||_L2 (scalar fields): SEMDiscL2ErrorVector (disc/sem_norms.c) with f as a
+ * function of one component. */
+typedef struct {
+  PointFunction f;
+  void         *ctx;
+} SEMScalarFunction;
+
+static PetscErrorCode SEMScalarFunctionValue(const PetscReal x[], PetscReal v[], void *ctx)
 {
-  SEMDisc           *sem  = (SEMDisc *)disc->data;
-  const Mesh        *mesh = sem->mesh;
-  const PetscInt     dim = sem->dim, N1 = sem->N1, Np = sem->Np, nq1 = sem->N + 3;
-  PetscInt           nq = 1;
-  PetscReal         *xg, *wg, *B, *xi, *wq, *ue, *uq, *work, *x, *jac, sum = 0;
-  MeshGeometryTable  tab;
-  Vec                ul = sem->work[0];
-  const PetscScalar *ua;
+  SEMScalarFunction *s = (SEMScalarFunction *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(HOFLOW_DGError, 0, 0, 0, 0));
-  for (PetscInt d = 0; d < dim; d++) nq *= nq1;
-  PetscCall(PetscMalloc4(nq1, &xg, nq1, &wg, nq1 * N1, &B, nq * dim, &xi));
-  PetscCall(PetscMalloc4(nq, &wq, Np, &ue, nq, &uq, 2 * nq, &work));
-  PetscCall(PetscMalloc2(nq * dim, &x, nq * dim * dim, &jac));
-  PetscCall(JacobiGaussQuadrature(0, 0, nq1, xg, wg));
-  for (PetscInt i = 0; i < nq1; i++) /* Lagrange basis of the GLL nodes at the Gauss points */
-    for (PetscInt j = 0; j < N1; j++) {
-      PetscReal l = 1;
-      for (PetscInt m = 0; m < N1; m++)
-        if (m != j) l *= (xg[i] - sem->ref->x1[m]) / (sem->ref->x1[j] - sem->ref->x1[m]);
-      B[i * N1 + j] = l;
+  PetscCall(s->f(x, v, NULL, s->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEML2Error(Disc disc, Vec u, PointFunction f, void *ctx, PetscReal *error)
+{
+  SEMScalarFunction s = {f, ctx};
+
+  PetscFunctionBeginUser;
+  PetscCall(SEMDiscL2ErrorVector((SEMDisc *)disc->data, u, SEMScalarFunctionValue, &s, error));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Output and checkpoints see a continuous field element by element: the points are every owned element's
+ * GLL nodes (a node shared by elements appears once in each), the sub-cells the GLL grid's, and a global
+ * vector's values there come through the element restriction (point_values). */
+static PetscErrorCode SEMGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  SEMDisc *sem = (SEMDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  *n = sem->K * sem->Np;
+  if (x) *x = sem->x;
+  if (elem_point) *elem_point = sem->elem_point;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEMGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells)
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt nv  = sem->ref->Nverts;
+  PetscInt       nsub, *sub;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementSubCells(sem->ref, &nsub, &sub));
+  PetscCall(PetscMalloc1(sem->K * nsub * nv, cells));
+  for (PetscInt e = 0; e < sem->K; e++)
+    for (PetscInt k = 0; k < nsub * nv; k++) (*cells)[e * nsub * nv + k] = e * sem->Np + sub[k];
+  PetscCall(PetscFree(sub));
+  *ncells = sem->K * nsub;
+  *nverts = nv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEMPointValues(Disc disc, Vec u, Vec ue, ScatterMode mode)
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt nc = sem->ncomp, n = sem->K * sem->Np;
+  Vec            ul = sem->work[0];
+  PetscInt       size;
+  PetscScalar   *ua, *ea;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(ue, &size));
+  PetscCheck(size == n * nc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-disc sem point values: %" PetscInt_FMT " local values for %" PetscInt_FMT " points of %" PetscInt_FMT " components", size, n, nc);
+  PetscCall(DMGlobalToLocal(sem->dm, u, INSERT_VALUES, ul)); /* reverse: dofs of no owned element keep their values */
+  PetscCall(VecGetArray(ul, &ua));
+  PetscCall(VecGetArray(ue, &ea));
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt c = 0; c < nc; c++) {
+      if (mode == SCATTER_FORWARD)
+        ea[k * nc + c] = ua[sem->gather[k] + c];
+      else
+        ua[sem->gather[k] + c] = ea[k * nc + c];
     }
-  for (PetscInt q = 0; q < nq; q++) {
-    const PetscInt ix[3] = {q % nq1, (q / nq1) % nq1, q / (nq1 * nq1)};
-    wq[q]                = 1;
-    for (PetscInt d = 0; d < dim; d++) {
-      xi[q * dim + d] = xg[ix[d]];
-      wq[q] *= wg[ix[d]];
-    }
-  }
-  if (sem->has_curved) PetscCall(MeshGeometryTableCreate(mesh, sem->shape, nq, xi, &tab));
-  PetscCall(DMGlobalToLocal(sem->dm, u, INSERT_VALUES, ul));
-  PetscCall(VecGetArrayRead(ul, &ua));
-  for (PetscInt e = 0; e < sem->K; e++) {
-    const PetscReal *vert   = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
-    PetscBool        curved = MeshElementIsCurved(mesh, e);
-    PetscReal        Jaff   = 0, g[HOFLOW_GEO_SIZE(3)];
-    for (PetscInt i = 0; i < Np; i++) ue[i] = ua[sem->gather[e * Np + i]];
-    SEMTensorInterpolate((int)dim, (int)N1, (int)nq1, B, ue, uq, work);
-    if (curved)
-      MeshCurvedElementMap(mesh, &tab, e, x, jac);
-    else {
-      (void)GeomAffineJacobian(sem->shape, (int)dim, vert, jac);
-      Jaff = GeomMetricFromJacobian((int)dim, jac, g);
-    }
-    for (PetscInt q = 0; q < nq; q++) {
-      PetscReal v, xq[3], J;
-      if (curved) {
-        for (PetscInt d = 0; d < dim; d++) xq[d] = x[q * dim + d];
-        J = GeomMetricFromJacobian((int)dim, jac + q * dim * dim, g);
-      } else {
-        GeomAffineMap(sem->shape, (int)dim, vert, xi + q * dim, xq);
-        J = Jaff;
+  PetscCall(VecRestoreArray(ue, &ea));
+  PetscCall(VecRestoreArray(ul, &ua));
+  if (mode == SCATTER_REVERSE) PetscCall(DMLocalToGlobal(sem->dm, ul, INSERT_VALUES, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restarts onto another order or the mesh refined (-restart_project): the checkpoint's element polynomials
+ * (their values at the order-Ns GLL nodes, the components of a node together) interpolated at this run's
+ * nodes, of the same element (src_vertices NULL) or mapped into the file's element that contains it (affine
+ * elements), then put back through the element restriction. Interpolation, not DG's L2 projection where the
+ * order drops: the values at a shared node are then the same from every element (the source is continuous),
+ * so the field stays continuous; for N >= Ns it is exact. */
+static PetscErrorCode SEMProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  SEMDisc       *sem = (SEMDisc *)disc->data;
+  const PetscInt dim = sem->dim, Np = sem->Np, nc = sem->ncomp, nv = sem->ref->Nverts;
+  RefElement    *sref;
+  PetscInt       Nps;
+  PetscReal     *pts, *Is;
+  Vec            ue;
+  PetscScalar   *ea;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementCreate(sem->shape, Ns, &sref));
+  Nps = sref->Np;
+  PetscCall(PetscMalloc2(Np * dim, &pts, Np * Nps, &Is));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, sem->K * Np * nc, &ue));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(VecGetArrayWrite(ue, &ea));
+    for (PetscInt e = 0; e < sem->K; e++) {
+      if (e == 0 || src_vertices) {
+        if (!src_vertices) PetscCall(PetscArraycpy(pts, sem->ref->xi, Np * dim));
+        else
+          for (PetscInt p = 0; p < Np; p++) GeomAffineInverseMap(sem->shape, (int)dim, src_vertices + e * nv * dim, sem->x + (e * Np + p) * dim, pts + p * dim);
+        PetscCall(RefElementInterpolationMatrix(sref, Np, pts, Is));
       }
-      PetscCall(f(xq, &v, NULL, ctx));
-      sum += wq[q] * J * PetscSqr(uq[q] - v);
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt c = 0; c < nc; c++) {
+          PetscReal s = 0;
+          for (PetscInt j = 0; j < Nps; j++) s += Is[i * Nps + j] * src[k][(e * Nps + j) * nc + c];
+          ea[(e * Np + i) * nc + c] = s;
+        }
     }
+    PetscCall(VecRestoreArrayWrite(ue, &ea));
+    PetscCall(SEMPointValues(disc, u[k], ue, SCATTER_REVERSE));
   }
-  PetscCall(VecRestoreArrayRead(ul, &ua));
-  if (sem->has_curved) PetscCall(MeshGeometryTableDestroy(&tab));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)sem->dm)));
-  *error = PetscSqrtReal(sum);
-  PetscCall(PetscFree4(xg, wg, B, xi));
-  PetscCall(PetscFree4(wq, ue, uq, work));
-  PetscCall(PetscFree2(x, jac));
-  PetscCall(PetscLogEventEnd(HOFLOW_DGError, 0, 0, 0, 0));
+  PetscCall(VecDestroy(&ue));
+  PetscCall(PetscFree2(pts, Is));
+  PetscCall(RefElementDestroy(&sref));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,6 +472,7 @@ static PetscErrorCode SEMDestroy(Disc disc)
   if (!sem) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree2(sem->gather, sem->gdof));
   PetscCall(PetscFree3(sem->x, sem->G, sem->wJ));
+  PetscCall(PetscFree(sem->elem_point));
   PetscCall(PetscFree(sem->D1T));
   if (sem->has_curved) PetscCall(MeshGeometryTableDestroy(&sem->curved_table));
   PetscCall(VecDestroy(&sem->mass));
@@ -471,7 +534,13 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
   PetscCall(DMCreateGlobalVector(sem->dm, &sem->mass));
   PetscCall(VecZeroEntries(sem->mass));
   PetscCall(DMLocalToGlobal(sem->dm, ml, ADD_VALUES, sem->mass));
-  disc->ops.destroy = SEMDestroy;
+  PetscCall(PetscMalloc1(sem->K + 1, &sem->elem_point));
+  for (PetscInt e = 0; e <= sem->K; e++) sem->elem_point[e] = e * sem->Np;
+  disc->ops.destroy      = SEMDestroy;
+  disc->ops.get_points   = SEMGetPoints;
+  disc->ops.get_subcells = SEMGetSubCells;
+  disc->ops.point_values     = SEMPointValues;
+  disc->ops.project_elements = SEMProjectElements;
   if (sem->ncomp == 1) { /* the Disc interface's functions are scalar; a vector field uses SEMDiscInterpolate */
     disc->ops.integrate = SEMIntegrate;
     disc->ops.l2_error  = SEML2Error;

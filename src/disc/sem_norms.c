@@ -47,37 +47,13 @@ static PetscErrorCode SEMRuleDestroy(SEMRule *r)
 /* x at the rule's points of element e, and w J there (wJ[nq]) */
 static PetscErrorCode SEMRuleElement(SEMDisc *sem, SEMRule *r, PetscInt e, PetscReal wJ[])
 {
-  const Mesh      *mesh = sem->mesh;
-  const PetscInt   dim  = sem->dim;
-  const PetscReal *vert = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
-  PetscReal        g[HOFLOW_GEO_SIZE(3)];
+  const PetscInt dim = sem->dim;
+  PetscReal      g[HOFLOW_GEO_SIZE(3)];
 
   PetscFunctionBeginUser;
-  if (MeshElementIsCurved(mesh, e)) {
-    MeshCurvedElementMap(mesh, &r->tab, e, r->x, r->jac);
-    for (PetscInt q = 0; q < r->nq; q++) wJ[q] = r->wq[q] * GeomMetricFromJacobian((int)dim, r->jac + q * dim * dim, g);
-  } else {
-    PetscReal J;
-    (void)GeomAffineJacobian(sem->shape, (int)dim, vert, r->jac);
-    J = GeomMetricFromJacobian((int)dim, r->jac, g);
-    for (PetscInt q = 0; q < r->nq; q++) {
-      GeomAffineMap(sem->shape, (int)dim, vert, r->xi + q * dim, r->x + q * dim);
-      wJ[q] = r->wq[q] * J;
-    }
-  }
+  PetscCall(SEMElementMap(sem, r->has_tab ? &r->tab : NULL, r->nq, r->xi, e, r->x, r->jac));
+  for (PetscInt q = 0; q < r->nq; q++) wJ[q] = r->wq[q] * GeomMetricFromJacobian((int)dim, r->jac + q * dim * dim, g);
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The 1D Lagrange basis of the nodes xn[n] at the points xp[m]: L[i*n + j] = l_j(xp[i]). */
-static void SEMLagrangeMatrix(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xp[], PetscReal L[])
-{
-  for (PetscInt i = 0; i < m; i++)
-    for (PetscInt j = 0; j < n; j++) {
-      PetscReal l = 1;
-      for (PetscInt k = 0; k < n; k++)
-        if (k != j) l *= (xp[i] - xn[k]) / (xn[j] - xn[k]);
-      L[i * n + j] = l;
-    }
 }
 
 PetscErrorCode SEMDiscL2ErrorVector(SEMDisc *sem, Vec u, SEMVectorFunction f, void *ctx, PetscReal *error)
@@ -93,7 +69,7 @@ PetscErrorCode SEMDiscL2ErrorVector(SEMDisc *sem, Vec u, SEMVectorFunction f, vo
   PetscCall(PetscLogEventBegin(HOFLOW_DGError, 0, 0, 0, 0));
   PetscCall(SEMRuleCreate(sem, &r));
   PetscCall(PetscMalloc5(r.nq1 * N1, &B, Np, &ue, r.nq * nc, &uq, 2 * r.nq, &work, r.nq, &wJ));
-  SEMLagrangeMatrix(N1, sem->ref->x1, r.nq1, r.xg, B);
+  LagrangeMatrix1D(N1, sem->ref->x1, r.nq1, r.xg, B, NULL);
   PetscCall(DMGlobalToLocal(sem->dm, u, INSERT_VALUES, ul));
   PetscCall(VecGetArrayRead(ul, &ua));
   for (PetscInt e = 0; e < sem->K; e++) {
@@ -129,7 +105,7 @@ static PetscErrorCode SEMPressureSums(SEMPressure *p, Vec ph, SEMVectorFunction 
   PetscFunctionBeginUser;
   PetscCall(SEMRuleCreate(sem, &r));
   PetscCall(PetscMalloc5(r.nq1 * p->Np1, &B, p->Npe, &pe, r.nq, &pq, 2 * r.nq, &work, r.nq, &wJ));
-  SEMLagrangeMatrix(p->Np1, p->xp, r.nq1, r.xg, B);
+  LagrangeMatrix1D(p->Np1, p->xp, r.nq1, r.xg, B, NULL);
   PetscCall(DMGetLocalVector(p->dm, &pl));
   PetscCall(DMGlobalToLocal(p->dm, ph, INSERT_VALUES, pl));
   PetscCall(VecGetArrayRead(pl, &pa));

@@ -55,18 +55,6 @@ static PetscErrorCode SEMPressureCreateSection(SEMPressure *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* L[i*n + k] = l_k(xq[i]), the Lagrange basis of the nodes xn[n] at the points xq[m]. */
-static void SEMPressureLagrange(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xq[], PetscReal L[])
-{
-  for (PetscInt i = 0; i < m; i++)
-    for (PetscInt k = 0; k < n; k++) {
-      PetscReal l = 1;
-      for (PetscInt j = 0; j < n; j++)
-        if (j != k) l *= (xq[i] - xn[j]) / (xn[k] - xn[j]);
-      L[i * n + k] = l;
-    }
-}
-
 PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **pout)
 {
   const Mesh       *mesh = u->mesh;
@@ -97,7 +85,7 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **p
     PetscCall(PetscObjectReference((PetscObject)p->dm));
     for (PetscInt i = 0; i < p->Np1; i++) p->xp[i] = p->continuous->ref->x1[i];
     PetscCall(PetscMalloc2(p->Ng * p->Np1, &p->Bpq, p->Ng * p->Np1, &p->BpqT));
-    SEMPressureLagrange(p->Np1, p->xp, p->Ng, p->xg, p->Bpq);
+    LagrangeMatrix1D(p->Np1, p->xp, p->Ng, p->xg, p->Bpq, NULL);
     DenseTranspose(p->Ng, p->Np1, p->Bpq, p->BpqT);
   } else {
     for (PetscInt i = 0; i < p->Np1; i++) p->xp[i] = p->xg[i];
@@ -106,7 +94,7 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **p
   /* 1D: the velocity's GLL Lagrange basis and its derivative at the Gauss points (by the GLL derivative
    * matrix: l_k' is the interpolant of its nodal values D1[:, k], exact for polynomials of degree N) */
   PetscCall(PetscMalloc4(p->Ng * N1, &p->Bgl, p->Ng * N1, &p->Dgl, p->Ng * N1, &p->BglT, p->Ng * N1, &p->DglT));
-  SEMPressureLagrange(N1, u->ref->x1, p->Ng, p->xg, p->Bgl);
+  LagrangeMatrix1D(N1, u->ref->x1, p->Ng, p->xg, p->Bgl, NULL);
   DenseMatMult(p->Ng, N1, N1, p->Bgl, u->ref->D1, p->Dgl); /* (B D1)[i, k] = sum_m l_m(x_i) l_k'(x_m) = l_k'(x_i) */
   DenseTranspose(p->Ng, N1, p->Bgl, p->BglT);
   DenseTranspose(p->Ng, N1, p->Dgl, p->DglT);
@@ -119,18 +107,7 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **p
   }
   if (u->has_curved) PetscCall(MeshGeometryTableCreate(mesh, u->shape, p->Npp, xi, &tab));
   for (PetscInt e = 0; e < u->K; e++) {
-    const PetscReal *vert = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
-    PetscReal       *x    = p->x + e * p->Npp * dim;
-    if (MeshElementIsCurved(mesh, e))
-      MeshCurvedElementMap(mesh, &tab, e, x, jac);
-    else {
-      PetscReal j0[9];
-      (void)GeomAffineJacobian(u->shape, (int)dim, vert, j0);
-      for (PetscInt q = 0; q < p->Npp; q++) {
-        GeomAffineMap(u->shape, (int)dim, vert, xi + q * dim, x + q * dim);
-        for (PetscInt k = 0; k < dim * dim; k++) jac[q * dim * dim + k] = j0[k];
-      }
-    }
+    PetscCall(SEMElementMap(u, u->has_curved ? &tab : NULL, p->Npp, xi, e, p->x + e * p->Npp * dim, jac));
     for (PetscInt q = 0; q < p->Npp; q++) {
       const PetscInt ix[3] = {q % p->Ng, (q / p->Ng) % p->Ng, q / (p->Ng * p->Ng)};
       PetscReal      g[HOFLOW_GEO_SIZE(3)], w = 1, J;

@@ -13,7 +13,11 @@
  * another order (one identity entry differs, and with it the block size) and onto the file's mesh
  * refined: each of this run's blocks is then located inside one of the file's by its centroid, all
  * its vertices checked to lie in that block, and the caller projects the file's block onto it.
- * Format 2 files (no vertices) are still read, on their own mesh. */
+ * Format 2 files (no vertices) are still read, on their own mesh.
+ *
+ * A continuous field (a Disc with point_values: -disc sem) is stored as its values at each element's points,
+ * a block of its own width (points x components) per element, and put back through the element restriction;
+ * projected, it goes to its own Disc's project_elements at the order its width gives. */
 #define _POSIX_C_SOURCE 200809L
 #include <hoflow/compat.h>
 #include <hoflow/io.h>
@@ -30,7 +34,10 @@ struct _n_Checkpoint {
   PetscReal  *keys; /* [nblocks*HOFLOW_CHECKPOINT_KEY] */
   PetscInt    nvec;
   char        vec_names[CHECKPOINT_MAX][64];
-  Vec         vecs[CHECKPOINT_MAX];
+  Vec         vecs[CHECKPOINT_MAX];      /* what is written: blocks of vec_bs values */
+  PetscInt    vec_bs[CHECKPOINT_MAX];    /* block_size, or the points of an element times the components */
+  Vec         vec_field[CHECKPOINT_MAX]; /* a continuous discretization's vector, vecs[k] its point values; else NULL */
+  Disc        vec_disc[CHECKPOINT_MAX];
   PetscInt    nid;
   char        id_name[CHECKPOINT_MAX][64], id_value[CHECKPOINT_MAX][256], id_option[CHECKPOINT_MAX][64];
   PetscBool   kill_during_write;
@@ -65,15 +72,37 @@ PetscErrorCode CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_
 
 PetscErrorCode CheckpointAddVector(Checkpoint c, const char name[], Vec v)
 {
-  PetscInt n;
+  PetscInt  n;
+  Disc      disc;
+  PetscBool continuous = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(c->nvec < CHECKPOINT_MAX, c->comm, PETSC_ERR_ARG_SIZ, "At most %d checkpoint vectors", CHECKPOINT_MAX);
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCheck(n == c->nblocks * c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
   for (PetscInt k = 0; k < c->nvec; k++) PetscCheck(strcmp(c->vec_names[k], name), c->comm, PETSC_ERR_ARG_WRONG, "Checkpoint vector %s added twice", name);
+  PetscCall(DiscFromVec(v, &disc));
+  if (disc) PetscCall(DiscHasPointValues(disc, &continuous));
+  c->vec_field[c->nvec] = NULL;
+  c->vec_disc[c->nvec]  = NULL;
+  if (continuous) {
+    /* a continuous field: saved as its values at each owned element's points (the elements are the blocks),
+     * so it is matched by element like an element-wise field; the shared values come back exactly */
+    const PetscInt *elem_point;
+    PetscInt        npoints;
+    PetscCall(DiscGetPoints(disc, &npoints, NULL, &elem_point));
+    PetscCheck(npoints == c->nblocks * (c->nblocks ? elem_point[1] - elem_point[0] : 0), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s: its discretization has %" PetscInt_FMT " points on %" PetscInt_FMT " elements, expected the same number on each", name, npoints, c->nblocks);
+    c->vec_bs[c->nvec] = (c->nblocks ? elem_point[1] - elem_point[0] : 0) * disc->ncomp;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &c->vec_bs[c->nvec], 1, MPIU_INT, MPI_MAX, c->comm));
+    PetscCall(VecCreateMPI(c->comm, npoints * disc->ncomp, PETSC_DETERMINE, &c->vecs[c->nvec]));
+    c->vec_field[c->nvec] = v;
+    c->vec_disc[c->nvec]  = disc;
+  } else {
+    PetscCall(VecGetLocalSize(v, &n));
+    PetscCheck(n == c->nblocks * c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
+    c->vec_bs[c->nvec] = c->block_size;
+    c->vecs[c->nvec]   = v;
+  }
   PetscCall(PetscStrncpy(c->vec_names[c->nvec], name, sizeof(c->vec_names[0])));
-  c->vecs[c->nvec++] = v;
+  c->nvec++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,8 +184,9 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
     const PetscScalar *a;
     char               dset[96];
     PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+    if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(c->vecs[k], &a));
-    PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->block_size, c->nblocks, a));
+    PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->vec_bs[k], c->nblocks, a));
     PetscCall(VecRestoreArrayRead(c->vecs[k], &a));
   }
   if (c->kill_during_write) {
@@ -436,9 +466,9 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
   char       value[256], attr[96], names[CHECKPOINT_MAX * 65], file_value[256] = "", run_value[256] = "";
   PetscInt   version, blocks, block_size, *position, start, nread;
   PetscBool  found, differs = PETSC_FALSE, same_mesh, project, reordered = PETSC_FALSE;
-  Vec        fvec;
-  VecScatter scatter;
-  PetscReal *pverts = NULL;
+  Vec        fvec    = NULL;
+  VecScatter scatter = NULL;
+  PetscReal *pverts  = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(IOFileOpen(c->comm, path, "-restart", &file));
@@ -500,43 +530,77 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
 
   if (!differs && same_mesh && !reordered) {
     /* the same discretization: the file's values as they are, so a restart continues exactly */
-    PetscCall(CheckpointCreateScatter(c, blocks, c->block_size, position, c->vecs[0], &fvec, &start, &nread, &scatter));
     for (PetscInt k = 0; k < c->nvec; k++) {
       PetscScalar *a;
       char         dset[96];
+      if (!k || c->vec_bs[k] != c->vec_bs[k - 1]) { /* a scatter for each block size in turn */
+        if (k) {
+          PetscCall(VecScatterDestroy(&scatter));
+          PetscCall(VecDestroy(&fvec));
+        }
+        PetscCall(CheckpointCreateScatter(c, blocks, c->vec_bs[k], position, c->vecs[k], &fvec, &start, &nread, &scatter));
+      }
       PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
       PetscCall(VecGetArrayWrite(fvec, &a));
-      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->block_size, start, nread, a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->vec_bs[k], start, nread, a));
       PetscCall(VecRestoreArrayWrite(fvec, &a));
       PetscCall(VecScatterBegin(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
       PetscCall(VecScatterEnd(scatter, fvec, c->vecs[k], INSERT_VALUES, SCATTER_FORWARD));
+      if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_REVERSE));
     }
   } else {
-    /* another order or a refined mesh: each block's source block gathered, then projected by the caller */
-    PetscReal *in[CHECKPOINT_MAX];
-    Vec        local;
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * block_size, &local));
-    PetscCall(CheckpointCreateScatter(c, blocks, block_size, position, local, &fvec, &start, &nread, &scatter));
+    /* another order or a refined mesh: each block's source block gathered, then projected: the element-wise
+     * vectors by the caller, the continuous fields by their discretization (each of its own width) */
+    PetscReal  *in[CHECKPOINT_MAX], *din[CHECKPOINT_MAX];
+    PetscInt    width[CHECKPOINT_MAX], nd = 0;
+    Vec         local = NULL, dvecs[CHECKPOINT_MAX];
     for (PetscInt k = 0; k < c->nvec; k++) {
       PetscScalar       *a;
       const PetscScalar *l;
       char               dset[96];
+      PetscInt           rows = -1;
       PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+      width[k] = block_size;
+      if (c->vec_field[k]) PetscCall(IOFileGetDatasetShape(file, dset, &rows, &width[k]));
+      if (!k || width[k] != width[k - 1]) {
+        if (k) {
+          PetscCall(VecScatterDestroy(&scatter));
+          PetscCall(VecDestroy(&fvec));
+          PetscCall(VecDestroy(&local));
+        }
+        PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * width[k], &local));
+        PetscCall(CheckpointCreateScatter(c, blocks, width[k], position, local, &fvec, &start, &nread, &scatter));
+      }
       PetscCall(VecGetArrayWrite(fvec, &a));
-      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, block_size, start, nread, a));
+      PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, width[k], start, nread, a));
       PetscCall(VecRestoreArrayWrite(fvec, &a));
       PetscCall(VecScatterBegin(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
       PetscCall(VecScatterEnd(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(PetscMalloc1(c->nblocks * block_size, &in[k]));
+      PetscCall(PetscMalloc1(c->nblocks * width[k], &in[k]));
       PetscCall(VecGetArrayRead(local, &l));
-      PetscCall(PetscArraycpy(in[k], l, c->nblocks * block_size));
+      PetscCall(PetscArraycpy(in[k], l, c->nblocks * width[k]));
       PetscCall(VecRestoreArrayRead(local, &l));
+      if (!c->vec_field[k]) {
+        din[nd]     = in[k];
+        dvecs[nd++] = c->vecs[k];
+      }
     }
     PetscCall(VecDestroy(&local));
     if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
     else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
-    PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, c->nvec, (const PetscReal *const *)in, c->vecs));
-    for (PetscInt k = 0; k < c->nvec; k++) PetscCall(PetscFree(in[k]));
+    if (nd) PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, nd, (const PetscReal *const *)din, dvecs));
+    for (PetscInt k = 0; k < c->nvec; k++) {
+      if (c->vec_field[k]) { /* the file's order of this field from its points per element, (Ns + 1)^dim */
+        const PetscInt  nc = c->vec_disc[k]->ncomp, dim = c->vec_disc[k]->mesh->dim;
+        const PetscReal n1 = PetscPowReal((PetscReal)(width[k] / nc), 1.0 / dim);
+        const PetscInt  Ns = (PetscInt)PetscFloorReal(n1 + 0.5) - 1;
+        PetscInt        npe = nc;
+        for (PetscInt d = 0; d < dim; d++) npe *= Ns + 1;
+        PetscCheck(Ns >= 1 && npe == width[k], c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': vector %s has %" PetscInt_FMT " values per element, no order of a %" PetscInt_FMT "-component field in %" PetscInt_FMT "D", path, c->vec_names[k], width[k], nc, dim);
+        PetscCall(DiscProjectElements(c->vec_disc[k], Ns, pverts, 1, (const PetscReal *const *)&in[k], &c->vec_field[k]));
+      }
+      PetscCall(PetscFree(in[k]));
+    }
   }
   PetscCall(VecScatterDestroy(&scatter));
   PetscCall(VecDestroy(&fvec));
@@ -553,6 +617,8 @@ PetscErrorCode CheckpointDestroy(Checkpoint *c)
 {
   PetscFunctionBeginUser;
   if (!*c) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < (*c)->nvec; k++)
+    if ((*c)->vec_field[k]) PetscCall(VecDestroy(&(*c)->vecs[k]));
   PetscCall(PetscFree((*c)->keys));
   PetscCall(PetscFree((*c)->vertices));
   PetscCall(PetscFree(*c));

@@ -271,8 +271,9 @@ static PetscErrorCode FieldWriterWriteMesh(FieldWriter w, PetscInt step)
 
 PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, PetscInt nfields, const char *names[], Vec fields[])
 {
-  char   path[PETSC_MAX_PATH_LEN], suffix[32];
-  IOFile file;
+  char     path[PETSC_MAX_PATH_LEN], suffix[32], out[FIELD_MAX][64]; /* the datasets: a field, or a component of one */
+  PetscInt nout = 0;
+  IOFile   file;
 
   PetscFunctionBeginUser;
   PetscCheck(nfields <= FIELD_MAX, w->comm, PETSC_ERR_ARG_SIZ, "At most %d output fields", FIELD_MAX);
@@ -282,12 +283,39 @@ PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, Pe
   PetscCall(IOFileCreate(w->comm, path, &file));
   for (PetscInt f = 0; f < nfields; f++) {
     const PetscScalar *a;
-    PetscInt           n;
-    PetscCall(VecGetLocalSize(fields[f], &n));
-    PetscCheck(n == w->mesh->npoints, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Field %s has %" PetscInt_FMT " local values for %" PetscInt_FMT " output points", names[f], n, w->mesh->npoints);
-    PetscCall(VecGetArrayRead(fields[f], &a));
-    PetscCall(IOFileWriteRows(file, names[f], IO_DOUBLE, 1, n, a));
-    PetscCall(VecRestoreArrayRead(fields[f], &a));
+    PetscInt           n, ncomp = 1;
+    Disc               disc;
+    PetscBool          continuous = PETSC_FALSE;
+    Vec                values     = fields[f];
+    PetscCall(DiscFromVec(fields[f], &disc));
+    if (disc) PetscCall(DiscHasPointValues(disc, &continuous));
+    if (continuous) { /* a continuous field: its values at the points, the components of a point together */
+      ncomp = disc->ncomp;
+      PetscCall(VecCreateSeq(PETSC_COMM_SELF, w->mesh->npoints * ncomp, &values));
+      PetscCall(DiscPointValues(disc, fields[f], values, SCATTER_FORWARD));
+    }
+    PetscCall(VecGetLocalSize(values, &n));
+    PetscCheck(n == w->mesh->npoints * ncomp, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Field %s has %" PetscInt_FMT " local values for %" PetscInt_FMT " output points", names[f], n, w->mesh->npoints);
+    PetscCheck(nout + ncomp <= FIELD_MAX, w->comm, PETSC_ERR_ARG_SIZ, "At most %d output fields (components)", FIELD_MAX);
+    PetscCall(VecGetArrayRead(values, &a));
+    if (ncomp == 1) {
+      PetscCall(IOFileWriteRows(file, names[f], IO_DOUBLE, 1, n, a));
+      PetscCall(PetscStrncpy(out[nout++], names[f], sizeof(out[0])));
+    } else {
+      PetscReal *comp;
+      PetscCall(PetscMalloc1(w->mesh->npoints, &comp));
+      for (PetscInt c = 0; c < ncomp; c++) {
+        for (PetscInt i = 0; i < w->mesh->npoints; i++) comp[i] = a[i * ncomp + c];
+        if (ncomp <= 3)
+          PetscCall(PetscSNPrintf(out[nout], sizeof(out[0]), "%s_%c", names[f], "xyz"[c]));
+        else
+          PetscCall(PetscSNPrintf(out[nout], sizeof(out[0]), "%s_%" PetscInt_FMT, names[f], c));
+        PetscCall(IOFileWriteRows(file, out[nout++], IO_DOUBLE, 1, w->mesh->npoints, comp));
+      }
+      PetscCall(PetscFree(comp));
+    }
+    PetscCall(VecRestoreArrayRead(values, &a));
+    if (continuous) PetscCall(VecDestroy(&values));
   }
   PetscCall(IOFileWriteAttributeReal(file, "time", time));
   PetscCall(IOFileWriteAttributeInt(file, "step", step));
@@ -306,8 +334,8 @@ PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, Pe
     r.npoints   = w->npoints_global;
     r.ncells    = w->ncells_global;
     r.tlen      = w->tlen_global;
-    r.nfields   = nfields;
-    for (PetscInt f = 0; f < nfields; f++) PetscCall(PetscStrncpy(r.fields[f], names[f], sizeof(r.fields[f])));
+    r.nfields   = nout;
+    for (PetscInt f = 0; f < nout; f++) PetscCall(PetscStrncpy(r.fields[f], out[f], sizeof(r.fields[f])));
     w->records[w->nrecords++] = r;
   }
   PetscCall(FieldWriterWriteSeries(w));

@@ -30,15 +30,6 @@ struct _n_INSOps {
   PetscBool     has_data;
 };
 
-/* Lagrange basis of the nodes xi[0..n-1] at x. */
-static PetscReal Lagrange1D(PetscInt n, const PetscReal xi[], PetscInt a, PetscReal x)
-{
-  PetscReal l = 1;
-  for (PetscInt b = 0; b < n; b++)
-    if (b != a) l *= (x - xi[b]) / (xi[a] - xi[b]);
-  return l;
-}
-
 /* Reference tables: cubature of degree 3N with interpolation and weighted derivatives; on each
  * face, cubature of degree 3N on the face's shape with interpolation from the face nodes and the
  * face lift. In 2D the face nodes are the GLL points of the segment, in 3D those of the reference
@@ -68,18 +59,19 @@ static PetscErrorCode INSOpsBuildTables(INSOps ops)
   PetscCall(PetscFree2(pc, wc));
   PetscCall(PetscMalloc2(Nfaces * Nfq * Nfp, &ops->If, Nfaces * Nfp * Nfq, &ops->LIFTf));
   if (dim == 2) {
-    PetscReal *xi, *wxi, *xg, *wg;
-    PetscCall(PetscMalloc4(Nfp, &xi, Nfp, &wxi, Nfq, &xg, Nfq, &wg));
+    PetscReal *xi, *wxi, *xg, *wg, *L;
+    PetscCall(PetscMalloc5(Nfp, &xi, Nfp, &wxi, Nfq, &xg, Nfq, &wg, Nfq * Nfp, &L));
     PetscCall(GaussLobattoLegendre(Nfp, xi, wxi));
     PetscCall(JacobiGaussQuadrature(0.0, 0.0, Nfq, xg, wg));
+    LagrangeMatrix1D(Nfp, xi, Nfq, xg, L, NULL);
     for (PetscInt f = 0; f < Nfaces; f++)
       for (PetscInt q = 0; q < Nfq; q++)
         for (PetscInt a = 0; a < Nfp; a++) {
-          const PetscReal l                           = Lagrange1D(Nfp, xi, a, xg[q]);
+          const PetscReal l                   = L[q * Nfp + a];
           ops->If[(f * Nfq + q) * Nfp + a]    = l;
           ops->LIFTf[(f * Nfp + a) * Nfq + q] = wg[q] * l;
         }
-    PetscCall(PetscFree4(xi, wxi, xg, wg));
+    PetscCall(PetscFree5(xi, wxi, xg, wg, L));
   } else {
     for (PetscInt f = 0; f < Nfaces; f++) {
       const RefShape fs = RefShapeTable[ref->shape].face_shape[f];

@@ -362,21 +362,6 @@ static PetscErrorCode IPDGDiagonalTables(const RefElement *ref, PetscReal **tabl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* l_k and l_k' of the Lagrange basis on the n nodes x at the point t. */
-static void LagrangeBasis1D(PetscInt n, const PetscReal x[], PetscReal t, PetscReal l[], PetscReal dl[])
-{
-  for (PetscInt k = 0; k < n; k++) {
-    PetscReal v = 1, dv = 0;
-    for (PetscInt m = 0; m < n; m++) {
-      if (m == k) continue;
-      dv = dv * (t - x[m]) / (x[k] - x[m]) + v / (x[k] - x[m]);
-      v *= (t - x[m]) / (x[k] - x[m]);
-    }
-    l[k]  = v;
-    dl[k] = dv;
-  }
-}
-
 /* The 1D factors of the sum-factorized kernels on block b (hoflow/kernels/ipdg_tensor.h), checked
  * against the element's own matrices (the kernels rely on the nodes, the cubature and the face nodes
  * being tensor products in the order ref.h states). */
@@ -451,7 +436,7 @@ static PetscErrorCode IPDGTensorSetUp(IPDGContext *ctx, PetscInt b)
     PetscReal            *B1 = T + 4 * n1, *B1T = T + 5 * n1, *G1 = T + 6 * n1, *G1T = T + 7 * n1, l[HOFLOW_NMAX + 1], dl[HOFLOW_NMAX + 1];
     PetscCheck(ref->Nq == Np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ipdg_kernel tensor: the %s cubature has %" PetscInt_FMT " points, expected %" PetscInt_FMT, RefShapeTable[ref->shape].name, ref->Nq, Np);
     for (PetscInt q = 0; q < N1; q++) {
-      LagrangeBasis1D(N1, ref->x1, ref->xiq[q * dim], l, dl);
+      LagrangeMatrix1D(N1, ref->x1, 1, ref->xiq + q * dim, l, dl);
       for (PetscInt k = 0; k < N1; k++) {
         B1[q * N1 + k] = B1T[k * N1 + q] = l[k];
         G1[q * N1 + k] = G1T[k * N1 + q] = dl[k];

@@ -205,3 +205,81 @@ PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], M
   PetscCall(PetscObjectSetName((PetscObject)*B, "SEM divergence"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The consistent pressure mass of the Taylor-Hood pair, (M_c p)_i = sum_q l_i(x_q) w_q J_q p(x_q) with the
+ * pair's N + 1 Gauss points (exact for q p J on affine, bilinear and trilinear cells): Bpq, the weights
+ * and Bpq^T a direction at a time. */
+typedef struct {
+  SEMPressure *p;
+  PetscReal   *work;
+} SEMPressureMassCtx;
+
+static PetscErrorCode MatMult_SEMPressureMass(Mat M, Vec x, Vec y)
+{
+  SEMPressureMassCtx *ctx;
+  SEMPressure        *p;
+  PetscInt            dim, Npp, K;
+  Vec                 xl, yl;
+  const PetscScalar  *xa;
+  PetscScalar        *ya;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(M, &ctx));
+  p = ctx->p, dim = p->velocity->dim, Npp = p->Npp, K = p->velocity->K;
+  PetscCall(DMGetLocalVector(p->dm, &xl));
+  PetscCall(DMGetLocalVector(p->dm, &yl));
+  PetscCall(DMGlobalToLocal(p->dm, x, INSERT_VALUES, xl));
+  PetscCall(VecZeroEntries(yl));
+  PetscCall(VecGetArrayRead(xl, &xa));
+  PetscCall(VecGetArray(yl, &ya));
+  for (PetscInt e = 0; e < K; e++) {
+    const PetscInt *gp = p->continuous->gather + e * p->Npe;
+    PetscReal      *pe = ctx->work, *t = pe + Npp, *r = t + Npp, *scratch = r + Npp;
+    SEMPressureElementValues(p, xa, e, pe);
+    SEMTensorInterpolate((int)dim, (int)p->Np1, (int)p->Ng, p->Bpq, pe, t, scratch);
+    for (PetscInt q = 0; q < Npp; q++) t[q] *= p->wJ[e * Npp + q];
+    SEMTensorInterpolate((int)dim, (int)p->Ng, (int)p->Np1, p->BpqT, t, r, scratch);
+    for (PetscInt i = 0; i < p->Npe; i++) ya[gp[i]] += r[i];
+  }
+  PetscCall(VecRestoreArray(yl, &ya));
+  PetscCall(VecRestoreArrayRead(xl, &xa));
+  PetscCall(VecZeroEntries(y));
+  PetscCall(DMLocalToGlobal(p->dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(p->dm, &xl));
+  PetscCall(DMRestoreLocalVector(p->dm, &yl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SEMPressureMass(Mat M)
+{
+  SEMPressureMassCtx *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(M, &ctx));
+  PetscCall(PetscFree(ctx->work));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SEMPressureMassCreate(SEMPressure *p, Mat *M)
+{
+  SEMPressureMassCtx *ctx;
+  PetscInt            np;
+  Vec                 vp;
+
+  PetscFunctionBeginUser;
+  PetscCheck(p->continuous, PetscObjectComm((PetscObject)p->dm), PETSC_ERR_SUP, "-stokes_pair %s: the consistent pressure mass is that of the continuous Taylor-Hood pressure (the Q_{N-2} pressure's Gauss-point mass is exact already)", SEMStokesPairNames[p->pair]);
+  PetscCall(PetscNew(&ctx));
+  ctx->p = p;
+  PetscCall(PetscMalloc1(5 * p->Npp, &ctx->work)); /* pe, t, r (Npe <= Npp) and the passes' 2 Npp */
+  PetscCall(DMGetGlobalVector(p->dm, &vp));
+  PetscCall(VecGetLocalSize(vp, &np));
+  PetscCall(DMRestoreGlobalVector(p->dm, &vp));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)p->dm), np, np, PETSC_DETERMINE, PETSC_DETERMINE, ctx, M));
+  PetscCall(MatShellSetOperation(*M, MATOP_MULT, (void (*)(void))MatMult_SEMPressureMass));
+  PetscCall(MatShellSetOperation(*M, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMult_SEMPressureMass));
+  PetscCall(MatShellSetOperation(*M, MATOP_DESTROY, (void (*)(void))MatDestroy_SEMPressureMass));
+  PetscCall(MatSetOption(*M, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(PetscObjectSetName((PetscObject)*M, "SEM consistent pressure mass"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

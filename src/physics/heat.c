@@ -133,12 +133,20 @@ static PetscErrorCode HeatDerived(Unsteady *un, const char name[], PetscReal tim
   const PetscReal *x;
   PetscInt         n;
   PetscScalar     *a;
+  PetscBool        continuous;
+  Vec              values = field; /* the values at the points: the field itself, or (continuous) set from them */
 
   PetscFunctionBeginUser;
   PetscCall(DiscGetPoints(un->app->disc, &n, &x, NULL));
-  PetscCall(VecGetArrayWrite(field, &a));
+  PetscCall(DiscHasPointValues(un->app->disc, &continuous));
+  if (continuous) PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &values));
+  PetscCall(VecGetArrayWrite(values, &a));
   for (PetscInt i = 0; i < n; i++) PetscCall(ProblemPointFunction(x + i * exact.dim, &a[i], NULL, &exact));
-  PetscCall(VecRestoreArrayWrite(field, &a));
+  PetscCall(VecRestoreArrayWrite(values, &a));
+  if (continuous) {
+    PetscCall(DiscPointValues(un->app->disc, field, values, SCATTER_REVERSE));
+    PetscCall(VecDestroy(&values));
+  }
   if (!strcmp(name, "error")) PetscCall(VecAYPX(field, -1.0, un->state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -166,21 +166,17 @@ PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Barycentric form: l_j(x) = prod_{m != j} (x - x_m) / (x_j - x_m); at a node x_i, l_j'(x_i) = (b_j / b_i) / (x_i - x_j)
- * for j != i (b the barycentric weights) and -sum of the others for j = i; elsewhere the product rule. */
-PetscErrorCode LagrangeMatrix1D(PetscInt n, const PetscReal nodes[], PetscInt m, const PetscReal x[], PetscReal L[], PetscReal dL[])
+void LagrangeMatrix1D(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xp[], PetscReal L[], PetscReal dL[])
 {
-  PetscFunctionBeginUser;
   for (PetscInt i = 0; i < m; i++)
     for (PetscInt j = 0; j < n; j++) {
-      PetscReal v = 1, dv = 0;
+      PetscReal l = 1, dl = 0;
       for (PetscInt k = 0; k < n; k++) {
         if (k == j) continue;
-        dv = dv * (x[i] - nodes[k]) / (nodes[j] - nodes[k]) + v / (nodes[j] - nodes[k]);
-        v *= (x[i] - nodes[k]) / (nodes[j] - nodes[k]);
+        dl = dl * (xp[i] - xn[k]) / (xn[j] - xn[k]) + l / (xn[j] - xn[k]); /* (l_j)' by the product rule, factor by factor */
+        l *= (xp[i] - xn[k]) / (xn[j] - xn[k]);
       }
-      if (L) L[i * n + j] = v;
-      if (dL) dL[i * n + j] = dv;
+      if (L) L[i * n + j] = l;
+      if (dL) dL[i * n + j] = dl;
     }
-  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -45,6 +45,12 @@ typedef struct {
    * them) given on each owned element (src_vertices NULL) or on an element containing it, with
    * vertices src_vertices[e*nverts*dim] in the shape's reference order */
   PetscErrorCode (*project_elements)(Disc, PetscInt src_order, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[]);
+  /* continuous discretizations, whose global vectors share the dofs of neighbouring elements (NULL for
+   * element-wise ones, whose global vectors are their point values as they stand): SCATTER_FORWARD sets
+   * ue (local size npoints * ncomp, the components of a point together) to the values of the global
+   * vector u at get_points' points; SCATTER_REVERSE sets u from ue, every shared dof from one of the
+   * elements that hold it (exact where their copies agree, as ue from SCATTER_FORWARD does) */
+  PetscErrorCode (*point_values)(Disc, Vec u, Vec ue, ScatterMode mode);
 } DiscOps;
 
 struct _n_Disc {
@@ -82,3 +88,9 @@ PETSC_EXTERN PetscErrorCode DiscEllipticBoundaryData(Disc disc, Mat A, PointFunc
 PETSC_EXTERN PetscErrorCode DiscGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point);
 PETSC_EXTERN PetscErrorCode DiscProjectElements(Disc disc, PetscInt src_order, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[]);
 PETSC_EXTERN PetscErrorCode DiscGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nverts, PetscInt **cells);
+/* Whether the discretization's global vectors are point values as they stand (element-wise layouts), or
+ * need DiscPointValues (continuous ones). */
+PETSC_EXTERN PetscErrorCode DiscHasPointValues(Disc disc, PetscBool *has);
+PETSC_EXTERN PetscErrorCode DiscPointValues(Disc disc, Vec u, Vec ue, ScatterMode mode);
+/* The Disc whose DM made the vector v (DMCreateGlobalVector, or a VecDuplicate of one), or NULL. */
+PETSC_EXTERN PetscErrorCode DiscFromVec(Vec v, Disc *disc);

@@ -63,7 +63,9 @@ typedef struct {
 } OutputMesh;
 
 /* The sub-cells through the points of every owned element (DiscGetPoints, DiscGetSubCells), so a global
- * vector of the discretization is a point field as it stands. */
+ * vector of an element-wise discretization is a point field as it stands; FieldWriterWrite takes the point
+ * values of a continuous one's (DiscPointValues), a field of several components as one dataset a component
+ * (<name>_x, _y, _z). */
 PETSC_EXTERN PetscErrorCode OutputMeshCreate(Disc disc, OutputMesh **mesh);
 PETSC_EXTERN PetscErrorCode OutputMeshDestroy(OutputMesh **mesh);
 
@@ -87,7 +89,9 @@ PETSC_EXTERN PetscErrorCode FieldWriterDestroy(FieldWriter *writer);
 #define HOFLOW_CHECKPOINT_KEY 6
 typedef struct _n_Checkpoint *Checkpoint;
 PETSC_EXTERN PetscErrorCode   CheckpointCreate(MPI_Comm comm, PetscInt nblocks, PetscInt block_size, const PetscReal keys[], Checkpoint *ckpt);
-/* A named vector (the state, or a time integrator's history) saved and restored. */
+/* A named vector (the state, or a time integrator's history) saved and restored: nblocks blocks of
+ * block_size values, or a global vector of a continuous discretization (DiscFromVec, DiscPointValues),
+ * saved as its values at each element's points (a block of points x components per element). */
 PETSC_EXTERN PetscErrorCode CheckpointAddVector(Checkpoint ckpt, const char name[], Vec v);
 /* What a restart must match (problem, order, ...) and the option that sets it. */
 PETSC_EXTERN PetscErrorCode CheckpointAddIdentity(Checkpoint ckpt, const char name[], const char value[], const char option[]);

@@ -104,9 +104,10 @@ PETSC_EXTERN PetscReal JacobiPDerivative(PetscReal x, PetscReal alpha, PetscReal
 PETSC_EXTERN PetscErrorCode JacobiGaussQuadrature(PetscReal alpha, PetscReal beta, PetscInt n, PetscReal x[], PetscReal w[]);
 /* n-point Gauss–Lobatto–Legendre points and weights (exact to degree 2n-3), ascending, n >= 2. */
 PETSC_EXTERN PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[]);
-/* The Lagrange polynomials l_j of n distinct nodes at m points x: L[i*n + j] = l_j(x_i), dL[i*n + j] = l_j'(x_i)
- * (either may be NULL). */
-PETSC_EXTERN PetscErrorCode LagrangeMatrix1D(PetscInt n, const PetscReal nodes[], PetscInt m, const PetscReal x[], PetscReal L[], PetscReal dL[]);
+/* The 1D Lagrange basis of the nodes xn[n] at the points xp[m]: L[i*n + j] = l_j(xp[i]) and its derivative
+ * dL[i*n + j] = l_j'(xp[i]), either may be NULL (row-major m x n: the interpolation from the nodes to the
+ * points). */
+PETSC_EXTERN void LagrangeMatrix1D(PetscInt n, const PetscReal xn[], PetscInt m, const PetscReal xp[], PetscReal L[], PetscReal dL[]);
 
 /* ---- node sets (nodes.c) ---- */
 /* Warp & blend nodes on the bi-unit triangle (Hesthaven & Warburton, alpha-optimized), [Np]. */

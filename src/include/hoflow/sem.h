@@ -35,7 +35,8 @@ typedef struct {
   PetscInt          nlocal;                                                  /* dofs of the local (ghosted) vector */
   PetscInt         *gather;                                                  /* [K*Np] local dof of element node */
   PetscInt         *gdof;                                                    /* [K*Np] global dof of element node */
-  PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes */
+  PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes (the output points) */
+  PetscInt         *elem_point;                                              /* [K+1] e*Np: element e's first output point */
   PetscReal        *G, *wJ;                                                  /* geometric factors at the element nodes (hoflow/kernels/sem.h) */
   PetscReal        *D1T;                                                     /* [N1*N1] */
   PetscInt          face_dir[HOFLOW_FACES_MAX], face_side[HOFLOW_FACES_MAX]; /* reference face f is i_dir = side (0 or N) */
@@ -51,7 +52,13 @@ PETSC_EXTERN PetscErrorCode SEMDiscSetUp(Disc disc);
 PETSC_EXTERN PetscErrorCode DiscCreate_SEM(Disc disc);
 /* The SEM data of a Disc, or an error naming `what` for another discretization. */
 PETSC_EXTERN PetscErrorCode DiscGetSEM(Disc disc, const char what[], SEMDisc **sem);
-/* x[dim] and dx/dr (jac[q*dim*dim + i*dim + d]) at the element's GLL nodes (either may be NULL). */
+/* The element map at a set of points: x[n*dim] and dx/dr (jac[(q*dim + i)*dim + d] = dx_i/dr_d; either may be
+ * NULL) of owned element e at the reference points xi[n*dim]: the mesh's curved map through tab (a
+ * MeshGeometryTableCreate of the same points; read on curved elements only, NULL where the mesh has none) or
+ * the affine map of the element's vertices. One map for the GLL nodes, the Stokes pair's Gauss points and the
+ * error's Gauss rule. */
+PETSC_EXTERN PetscErrorCode SEMElementMap(const SEMDisc *sem, const MeshGeometryTable *tab, PetscInt n, const PetscReal xi[], PetscInt e, PetscReal x[], PetscReal jac[]);
+/* The same at the element's GLL nodes (the table the SEMDisc holds). */
 PETSC_EXTERN PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], PetscReal jac[]);
 /* mask[nlocal] (PetscMalloc'd): 1 at the local dofs on faces of type HOFLOW_FACE_DIRICHLET in
  * face_type[nslots], on every rank that holds them; and the owned ones as global rows (rows, n). */
@@ -106,6 +113,9 @@ PETSC_EXTERN void SEMPressureElementValues(const SEMPressure *p, const PetscScal
  * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
  * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
 PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
+/* The consistent mass of the Taylor-Hood pressure (Q_{N-1} on its GLL nodes) under the pair's N + 1 Gauss
+ * points, as a MatShell (op/sem_stokes.c): what the lumped GLL mass (SEMPressureMass) approximates. */
+PETSC_EXTERN PetscErrorCode SEMPressureMassCreate(SEMPressure *p, Mat *M);
 
 /* L2 errors (disc/sem_norms.c) with the Gauss rule of N + 3 points a direction: of a velocity of ncomp
  * components against f (sqrt of the sum over components), and of a pressure against the first value of

@@ -8,9 +8,10 @@
  * A the vector Laplacian with identity Dirichlet rows and columns, M the diagonal GLL velocity mass
  * (zero on the Dirichlet rows), lambda = 0 (steady) or 1 / (nu dt a_ii) (a DIRK stage), B0 the
  * divergence without the Dirichlet velocity dofs, g_D the velocity's Dirichlet values, r_u the
- * momentum source. Solved by FGMRES + PCFIELDSPLIT (Schur, upper): velocity block 2 CG iterations with
+ * momentum source. Solved by FGMRES + PCFIELDSPLIT (Schur, upper): velocity block 3 CG iterations with
  * BoomerAMG on the LOR matrix of A + lambda M; Schur complement S = -B0 (A + lambda M)^-1 B0^T by
- * -(M_p^-1 + lambda L_p^-1) (seed 001 §5.4: pressure mass, and for lambda > 0 one BoomerAMG V-cycle on
+ * -(M_p^-1 + lambda L_p^-1) (seed 001 §5.4: pressure mass, M_p^-1 by 3 CG iterations on the consistent
+ * Taylor-Hood mass (-stokes_schur_consistent_mass) or the diagonal one, and for lambda > 0 one BoomerAMG V-cycle on
  * the LOR matrix of the pressure Laplacian L_p of the Taylor-Hood pressure space). */
 #pragma once
 
@@ -33,10 +34,14 @@ typedef struct {
   /* the Schur preconditioner (StokesSchurApply): -M_p^-1, S's own value on the constant pressure where
    * it is no null vector, and lambda L_p^-1 (unsteady, Taylor-Hood) */
   PetscBool      deflate, shell;
-  Vec            mass_p, inv_sp; /* M_p 1 and the diagonal of -M_p^-1 */
+  Vec            mass_p, inv_sp; /* M_p 1 (the lumped mass) and the diagonal of -M_p^-1 (lumped) */
   PetscReal      volume, s_c;    /* 1^T M_p 1 and 1^T S 1 = -(B0^T 1)^T (A + lambda M)^-1 (B0^T 1) */
   Mat            Lp, Lp_lor;
   PC             poisson;
+  PetscBool      consistent_mass; /* -stokes_schur_mass consistent: M_p^-1 by a few CG iterations on the consistent mass */
+  Mat            Mc, Ml;          /* the consistent pressure mass (MatShell) and the lumped one (diagonal AIJ, its preconditioner) */
+  KSP            mass_ksp;
+  Vec            mwork;
   Vec            pwork;
   PetscInt       iterations, solves, max_iterations; /* FGMRES iterations: total, solves, the most in one solve */
   PetscLogDouble setup_time, solve_time;
