@@ -2,7 +2,7 @@
  * face points' lines and their neighbours' lines, the metric of affine quadrilaterals and hexahedra, the
  * boundary points), the conservation-law table the Euler physics calls (hoflow/conslaw.h), and the
  * element-wise operations (projection by interpolation at the solution points, errors by cubature of
- * degree 2N+2, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
+ * degree 2N+1 as modal DG's, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
@@ -21,8 +21,10 @@ typedef struct {
   PetscInt     N, n1, Np, dim, nv, Nfaces, nfp, K;
   FRCorrection correction;
   PetscReal    c;                     /* the VCJH parameter */
+  PetscBool    c_given;               /* ... from -fr_c, not from the correction's name */
   PetscReal   *x1, *w1;               /* [n1] the 1D Gauss points and weights */
   PetscReal   *D, *lL, *lR, *gL, *gR; /* the 1D tables (hoflow/kernels/fr.h) */
+  PetscReal   *W1;                    /* [n1*n1] the 1D VCJH norm's matrix M + c K at the Gauss points (FREnergy) */
   int         *line, *face_info, *nb_line;
   PetscReal   *geo, *fgeo, *h; /* [K*gs], [K*Nfaces*(dim+1)], [K] element size dim |E| / |dE| */
   PetscReal   *xs;             /* [K*Np*dim] the physical solution points */
@@ -116,13 +118,27 @@ static PetscErrorCode FRTables(FRDisc *fr)
     fr->lL[m] = E[m];
     fr->lR[m] = E[n1 + m];
   }
-  PetscCall(VCJHParameter(fr->correction, fr->N, &fr->c));
+  if (!fr->c_given) PetscCall(VCJHParameter(fr->correction, fr->N, &fr->c));
   PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, fr->x1, NULL, fr->gL));
   PetscCall(PetscMalloc1(n1, &xm));
   for (PetscInt i = 0; i < n1; i++) xm[i] = -fr->x1[i];
   PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, xm, NULL, fr->gR)); /* g_R'(x) = -g_L'(-x) */
   for (PetscInt i = 0; i < n1; i++) fr->gR[i] = -fr->gR[i];
   PetscCall(PetscFree(xm));
+  { /* the VCJH norm of Vincent, Castonguay & Jameson (2011) on [-1, 1]: ||u||^2 = int u^2 + c/2 (u^(N))^2 dr = u^T (M + c K) u,
+     * M = diag(w) (Gauss: exact for degree 2N), K_ij = l_i^(N) l_j^(N) (the N-th derivatives of the Lagrange polynomials:
+     * constants, N! / prod_{m != i} (x_i - x_m); int_{-1}^{1} dr = 2 cancels the 1/2) */
+    PetscReal lN[HOFLOW_NMAX + 1];
+    PetscCall(PetscMalloc1(n1 * n1, &fr->W1));
+    for (PetscInt i = 0; i < n1; i++) {
+      lN[i] = 1;
+      for (PetscInt m = 1; m <= fr->N; m++) lN[i] *= m;
+      for (PetscInt m = 0; m < n1; m++)
+        if (m != i) lN[i] /= fr->x1[i] - fr->x1[m];
+    }
+    for (PetscInt i = 0; i < n1; i++)
+      for (PetscInt j = 0; j < n1; j++) fr->W1[i * n1 + j] = (i == j ? fr->w1[i] : 0) + fr->c * lN[i] * lN[j];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -176,7 +192,7 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
         fi[2] = -1;
         for (PetscInt q = 0; q < nfp; q++) fr->nb_line[(e * Nf + f) * nfp + q] = fr->line[g2 * nfp + natural[g2][o2][canon[f][o][q]]];
       } else {
-        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[e]);
+        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...): -disc fr discretizes the Euler equations, or linear advection on periodic meshes", mesh->source, f, mesh->elem_cell[e]);
         fi[0] = -1;
         fi[1] = (int)mesh->face_type[slot];
         fi[2] = (int)fr->nbpoints;
@@ -209,6 +225,7 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
   PetscFunctionBeginUser;
   fr->kd.gamma = gamma;
   fr->kd.flux  = (int)flux;
+  for (PetscInt j = 0; j < 3; j++) fr->kd.velocity[j] = cl->velocity[j];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -312,7 +329,9 @@ static PetscErrorCode FRErrorNorm(ConsLaw cl, NormType type, Vec uvec, ConsLawSt
   PetscReal         *xiq, *wq, *interp;
 
   PetscFunctionBeginUser;
-  PetscCall(RefElementCubature(fr->shape, 2 * fr->N + 2, &nq, &xiq, &wq));
+  /* modal DG's cubature (degree 2N+1: on tensor cells the Gauss points, FR's solution points), so the two
+   * discretizations' errors are the same functional (equal for linear advection with c_DG: tests/suite_fr.py) */
+  PetscCall(RefElementCubature(fr->shape, 2 * fr->N + 1, &nq, &xiq, &wq));
   PetscCall(PetscMalloc1(nq * Np, &interp));
   PetscCall(FRInterpolation(fr, nq, xiq, interp));
   for (PetscInt k = 0; k < nv; k++) err[k] = 0;
@@ -361,6 +380,39 @@ static PetscErrorCode FRIntegrate(ConsLaw cl, Vec uvec, PetscReal total[])
       for (PetscInt i = 0; i < Np; i++) total[k] += FRWeight(fr, i) * fr->geo[e * gs + gs - 1] * u[e * nv * Np + k * Np + i];
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, total, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The VCJH energy: sum over elements and components of J u^T (W1 x W1 [x W1]) u, the tensor product of the 1D norms
+ * (on affine tensor cells the scheme is a tensor product of 1D schemes along the solution-point lines, each stable
+ * in the 1D norm, so the product norm does not grow for linear advection with an upwind flux) */
+static PetscErrorCode FREnergy(ConsLaw cl, Vec uvec, PetscReal *energy)
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscInt     nv = fr->nv, Np = fr->Np, n1 = fr->n1, gs = fr->dim * fr->dim + 1;
+  const PetscScalar *u;
+  PetscReal          v[2][(HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)], E = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt k = 0; k < nv; k++) {
+      const PetscScalar *ue = u + e * nv * Np + k * Np;
+      PetscInt           a  = 0;
+      PetscReal          s  = 0;
+      for (PetscInt i = 0; i < Np; i++) v[0][i] = ue[i];
+      for (PetscInt d = 0, stride = 1; d < fr->dim; d++, stride *= n1, a = 1 - a) /* v <- W1 along direction d */
+        for (PetscInt i = 0; i < Np; i++) {
+          const PetscInt id = (i / stride) % n1, start = i - id * stride;
+          PetscReal      t  = 0;
+          for (PetscInt m = 0; m < n1; m++) t += fr->W1[id * n1 + m] * v[a][start + m * stride];
+          v[1 - a][i] = t;
+        }
+      for (PetscInt i = 0; i < Np; i++) s += ue[i] * v[a][i];
+      E += fr->geo[e * gs + gs - 1] * s;
+    }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(MPIU_Allreduce(&E, energy, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,6 +489,7 @@ static PetscErrorCode FRDestroy(Disc disc)
   PetscCall(OpShellDestroy(&fr->shell));
   PetscCall(VecDestroy(&fr->speed));
   PetscCall(PetscFree7(fr->x1, fr->w1, fr->D, fr->lL, fr->lR, fr->gL, fr->gR));
+  PetscCall(PetscFree(fr->W1));
   PetscCall(PetscFree(fr->line));
   PetscCall(PetscFree4(fr->geo, fr->fgeo, fr->h, fr->xs));
   PetscCall(PetscFree2(fr->face_info, fr->nb_line));
@@ -459,10 +512,11 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   FRDisc        *fr;
   ConsLaw        cl;
   PetscInt       correction = FR_CORRECTION_DG;
+  PetscBool      c_given    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
-  PetscCheck(disc->ncomp == dim + 2, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
+  PetscCheck(disc->ncomp == dim + 2 || disc->ncomp == 1, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D) or linear advection (1); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
   for (PetscInt b = 0; b < mesh->nblocks; b++) {
     PetscCheck(RefShapeTable[mesh->blocks[b].shape].tensor, comm, PETSC_ERR_SUP, "-disc fr: quadrilaterals and hexahedra only so far; mesh %s has %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
     PetscCheck(!mesh->blocks[b].curved, comm, PETSC_ERR_SUP, "-disc fr: affine elements only so far; mesh %s has curved or non-affine %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
@@ -482,8 +536,12 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->nfp    = dim == 2 ? fr->n1 : fr->n1 * fr->n1;
   PetscOptionsBegin(comm, NULL, "Flux reconstruction", NULL);
   PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
+  fr->c = -1;
+  PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
   PetscOptionsEnd();
+  PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
   fr->correction = (FRCorrection)correction;
+  fr->c_given    = c_given;
   PetscCall(FRTables(fr));
   for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]); /* FRSetUpElements reads them */
   PetscCall(FRSetUpElements(fr));
@@ -537,6 +595,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   cl->ops.integrate      = FRIntegrate;
   cl->ops.element_means  = FRElementMeans;
   cl->ops.evaluate       = FREvaluate;
+  cl->ops.energy         = FREnergy;
   disc->conslaw          = cl;
   PetscCall(PetscInfo(NULL, "-disc fr: N = %" PetscInt_FMT ", correction %s (c = %g)\n", fr->N, FRCorrections[fr->correction], (double)fr->c));
   PetscFunctionReturn(PETSC_SUCCESS);

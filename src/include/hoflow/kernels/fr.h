@@ -12,7 +12,7 @@
 #pragma once
 
 #include <hoflow/kernels/common.h>
-#include <hoflow/pointwise/euler.h>
+#include <hoflow/pointwise/advection.h>
 
 #define FR_FACE_INFO 3 /* per element face: the neighbour's local element (-1: boundary), its face (boundary: the type), the first boundary data row (-1 inside) */
 
@@ -33,7 +33,8 @@ typedef struct {
   const int    *nb_line;   /* [K*Nfaces*nfp] the neighbour's line start of the same physical point */
   const double *bc_point;  /* boundary data, EULER_BC_DATA doubles per boundary face point */
   double        gamma;
-  int           flux; /* EULER_FLUX_* */
+  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
+  double        velocity[3]; /* linear advection's velocity a */
 } FRKernelData;
 
 /* The state at the end of line (start, stride) on side s (+1: r = 1) by the 1D interpolation l_L or l_R. */
@@ -57,7 +58,7 @@ HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLO
   for (int i = 0; i < Np; i++) { /* the transformed flux Fh_d = J sum_j G_jd F_j at every point, Fh[(d*nv + k)*Np + i] */
     double w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
     for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    EulerFlux(dim, d->gamma, w, F);
+    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
     for (int rd = 0; rd < dim; rd++)
       for (int k = 0; k < nv; k++) {
         double s = 0;
@@ -110,7 +111,7 @@ HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW
         FRLineEnd(d, ul + (size_t)fi[0] * nv * Np, d->nb_line[((size_t)e * d->Nfaces + f) * d->nfp + q], stride2, s2, uP);
       } else
         EulerBoundaryState(fi[1], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-      EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, Fn);
+      ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
       for (int k = 0; k < nv; k++) {
         const double jump = s * fg[dim] * Fn[k] - FD[k];
         for (int m = 0; m < n1; m++) rhs[(size_t)k * Np + start + m * stride] += jump * gp[m];
@@ -120,16 +121,16 @@ HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW
   for (int i = 0; i < nv * Np; i++) rhs[i] *= -1.0 / J;
 }
 
-/* the largest (|v| + c) / h over the element's solution points; -1 for a non-physical state */
+/* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */
 HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double h)
 {
   double s = 0;
   for (int i = 0; i < d->Np; i++) {
-    double w[EULER_NV_MAX], p;
+    double w[EULER_NV_MAX], c;
     for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)e * d->nv * d->Np + (size_t)k * d->Np + i];
-    p = EulerPressure(d->dim, d->gamma, w);
-    if (!(w[0] > 0) || !(p > 0) || !(p < 1e300)) return -1;
-    s = fmax(s, EulerWaveSpeed(d->dim, d->gamma, w, 0) / h);
+    c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
+    if (c < 0) return -1;
+    s = fmax(s, c / h);
   }
   return s;
 }
