@@ -110,7 +110,8 @@ PetscErrorCode ConsLawErrorNorm(ConsLaw cl, NormType type, Vec u, ConsLawStateFu
 PetscErrorCode ConsLawEnergy(ConsLaw cl, Vec u, PetscReal *energy)
 {
   PetscFunctionBeginUser;
-  if (cl->ops.energy) PetscCall(cl->ops.energy(cl, u, energy));
+  if (cl->ops.energy)
+    PetscCall(cl->ops.energy(cl, u, energy));
   else {
     PetscReal norm[EULER_NV_MAX];
     PetscCall(ConsLawErrorNorm(cl, NORM_2, u, NULL, NULL, norm));

@@ -57,9 +57,9 @@ typedef struct {
   PetscInt        flux;
   PetscBool       limit, positivity, viscous;
   PetscBool       advection; /* physics advection: linear advection of one scalar (EULER_FLUX_ADVECTION) */
-  PetscBool       pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
-  ConsLawJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
-  Mat             Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
+  PetscBool       pseudo;    /* -ts_type pseudo: pseudo-transient continuation to the steady state */
+  ConsLawJacobian bj;        /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
+  Mat             Pj, J0;    /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
   PetscInt        jac_lag, jac_calls;
   PetscReal       Fp[3], Fv[3]; /* the wall forces ... */
   PetscReal       forces_time;  /* ... of the state at this time (monitors) */
@@ -420,8 +420,7 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, NULL, NULL, v));
     *value = 0;
     for (PetscInt k = 0; k < eu->cl->nv; k++) *value += v[k] * v[k];
-  }
-  else if (!strcmp(name, "residual"))
+  } else if (!strcmp(name, "residual"))
     PetscCall(EulerResidualNorm(eu, un->state, time, value));    /* the steady residual's history */
   else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
                                                                   * rho_inf = 1; drag along the free stream (the problem's
@@ -484,7 +483,7 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
           out[dg->elem_node[e] + i] = d >= 0 && d < dim ? wi[1 + d] / wi[0] : 0.0;
         } else
           out[dg->elem_node[e] + i] = !strcmp(name, "density") || !strcmp(name, "u") ? wi[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, wi)
-                                                                                                   : EulerMach((int)dim, eu->gamma, wi);
+                                                                                                                         : EulerMach((int)dim, eu->gamma, wi);
       }
     }
     PetscCall(PetscFree(w));
@@ -853,7 +852,8 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   un->fields[0]       = un->state;
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
- un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
+  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift"
+                                                                                    : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
   un->derived_names   = advection ? "u" : "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;
   {

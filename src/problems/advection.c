@@ -43,7 +43,7 @@ PetscErrorCode ProblemCreate_Advection(Problem *problem)
   PetscOptionsEnd();
   PetscCheck(k >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-advection_wavenumber %" PetscInt_FMT " must be >= 1 (the box is periodic)", k);
   a[3] = (PetscReal)k;
-  len = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  len  = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   PetscCheck(len > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-advection_velocity: the velocity must not be zero");
   PetscCall(PetscStrncpy(problem->physics, "advection", sizeof(problem->physics)));
   problem->exact          = AdvectionWave;

@@ -66,7 +66,7 @@ typedef struct {
 struct _n_ConsLaw {
   Disc       disc;
   PetscInt   dim, nv, order;
-  PetscReal  cfl_scale; /* the explicit step is C / (cfl_scale max speed) at CFL number C (modal DG: 2N + 1) */
+  PetscReal  cfl_scale;   /* the explicit step is C / (cfl_scale max speed) at CFL number C (modal DG: 2N + 1) */
   PetscReal  velocity[3]; /* linear advection (flux EULER_FLUX_ADVECTION, nv = 1): the velocity a, set by the physics before set_equations */
   ConsLawOps ops;
   void      *data; /* the discretization's */

@@ -1,7 +1,7 @@
 /* Flux-reconstruction kernels of the Euler equations on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h):
  * the right-hand side of one element in two parts (the volume part and the element's trace need only its
  * own values, so they run while the halo exchange is in flight; the face part reads the neighbours'), the
- * largest wave speed, as element routines over the affine elements. Host loops in src/kernels/fr.c (no CUDA
+ * largest wave speed, as element routines over the affine and non-affine elements (metric per point). Host loops in src/kernels/fr.c (no CUDA
  * twins yet). PETSc-free.
  *
  * Layout: element l of the local array stores u[k*Np + i] at l*nv*Np (every element of the mesh has the
@@ -27,8 +27,8 @@ typedef struct {
   const double *gL, *gR;                         /* [n1] g_L'(x_i), g_R'(x_i) */
   int           dir[HOFLOW_FACES_MAX], side[HOFLOW_FACES_MAX];
   const int    *line;      /* [Nfaces*nfp] the first solution point of face point q's line */
-  const double *geo;       /* [K*(dim*dim + 1)] G (dr_d/dx_j at [j*dim + d]) and J of owned elements */
-  const double *fgeo;      /* [K*Nfaces*(dim + 1)] outward unit normal and J |grad r_dir| per face */
+  const double *geo;       /* [K*Np*(dim*dim + 1)] G (dr_d/dx_j at [j*dim + d]) and J at every solution point */
+  const double *fgeo;      /* [K*Nfaces*nfp*(dim + 1)] outward unit normal and J |grad r_dir| at every face point */
   const int    *face_info; /* [K*Nfaces*FR_FACE_INFO] */
   const int    *nb_line;   /* [K*Nfaces*nfp] the neighbour's line start of the same physical point */
   const double *bc_point;  /* boundary data, EULER_BC_DATA doubles per boundary face point */
@@ -53,10 +53,10 @@ HOFLOW_HD void FRLineEnd(const FRKernelData *d, const double *HOFLOW_RESTRICT u,
  * u- and the discontinuous normal transformed flux Fh^D at the point); Fh is scratch of dim*Np*nv doubles. */
 HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
+  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
   for (int i = 0; i < Np; i++) { /* the transformed flux Fh_d = J sum_j G_jd F_j at every point, Fh[(d*nv + k)*Np + i] */
-    double w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+    const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
+    double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
     for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
     ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
     for (int rd = 0; rd < dim; rd++)
@@ -90,19 +90,20 @@ HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLO
 }
 
 /* The face part of owned element e: rhs += (Fh^I - Fh^D) g' along the line of every face point (u+ from the
- * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J. */
+ * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J at every solution point
+ * (non-affine elements: the metric at every point; Fh_d is then a polynomial of the points' J G, which the
+ * collocation differentiates exactly on bilinear quadrilaterals, so a uniform state stays uniform). */
 HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT rhs)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
+  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
   for (int f = 0; f < d->Nfaces; f++) {
     const int     rd = d->dir[f], s = d->side[f], *fi = d->face_info + ((size_t)e * d->Nfaces + f) * FR_FACE_INFO;
-    const double *fg = d->fgeo + ((size_t)e * d->Nfaces + f) * (dim + 1), *gp = s > 0 ? d->gR : d->gL;
+    const double *gp     = s > 0 ? d->gR : d->gL;
     int           stride = 1;
     for (int j = 0; j < rd; j++) stride *= n1;
     for (int q = 0; q < d->nfp; q++) {
       const int     start = d->line[f * d->nfp + q];
-      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv;
+      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv, *fg = d->fgeo + (((size_t)e * d->Nfaces + f) * d->nfp + q) * (dim + 1);
       double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
       if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
         const int g2 = fi[1], s2 = d->side[g2];
@@ -118,7 +119,8 @@ HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW
       }
     }
   }
-  for (int i = 0; i < nv * Np; i++) rhs[i] *= -1.0 / J;
+  for (int k = 0; k < nv; k++)
+    for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] *= -1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim];
 }
 
 /* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */

@@ -46,14 +46,14 @@ typedef struct {
   int           ntop;
   double        sensor; /* > 0: Barth–Jespersen only where the density's top modes hold more than this fraction of its modal energy (troubled cells) */
   double        gamma;
-  int           flux;       /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
+  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
   double        velocity[3]; /* linear advection's velocity a */
-  int           barth;      /* MDGLimit: Barth–Jespersen ... */
-  int           positivity; /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
-  double        eps;        /* positivity bound */
-  const double *bc_point;   /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
-  double       *trace;      /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
-  int           trace0;     /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
+  int           barth;       /* MDGLimit: Barth–Jespersen ... */
+  int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
+  double        eps;         /* positivity bound */
+  const double *bc_point;    /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
+  double       *trace;       /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
+  int           trace0;      /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
   /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
   int           viscous;
   NSViscosity   vis;

@@ -24,15 +24,19 @@ HOFLOW_HD void AdvectionFluxUpwind(int dim, const double a[], const double uM[],
 /* F_j(u) for every direction, f[j*nv + k] */
 HOFLOW_HD void ConsLawPointFlux(int flux, int dim, double gamma, const double a[], const double u[], double f[])
 {
-  if (flux == EULER_FLUX_ADVECTION) AdvectionFlux(dim, a, u, f);
-  else EulerFlux(dim, gamma, u, f);
+  if (flux == EULER_FLUX_ADVECTION)
+    AdvectionFlux(dim, a, u, f);
+  else
+    EulerFlux(dim, gamma, u, f);
 }
 
 /* n.F*(u-, u+, n), n the unit normal out of u-'s element */
 HOFLOW_HD void ConsLawPointNumericalFlux(int flux, int dim, double gamma, const double a[], const double uM[], const double uP[], const double n[], double f[])
 {
-  if (flux == EULER_FLUX_ADVECTION) AdvectionFluxUpwind(dim, a, uM, uP, n, f);
-  else EulerNumericalFlux(flux, dim, gamma, uM, uP, n, f);
+  if (flux == EULER_FLUX_ADVECTION)
+    AdvectionFluxUpwind(dim, a, uM, uP, n, f);
+  else
+    EulerNumericalFlux(flux, dim, gamma, uM, uP, n, f);
 }
 
 /* the largest wave speed (|a|; Euler: |v| + c), or -1 for a non-physical state (Euler: rho or p <= 0 or not finite;
