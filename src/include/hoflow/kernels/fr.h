@@ -1,8 +1,9 @@
-/* Flux-reconstruction kernels of the Euler equations on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h):
- * the right-hand side of one element in two parts (the volume part and the element's trace need only its
- * own values, so they run while the halo exchange is in flight; the face part reads the neighbours'), the
- * largest wave speed, as element routines over the affine and non-affine elements (metric per point). Host loops in src/kernels/fr.c (no CUDA
- * twins yet). PETSc-free.
+/* Flux-reconstruction kernels of the Euler equations and linear advection (the flux type chooses:
+ * hoflow/pointwise/advection.h) on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h): the right-hand side of
+ * one element in two parts (the volume part and the element's trace need only its own values, so they run while
+ * the halo exchange is in flight; the face part reads the neighbours'), the largest wave speed, as element
+ * routines over affine and non-affine elements (the metric at every point). Host loops in src/kernels/fr.c (no
+ * CUDA twins yet). PETSc-free.
  *
  * Layout: element l of the local array stores u[k*Np + i] at l*nv*Np (every element of the mesh has the
  * same Np); solution point i = i_0 + n1 (i_1 + n1 i_2), n1 = N + 1. Face f of an element is the face
