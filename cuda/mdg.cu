@@ -98,7 +98,7 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
     const double *g = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
     double        w[EULER_NV_MAX], Fl[3 * EULER_NV_MAX];
     MDGEvaluateT(nv, Np, Nq, d.PqT, q, c + (size_t)el * s, w);
-    EulerFlux(dim, d.gamma, w, Fl);
+    ConsLawPointFlux(d.flux, dim, d.gamma, d.velocity, w, Fl);
     for (int rd = 0; rd < dim; rd++)
       for (int k = 0; k < nv; k++) {
         double t = 0;

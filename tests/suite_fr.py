@@ -149,3 +149,143 @@ test("fr/errors/viscous")(error_test(["-disc", "fr", "-problem", "couette", "-or
 test("fr/errors/cplus-N1")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "1", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-fr_correction", "plus"],
                                       r"-fr_correction plus: c_\+ is tabulated for N = 2\.\.6 only"))
 test("fr/errors/not-a-conservation-law")(error_test(["-disc", "fr", "-problem", "poisson", "-order", "2", "-dm_plex_box_faces", "2,2"], r"-disc fr discretizes the Euler equations"))
+
+
+# ---- linear advection (physics advection, -problem advection): FR against modal DG, and VCJH energy stability
+import csv
+import tempfile
+
+ADVECTION = ["-problem", "advection", "-monitor_file", "none", "-progress_interval", "-1"]
+ADVECTION_MESH = {2: ["-dm_plex_box_faces", "6,6", "-dm_plex_box_bd", "periodic,periodic"],
+                  3: ["-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3", "-dm_plex_box_bd", "periodic,periodic,periodic"]}
+
+
+def advection_run(disc, args):
+    s = summary(run([HOFLOW, "-disc", disc] + ADVECTION + args)[1])
+    for k in ("L2_u", "L1_u", "energy", "conservation", "time"):
+        s[k] = float(s[k])
+    return s
+
+
+def fr_equivalence_test(dim):
+    """FR with c_DG equals modal DG for linear advection (upwind flux, exact quadrature: modal DG's cubature of
+    degree 2N+1 on tensor cells is the (N+1)^dim Gauss points, FR's solution points): the same mesh, order and
+    time steps (classical RK4 at a fixed dt, 20 steps) give the same L2 and L1 errors and the same L2 energy to
+    1e-12 of the solution's norm (the errors are 1e-2..1e-5 of it, so their own relative difference is that much
+    larger: 9e-12 at N = 4), N = 1..4. The initial states agree too: modal DG's L2 projection by that cubature is the
+    projection of the Gauss interpolant, which is FR's initial state."""
+    def f():
+        worst = 0.0
+        for order in (1, 2, 3, 4):
+            args = ["-order", str(order), "-cfl", "0", "-ts_type", "rk", "-ts_rk_type", "4", "-ts_dt", "2e-3", "-ts_max_steps", "20", "-ts_max_time", "1"] + ADVECTION_MESH[dim]
+            a, b = advection_run("fr", args + ["-fr_correction", "dg"]), advection_run("mdg", args)
+            check(abs(a["time"] - 0.04) < 1e-12 and abs(b["time"] - 0.04) < 1e-12, "final times %g, %g (expected 0.04)" % (a["time"], b["time"]))
+            for k, scale in (("L2_u", math.sqrt(b["energy"])), ("L1_u", math.sqrt(b["energy"])), ("energy", b["energy"])):
+                rel = abs(a[k] - b[k]) / scale  # |e_fr - e_dg| <= ||u_fr - u_dg||: round-off is relative to ||u||, not to the error
+                check(rel < 1e-12, "N = %d: FR %s %.15e, modal DG %.15e (difference %.1e relative to the solution's norm; expected round-off)" % (order, k, a[k], b[k], rel))
+                worst = max(worst, rel)
+            check(a["conservation"] < 1e-13, "N = %d: FR conservation drift %g" % (order, a["conservation"]))
+        return "L2/L1 errors and energy agree to %.1e (N = 1..4)" % worst
+    return f
+
+
+test("fr/advection/equivalence-dg/quadrilateral")(fr_equivalence_test(2))
+test("fr/advection/equivalence-dg/hexahedron")(fr_equivalence_test(3))
+
+
+@test("fr/advection/energy-stability")
+def _():
+    """VCJH energy stability (Vincent, Castonguay & Jameson 2011): linear advection with the upwind flux on 3 x 3
+    periodic quadrilaterals (the wave sin 4 pi x sin 4 pi y: under-resolved, so the high modes carry weight),
+    N = 2..4, c = 0, c_SD, c_HU, c_+ and c_+/2 (-fr_c): the energy in the c-norm (ConsLawEnergy: J u^T (W x W) u
+    per element, W = M + c K the 1D norm, K_ij = l_i^(N) l_j^(N)) never grows over 200 classical RK4 steps at
+    CFL 0.1, to round-off (1e-14 relative per step), and decays. The same runs' plain L2 energy (energy_l2) does
+    grow in some step for c_HU and c_+, so the check sees the norm (and would fail in the wrong one)."""
+    cplus = {2: 1.86e-1, 3: 3.6746e-03, 4: 4.7857e-05}
+    res = []
+    for order in (2, 3, 4):
+        for corr in (["-fr_correction", "dg"], ["-fr_correction", "sd"], ["-fr_correction", "hu"], ["-fr_correction", "plus"], ["-fr_c", "%.6e" % (cplus[order] / 2)]):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "m.csv")
+                run([HOFLOW, "-disc", "fr", "-problem", "advection", "-advection_wavenumber", "2", "-progress_interval", "-1", "-monitor_file", path, "-order", str(order),
+                     "-ts_type", "rk", "-ts_rk_type", "4", "-cfl", "0.1", "-ts_max_steps", "200", "-ts_max_time", "10", "-dm_plex_box_faces", "3,3", "-dm_plex_box_bd", "periodic,periodic"] + corr)
+                with open(path) as fh:
+                    rows = list(csv.DictReader(fh))
+            E = [float(r["energy_norm"]) for r in rows]
+            L2 = [float(r["energy_l2"]) for r in rows]
+            name = "N = %d %s" % (order, " ".join(corr))
+            check(len(E) >= 200, "%s: %d monitor rows" % (name, len(E)))
+            growth = max((E[i + 1] - E[i]) / E[i] for i in range(len(E) - 1))
+            growth_l2 = max((L2[i + 1] - L2[i]) / L2[i] for i in range(len(L2) - 1))
+            check(growth < 1e-14, "%s: the VCJH energy grows by %.2e relative in a step" % (name, growth))
+            check(E[-1] < E[0] * (1 - 1e-6), "%s: the energy does not decay (%.15e -> %.15e)" % (name, E[0], E[-1]))
+            if corr[-1] in ("hu", "plus"):
+                check(growth_l2 > 1e-7, "%s: the plain L2 energy never grows (largest relative change per step %.2e): the test does not see the norm" % (name, growth_l2))
+            res.append("N%d %s %.1e (L2 %.1e)" % (order, corr[-1], growth, growth_l2))
+    return "largest relative change per step: " + ", ".join(res)
+
+
+test("fr/errors/advection-limiter")(error_test(["-disc", "fr", "-problem", "advection", "-order", "2", "-euler_limiter", "barth_jespersen"], r"Physics advection has no limiter"))
+
+
+@test("fr/non-affine/periodic-distorted")
+def _():
+    """Non-affine (bilinear) quadrilaterals (examples/meshes/periodic_distorted.geo: four transfinite patches meeting
+    at a moved centre, 8 x 8 cells, periodic), the metric at every solution and face point: a uniform state (Mach
+    0.5 at 17 degrees) stays uniform to round-off for N = 1..4 over 20 steps; linear advection with c_DG equals
+    modal DG to round-off (modal DG's cubature of degree 2N+1 is again the Gauss points, and integrates its mass
+    matrix with the bilinear J exactly), N = 1..4; the isentropic vortex at N = 3 on 8 and 16 cells a side gives
+    modal DG's density errors to the summary's 7 digits. The free stream also on examples/meshes/cube_hex_distorted.msh
+    (64 trilinear hexahedra, far-field faces), N = 1..3."""
+    mesh = ["-dm_plex_filename", "examples/meshes/periodic_distorted.msh"]
+    worst_fs, worst_eq = 0.0, 0.0
+    for order in (1, 2, 3, 4):
+        s = fr_run(["-problem", "freestream", "-order", str(order), "-bc_farfield", "none", "-freestream_angle", "17", "-ts_max_steps", "20"] + mesh)
+        worst_fs = max(worst_fs, s["L2_density"], float(s["L1_density"]))
+        args = ["-order", str(order), "-cfl", "0", "-ts_type", "rk", "-ts_rk_type", "4", "-ts_dt", "2e-3", "-ts_max_steps", "20", "-ts_max_time", "1"] + mesh
+        a, b = advection_run("fr", args), advection_run("mdg", args)
+        for k, scale in (("L2_u", math.sqrt(b["energy"])), ("L1_u", math.sqrt(b["energy"])), ("energy", b["energy"])):
+            worst_eq = max(worst_eq, abs(a[k] - b[k]) / scale)
+    check(worst_fs < 1e-14, "free stream on bilinear quadrilaterals: density errors up to %g (expected round-off)" % worst_fs)
+    for order in (1, 2, 3):  # distorted hexahedra (trilinear; far-field faces on every side)
+        s = fr_run(["-problem", "freestream", "-order", str(order), "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh", "-bc_farfield", "left,right,front,back,bottom,top",
+                    "-freestream_angle", "17", "-ts_max_steps", "10"])
+        check(s["L2_density"] < 1e-14, "free stream on distorted hexahedra, N = %d: density L2 error %g" % (order, s["L2_density"]))
+        worst_fs = max(worst_fs, s["L2_density"])
+    check(worst_eq < 1e-12, "advection on bilinear quadrilaterals: FR and modal DG differ by %g of the solution's norm" % worst_eq)
+    errs = []
+    for level in (0, 1):
+        vortex = ["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc", "-dm_refine", str(level)] + mesh
+        e_fr, e_dg = fr_run(vortex)["L2_density"], euler_run(vortex)["L2_density"]
+        check(abs(e_fr - e_dg) <= 1e-6 * e_dg, "vortex, refinement %d: FR %g, modal DG %g" % (level, e_fr, e_dg))
+        errs.append(e_fr)
+    check(math.log(errs[0] / errs[1]) / math.log(2) > 3.5, "vortex on bilinear quadrilaterals: errors %s" % errs)
+    return "free stream %.1e, FR = modal DG to %.1e (advection), vortex %s (modal DG's)" % (worst_fs, worst_eq, " ".join("%.3e" % e for e in errs))
+
+
+@test("fr/euler/equivalence-dg")
+def _():
+    """FR with c_DG is modal DG for the Euler equations too (HLLC, nonlinear flux), not only for linear advection:
+    on tensor cells modal DG's default cubature (degree 2N+1) is the (N+1)^dim Gauss rule, FR's solution points, so
+    its volume and face integrals are those of the Gauss interpolant of the (transformed) flux, exact mass matrix
+    included (the bilinear J makes the integrand degree 2N+1) -- Huynh's FR with c_DG. The isentropic vortex,
+    20 steps at CFL 0.5: the density L2 error and the total energy of every step (the monitors, 17 digits) agree to
+    1e-12 absolute (density ~ 1), N = 1..4 on 8 x 8 rectangles and N = 3 on the distorted periodic mesh."""
+    cases = [(n, ["-dm_plex_box_faces", "8,8", "-dm_plex_box_bd", "periodic,periodic"]) for n in (1, 2, 3, 4)]
+    cases.append((3, ["-dm_plex_filename", "examples/meshes/periodic_distorted.msh"]))
+    worst = 0.0
+    for order, mesh in cases:
+        rows = {}
+        for disc in ("fr", "mdg"):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "m.csv")
+                run([HOFLOW, "-disc", disc, "-problem", "isentropic_vortex", "-order", str(order), "-euler_flux", "hllc", "-ts_max_steps", "20", "-progress_interval", "-1",
+                     "-monitor_file", path] + mesh)
+                with open(path) as fh:
+                    rows[disc] = list(csv.DictReader(fh))
+        check(len(rows["fr"]) == len(rows["mdg"]) >= 20, "N = %d: %d and %d monitor rows" % (order, len(rows["fr"]), len(rows["mdg"])))
+        for a, b in zip(rows["fr"], rows["mdg"]):
+            for k in ("time", "L2_error_density", "energy"):
+                worst = max(worst, abs(float(a[k]) - float(b[k])))
+    check(worst < 1e-12, "FR (c_DG) and modal DG differ by %g in the Euler monitors" % worst)
+    return "monitors agree to %.1e (N = 1..4 rectangles, N = 3 bilinear)" % worst

@@ -107,6 +107,20 @@ PetscErrorCode ConsLawErrorNorm(ConsLaw cl, NormType type, Vec u, ConsLawStateFu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ConsLawEnergy(ConsLaw cl, Vec u, PetscReal *energy)
+{
+  PetscFunctionBeginUser;
+  if (cl->ops.energy)
+    PetscCall(cl->ops.energy(cl, u, energy));
+  else {
+    PetscReal norm[EULER_NV_MAX];
+    PetscCall(ConsLawErrorNorm(cl, NORM_2, u, NULL, NULL, norm));
+    *energy = 0;
+    for (PetscInt k = 0; k < cl->nv; k++) *energy += norm[k] * norm[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ConsLawIntegrate(ConsLaw cl, Vec u, PetscReal total[])
 {
   PetscFunctionBeginUser;

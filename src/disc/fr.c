@@ -1,8 +1,9 @@
 /* hoflow flux reconstruction (-disc fr, hoflow/fr.h): the data (Gauss solution points, the 1D tables, the
- * face points' lines and their neighbours' lines, the metric of affine quadrilaterals and hexahedra, the
- * boundary points), the conservation-law table the Euler physics calls (hoflow/conslaw.h), and the
+ * face points' lines and their neighbours' lines, the metric at every solution and face point of affine and
+ * non-affine (bilinear, trilinear) quadrilaterals and hexahedra, the boundary points), the conservation-law table
+ * the Euler and advection physics call (hoflow/conslaw.h), and the
  * element-wise operations (projection by interpolation at the solution points, errors by cubature of
- * degree 2N+2, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
+ * degree 2N+1 as modal DG's, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
@@ -21,10 +22,12 @@ typedef struct {
   PetscInt     N, n1, Np, dim, nv, Nfaces, nfp, K;
   FRCorrection correction;
   PetscReal    c;                     /* the VCJH parameter */
+  PetscBool    c_given;               /* ... from -fr_c, not from the correction's name */
   PetscReal   *x1, *w1;               /* [n1] the 1D Gauss points and weights */
   PetscReal   *D, *lL, *lR, *gL, *gR; /* the 1D tables (hoflow/kernels/fr.h) */
+  PetscReal   *W1;                    /* [n1*n1] the 1D VCJH norm's matrix M + c K at the Gauss points (FREnergy) */
   int         *line, *face_info, *nb_line;
-  PetscReal   *geo, *fgeo, *h; /* [K*gs], [K*Nfaces*(dim+1)], [K] element size dim |E| / |dE| */
+  PetscReal   *geo, *fgeo, *h; /* [K*Np*gs] per solution point, [K*Nfaces*nfp*(dim+1)] per face point, [K] element size dim |E| / |dE| */
   PetscReal   *xs;             /* [K*Np*dim] the physical solution points */
   PetscInt    *elem_dof;       /* [Klocal+1] */
   PetscInt     nbpoints;
@@ -116,13 +119,53 @@ static PetscErrorCode FRTables(FRDisc *fr)
     fr->lL[m] = E[m];
     fr->lR[m] = E[n1 + m];
   }
-  PetscCall(VCJHParameter(fr->correction, fr->N, &fr->c));
+  if (!fr->c_given) PetscCall(VCJHParameter(fr->correction, fr->N, &fr->c));
   PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, fr->x1, NULL, fr->gL));
   PetscCall(PetscMalloc1(n1, &xm));
   for (PetscInt i = 0; i < n1; i++) xm[i] = -fr->x1[i];
   PetscCall(VCJHCorrectionLeft(fr->N, fr->c, n1, xm, NULL, fr->gR)); /* g_R'(x) = -g_L'(-x) */
   for (PetscInt i = 0; i < n1; i++) fr->gR[i] = -fr->gR[i];
   PetscCall(PetscFree(xm));
+  { /* the VCJH norm of Vincent, Castonguay & Jameson (2011) on [-1, 1]: ||u||^2 = int u^2 + c/2 (u^(N))^2 dr = u^T (M + c K) u,
+     * M = diag(w) (Gauss: exact for degree 2N), K_ij = l_i^(N) l_j^(N) (the N-th derivatives of the Lagrange polynomials:
+     * constants, N! / prod_{m != i} (x_i - x_m); int_{-1}^{1} dr = 2 cancels the 1/2) */
+    PetscReal lN[HOFLOW_NMAX + 1];
+    PetscCall(PetscMalloc1(n1 * n1, &fr->W1));
+    for (PetscInt i = 0; i < n1; i++) {
+      lN[i] = 1;
+      for (PetscInt m = 1; m <= fr->N; m++) lN[i] *= m;
+      for (PetscInt m = 0; m < n1; m++)
+        if (m != i) lN[i] /= fr->x1[i] - fr->x1[m];
+    }
+    for (PetscInt i = 0; i < n1; i++)
+      for (PetscInt j = 0; j < n1; j++) fr->W1[i * n1 + j] = (i == j ? fr->w1[i] : 0) + fr->c * lN[i] * lN[j];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x[n*dim] (may be NULL) and the metric geo[n*gs] (G and J, GeomMetricFromJacobian) of owned element e at the reference
+ * points xi[n*dim]: the affine map's constants, or a non-affine element's (bi/trilinear) map at every point */
+static PetscErrorCode FRElementGeometry(const FRDisc *fr, PetscInt e, PetscInt n, const PetscReal xi[], PetscReal x[], PetscReal geo[])
+{
+  const Mesh    *mesh = fr->mesh;
+  const PetscInt dim = fr->dim, gs = dim * dim + 1;
+
+  PetscFunctionBeginUser;
+  if (!MeshElementIsCurved(mesh, e)) {
+    for (PetscInt p = 0; p < n; p++) {
+      if (x) GeomAffineMap(fr->shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, xi + p * dim, x + p * dim);
+      for (PetscInt j = 0; j < gs; j++) geo[p * gs + j] = mesh->geo[e * HOFLOW_GEO_SIZE(dim) + j];
+    }
+  } else {
+    MeshGeometryTable tab;
+    PetscReal        *jac;
+    PetscCall(MeshGeometryTableCreate(mesh, fr->shape, n, xi, &tab));
+    PetscCall(PetscMalloc1(n * dim * dim, &jac));
+    MeshCurvedElementMap(mesh, &tab, e, x, jac);
+    for (PetscInt p = 0; p < n; p++) (void)GeomMetricFromJacobian((int)dim, jac + p * dim * dim, geo + p * gs);
+    PetscCall(PetscFree(jac));
+    PetscCall(MeshGeometryTableDestroy(&tab));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,6 +175,7 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
   Mesh          *mesh = fr->mesh;
   const PetscInt dim = fr->dim, gs = dim * dim + 1, Nf = fr->Nfaces, nfp = fr->nfp, K = fr->K;
   PetscInt      *canon[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *natural[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
+  PetscReal     *xis, *xif, *gf; /* the solution points, one face's points (reference) and their metric */
 
   PetscFunctionBeginUser;
   for (PetscInt f = 0; f < Nf; f++)
@@ -148,27 +192,33 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
       FRFacePoint(fr, f, q, xi, &start);
       fr->line[f * nfp + q] = (int)start;
     }
-  PetscCall(PetscMalloc4(PetscMax(K, 1) * gs, &fr->geo, PetscMax(K, 1) * Nf * (dim + 1), &fr->fgeo, PetscMax(K, 1), &fr->h, PetscMax(K, 1) * fr->Np * dim, &fr->xs));
+  PetscCall(PetscMalloc4(PetscMax(K, 1) * fr->Np * gs, &fr->geo, PetscMax(K, 1) * Nf * nfp * (dim + 1), &fr->fgeo, PetscMax(K, 1), &fr->h, PetscMax(K, 1) * fr->Np * dim, &fr->xs));
+  PetscCall(PetscMalloc3(fr->Np * dim, &xis, nfp * dim, &xif, nfp * gs, &gf));
+  for (PetscInt i = 0; i < fr->Np; i++) /* the solution points */
+    for (PetscInt d = 0, t = i; d < dim; d++, t /= fr->n1) xis[i * dim + d] = fr->x1[t % fr->n1];
   PetscCall(PetscMalloc2(PetscMax(K, 1) * Nf * FR_FACE_INFO, &fr->face_info, PetscMax(K, 1) * Nf * nfp, &fr->nb_line));
   for (PetscInt e = 0; e < K; e++) {
-    const PetscReal *g = mesh->geo + e * HOFLOW_GEO_SIZE(dim), *vert = mesh->vertices + e * HOFLOW_VERTS_MAX * dim;
-    PetscReal        perimeter = 0;
-    PetscCheck(g[dim * dim] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-disc fr: cell %" PetscInt_FMT " has Jacobian %g <= 0", mesh->elem_cell[e], (double)g[dim * dim]);
-    for (PetscInt j = 0; j < gs; j++) fr->geo[e * gs + j] = g[j];
-    for (PetscInt i = 0; i < fr->Np; i++) { /* the solution points */
-      PetscReal xi[3];
-      for (PetscInt d = 0, t = i; d < dim; d++, t /= fr->n1) xi[d] = fr->x1[t % fr->n1];
-      GeomAffineMap(fr->shape, (int)dim, vert, xi, fr->xs + (e * fr->Np + i) * dim);
-    }
+    PetscReal perimeter = 0;
+    PetscCall(FRElementGeometry(fr, e, fr->Np, xis, fr->xs + e * fr->Np * dim, fr->geo + e * fr->Np * gs));
+    for (PetscInt i = 0; i < fr->Np; i++) PetscCheck(fr->geo[(e * fr->Np + i) * gs + dim * dim] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-disc fr: cell %" PetscInt_FMT " of mesh %s has Jacobian %g <= 0 at a solution point", mesh->elem_cell[e], mesh->source, (double)fr->geo[(e * fr->Np + i) * gs + dim * dim]);
     for (PetscInt f = 0; f < Nf; f++) {
       const PetscInt slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], rd = fr->kd.dir[f];
-      PetscReal     *fg = fr->fgeo + (e * Nf + f) * (dim + 1), norm = 0;
       int           *fi = fr->face_info + (e * Nf + f) * FR_FACE_INFO;
+      PetscReal      xf[3 * (HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)];
       perimeter += mesh->face_measure[slot];
-      for (PetscInt j = 0; j < dim; j++) norm += g[j * dim + rd] * g[j * dim + rd];
-      norm = PetscSqrtReal(norm);
-      for (PetscInt j = 0; j < dim; j++) fg[j] = fr->kd.side[f] * g[j * dim + rd] / norm; /* n = s grad r_d / |grad r_d| */
-      fg[dim] = g[dim * dim] * norm;                                                      /* J |grad r_d| */
+      for (PetscInt q = 0; q < nfp; q++) {
+        PetscInt start;
+        FRFacePoint(fr, f, q, xif + q * dim, &start);
+      }
+      PetscCall(FRElementGeometry(fr, e, nfp, xif, xf, gf));
+      for (PetscInt q = 0; q < nfp; q++) { /* at every face point (Nanson): n = s grad r_d / |grad r_d|, and J |grad r_d| */
+        const PetscReal *g  = gf + q * gs;
+        PetscReal       *fg = fr->fgeo + ((e * Nf + f) * nfp + q) * (dim + 1), norm = 0;
+        for (PetscInt j = 0; j < dim; j++) norm += g[j * dim + rd] * g[j * dim + rd];
+        norm = PetscSqrtReal(norm);
+        for (PetscInt j = 0; j < dim; j++) fg[j] = fr->kd.side[f] * g[j * dim + rd] / norm;
+        fg[dim] = g[dim * dim] * norm;
+      }
       if (nb >= 0) {
         const PetscInt g2 = mesh->face_face[slot], o = MeshFaceOrientation(mesh, e, f), o2 = MeshFaceOrientation(mesh, nb, g2);
         fi[0] = (int)nb;
@@ -176,7 +226,7 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
         fi[2] = -1;
         for (PetscInt q = 0; q < nfp; q++) fr->nb_line[(e * Nf + f) * nfp + q] = fr->line[g2 * nfp + natural[g2][o2][canon[f][o][q]]];
       } else {
-        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[e]);
+        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...): -disc fr discretizes the Euler equations, or linear advection on periodic meshes", mesh->source, f, mesh->elem_cell[e]);
         fi[0] = -1;
         fi[1] = (int)mesh->face_type[slot];
         fi[2] = (int)fr->nbpoints;
@@ -184,11 +234,10 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
         PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nfp) * dim, &fr->bn));
         PetscCall(PetscRealloc(sizeof(PetscInt) * (fr->nbpoints + nfp), &fr->btype));
         for (PetscInt q = 0; q < nfp; q++, fr->nbpoints++) {
-          PetscReal xi[3];
-          PetscInt  start;
-          FRFacePoint(fr, f, q, xi, &start);
-          GeomAffineMap(fr->shape, (int)dim, vert, xi, fr->bx + fr->nbpoints * dim);
-          for (PetscInt j = 0; j < dim; j++) fr->bn[fr->nbpoints * dim + j] = fg[j];
+          for (PetscInt j = 0; j < dim; j++) {
+            fr->bx[fr->nbpoints * dim + j] = xf[q * dim + j];
+            fr->bn[fr->nbpoints * dim + j] = fr->fgeo[((e * Nf + f) * nfp + q) * (dim + 1) + j];
+          }
           fr->btype[fr->nbpoints] = mesh->face_type[slot];
         }
       }
@@ -197,6 +246,7 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
   }
   for (PetscInt f = 0; f < Nf; f++)
     for (PetscInt o = 0; o < GeomFaceOrientations(RefShapeTable[fr->shape].face_shape[f]); o++) PetscCall(PetscFree2(canon[f][o], natural[f][o]));
+  PetscCall(PetscFree3(xis, xif, gf));
   PetscCall(PetscCalloc1(PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, &fr->bc_point));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,6 +259,7 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
   PetscFunctionBeginUser;
   fr->kd.gamma = gamma;
   fr->kd.flux  = (int)flux;
+  for (PetscInt j = 0; j < 3; j++) fr->kd.velocity[j] = cl->velocity[j];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,31 +360,34 @@ static PetscErrorCode FRErrorNorm(ConsLaw cl, NormType type, Vec uvec, ConsLawSt
   const PetscInt     dim = fr->dim, nv = fr->nv, Np = fr->Np;
   const PetscScalar *u;
   PetscInt           nq;
-  PetscReal         *xiq, *wq, *interp;
+  PetscReal         *xiq, *wq, *interp, *xq, *gq;
 
   PetscFunctionBeginUser;
-  PetscCall(RefElementCubature(fr->shape, 2 * fr->N + 2, &nq, &xiq, &wq));
-  PetscCall(PetscMalloc1(nq * Np, &interp));
+  /* modal DG's cubature (degree 2N+1: on tensor cells the Gauss points, FR's solution points), so the two
+   * discretizations' errors are the same functional (equal for linear advection with c_DG: tests/suite_fr.py) */
+  PetscCall(RefElementCubature(fr->shape, 2 * fr->N + 1, &nq, &xiq, &wq));
+  PetscCall(PetscMalloc3(nq * Np, &interp, nq * dim, &xq, nq * (dim * dim + 1), &gq));
   PetscCall(FRInterpolation(fr, nq, xiq, interp));
   for (PetscInt k = 0; k < nv; k++) err[k] = 0;
   PetscCall(VecGetArrayRead(uvec, &u));
-  for (PetscInt e = 0; e < fr->K; e++)
+  for (PetscInt e = 0; e < fr->K; e++) {
+    PetscCall(FRElementGeometry(fr, e, nq, xiq, xq, gq));
     for (PetscInt q = 0; q < nq; q++) {
-      PetscReal x[3], uq[EULER_NV_MAX], fq[EULER_NV_MAX] = {0, 0, 0, 0, 0};
-      GeomAffineMap(fr->shape, (int)dim, fr->mesh->vertices + e * HOFLOW_VERTS_MAX * dim, xiq + q * dim, x);
-      if (fn) PetscCall(fn(dim, x, fq, ctx));
+      PetscReal uq[EULER_NV_MAX], fq[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+      if (fn) PetscCall(fn(dim, xq + q * dim, fq, ctx));
       for (PetscInt k = 0; k < nv; k++) {
         PetscReal s = 0;
         for (PetscInt i = 0; i < Np; i++) s += interp[q * Np + i] * u[e * nv * Np + k * Np + i];
         uq[k] = s;
-        err[k] += wq[q] * fr->geo[e * (dim * dim + 1) + dim * dim] * (type == NORM_1 ? PetscAbsReal(uq[k] - fq[k]) : PetscSqr(uq[k] - fq[k]));
+        err[k] += wq[q] * gq[q * (dim * dim + 1) + dim * dim] * (type == NORM_1 ? PetscAbsReal(uq[k] - fq[k]) : PetscSqr(uq[k] - fq[k]));
       }
     }
+  }
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
   if (type == NORM_2)
     for (PetscInt k = 0; k < nv; k++) err[k] = PetscSqrtReal(err[k]);
-  PetscCall(PetscFree(interp));
+  PetscCall(PetscFree3(interp, xq, gq));
   PetscCall(PetscFree(xiq));
   PetscCall(PetscFree(wq));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -358,28 +412,64 @@ static PetscErrorCode FRIntegrate(ConsLaw cl, Vec uvec, PetscReal total[])
   PetscCall(VecGetArrayRead(uvec, &u));
   for (PetscInt e = 0; e < fr->K; e++)
     for (PetscInt k = 0; k < nv; k++)
-      for (PetscInt i = 0; i < Np; i++) total[k] += FRWeight(fr, i) * fr->geo[e * gs + gs - 1] * u[e * nv * Np + k * Np + i];
+      for (PetscInt i = 0; i < Np; i++) total[k] += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * u[e * nv * Np + k * Np + i];
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, total, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The VCJH energy: sum over elements and components of J u^T (W1 x W1 [x W1]) u, the tensor product of the 1D norms
+ * (on affine tensor cells the scheme is a tensor product of 1D schemes along the solution-point lines, each stable
+ * in the 1D norm, so the product norm does not grow for linear advection with an upwind flux). Non-affine cells:
+ * v^T (W1 x W1) v with v_i = J_i^(1/2) u_i (c = 0: the Gauss rule of int J u^2; no stability statement there) */
+static PetscErrorCode FREnergy(ConsLaw cl, Vec uvec, PetscReal *energy)
+{
+  FRDisc            *fr = (FRDisc *)cl->data;
+  const PetscInt     nv = fr->nv, Np = fr->Np, n1 = fr->n1, gs = fr->dim * fr->dim + 1;
+  const PetscScalar *u;
+  PetscReal          v[2][(HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)], E = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt k = 0; k < nv; k++) {
+      const PetscScalar *ue = u + e * nv * Np + k * Np;
+      PetscInt           a  = 0;
+      PetscReal          s  = 0;
+      for (PetscInt i = 0; i < Np; i++) v[0][i] = PetscSqrtReal(fr->geo[(e * Np + i) * gs + gs - 1]) * ue[i]; /* affine: J constant */
+      for (PetscInt d = 0, stride = 1; d < fr->dim; d++, stride *= n1, a = 1 - a)                             /* v <- W1 along direction d */
+        for (PetscInt i = 0; i < Np; i++) {
+          const PetscInt id = (i / stride) % n1, start = i - id * stride;
+          PetscReal      t = 0;
+          for (PetscInt m = 0; m < n1; m++) t += fr->W1[id * n1 + m] * v[a][start + m * stride];
+          v[1 - a][i] = t;
+        }
+      for (PetscInt i = 0; i < Np; i++) s += PetscSqrtReal(fr->geo[(e * Np + i) * gs + gs - 1]) * ue[i] * v[a][i];
+      E += s;
+    }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(MPIU_Allreduce(&E, energy, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode FRElementMeans(ConsLaw cl, Vec uvec, PetscReal means[])
 {
   FRDisc            *fr = (FRDisc *)cl->data;
-  const PetscInt     nv = fr->nv, Np = fr->Np;
+  const PetscInt     nv = fr->nv, Np = fr->Np, gs = fr->dim * fr->dim + 1;
   const PetscScalar *u;
-  PetscReal          vol = 0;
+  PetscReal          vol;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < Np; i++) vol += FRWeight(fr, i);
   PetscCall(VecGetArrayRead(uvec, &u));
-  for (PetscInt e = 0; e < fr->K; e++)
+  for (PetscInt e = 0; e < fr->K; e++) {
+    vol = 0;
+    for (PetscInt i = 0; i < Np; i++) vol += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1];
     for (PetscInt k = 0; k < nv; k++) {
       PetscReal s = 0;
-      for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * u[e * nv * Np + k * Np + i];
+      for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * u[e * nv * Np + k * Np + i];
       means[e * nv + k] = s / vol;
     }
+  }
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -437,6 +527,7 @@ static PetscErrorCode FRDestroy(Disc disc)
   PetscCall(OpShellDestroy(&fr->shell));
   PetscCall(VecDestroy(&fr->speed));
   PetscCall(PetscFree7(fr->x1, fr->w1, fr->D, fr->lL, fr->lR, fr->gL, fr->gR));
+  PetscCall(PetscFree(fr->W1));
   PetscCall(PetscFree(fr->line));
   PetscCall(PetscFree4(fr->geo, fr->fgeo, fr->h, fr->xs));
   PetscCall(PetscFree2(fr->face_info, fr->nb_line));
@@ -459,13 +550,14 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   FRDisc        *fr;
   ConsLaw        cl;
   PetscInt       correction = FR_CORRECTION_DG;
+  PetscBool      c_given    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
-  PetscCheck(disc->ncomp == dim + 2, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
+  PetscCheck(disc->ncomp == dim + 2 || disc->ncomp == 1, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D) or linear advection (1); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
   for (PetscInt b = 0; b < mesh->nblocks; b++) {
     PetscCheck(RefShapeTable[mesh->blocks[b].shape].tensor, comm, PETSC_ERR_SUP, "-disc fr: quadrilaterals and hexahedra only so far; mesh %s has %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
-    PetscCheck(!mesh->blocks[b].curved, comm, PETSC_ERR_SUP, "-disc fr: affine elements only so far; mesh %s has curved or non-affine %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
+    PetscCheck(!mesh->blocks[b].curved || mesh->geom_order == 1, comm, PETSC_ERR_SUP, "-disc fr: affine and non-affine (bilinear, trilinear) elements only so far; mesh %s has curved %s elements of geometry order %" PetscInt_FMT, mesh->source, RefShapes[mesh->blocks[b].shape], mesh->geom_order);
   }
   PetscCall(PetscNew(&fr));
   disc->data = fr;
@@ -482,8 +574,12 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->nfp    = dim == 2 ? fr->n1 : fr->n1 * fr->n1;
   PetscOptionsBegin(comm, NULL, "Flux reconstruction", NULL);
   PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
+  fr->c = -1;
+  PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
   PetscOptionsEnd();
+  PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
   fr->correction = (FRCorrection)correction;
+  fr->c_given    = c_given;
   PetscCall(FRTables(fr));
   for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]); /* FRSetUpElements reads them */
   PetscCall(FRSetUpElements(fr));
@@ -537,6 +633,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   cl->ops.integrate      = FRIntegrate;
   cl->ops.element_means  = FRElementMeans;
   cl->ops.evaluate       = FREvaluate;
+  cl->ops.energy         = FREnergy;
   disc->conslaw          = cl;
   PetscCall(PetscInfo(NULL, "-disc fr: N = %" PetscInt_FMT ", correction %s (c = %g)\n", fr->N, FRCorrections[fr->correction], (double)fr->c));
   PetscFunctionReturn(PETSC_SUCCESS);

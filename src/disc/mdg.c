@@ -605,7 +605,7 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   PetscFunctionBeginUser;
   PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscReal) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow kernels need PETSc built with 32-bit indices and double precision reals");
   PetscCheck(disc->order >= 0 && disc->order <= MDG_NMAX, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc mdg supports orders 0..%d", disc->order, MDG_NMAX);
-  PetscCheck(disc->ncomp == dim + 2, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "-disc mdg discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
+  PetscCheck(disc->ncomp == dim + 2 || disc->ncomp == 1, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_SUP, "-disc mdg discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D) or linear advection (1); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
   PetscCall(PetscLogEventBegin(HOFLOW_DiscSetup, 0, 0, 0, 0));
   PetscCall(PetscNew(&mdg));
   disc->data   = mdg;

@@ -9,6 +9,8 @@ static PetscErrorCode MDGConsLawSetEquations(ConsLaw cl, PetscReal gamma, PetscI
 
   PetscFunctionBeginUser;
   PetscCall(MDGSetEuler(mdg, gamma, flux));
+  for (PetscInt b = 0; b < mdg->nblocks; b++)
+    for (PetscInt j = 0; j < 3; j++) mdg->blocks[b].kd.velocity[j] = cl->velocity[j];
   if (mdg->view_cost) PetscCall(MDGViewCost(mdg, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)mdg->dm))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

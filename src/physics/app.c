@@ -18,6 +18,7 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&PhysicsList, "ins", PhysicsInfo_INS));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "euler", PhysicsInfo_Euler));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "navier_stokes", PhysicsInfo_NavierStokes));
+  PetscCall(PetscFunctionListAdd(&PhysicsList, "advection", PhysicsInfo_Advection));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes", PhysicsInfo_Stokes));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "sem_ns", PhysicsInfo_SEMNS));
   PetscCall(PetscFunctionListAdd(&PhysicsList, "stokes_dirk", PhysicsInfo_StokesDIRK));

@@ -34,6 +34,11 @@
  * -bc_farfield_correction_cd/_cl; the centre is -bc_farfield_correction_center (default the walls' centroid).
  * The CFL step adds the diffusive limit: dt = C / ((2N+1) max ((|v| + c)/h + (2N+1) D / h^2)).
  *
+ * Linear advection (physics advection): u_t + div(a u) = 0 of one scalar, the same run with the flux type
+ * EULER_FLUX_ADVECTION (hoflow/pointwise/advection.h: upwind flux), a = the problem's velocity_scale times its
+ * flow_direction, periodic meshes only (no boundary types), no limiter; the summary prints L2_u and the
+ * discretization's energy (ConsLawEnergy: -disc fr's VCJH norm), the monitor energy_norm its history.
+ *
  * Implicit integrators (-ts_type pseudo for steady states by pseudo-transient continuation, or beuler,
  * cn, theta, bdf) solve each step by Newton-Krylov: the operator matrix-free (SNES's finite
  * differences of the residual), GMRES preconditioned by the Jacobian assembled by colored finite
@@ -51,9 +56,10 @@ typedef struct {
   PetscReal       gamma, cfl;
   PetscInt        flux;
   PetscBool       limit, positivity, viscous;
-  PetscBool       pseudo; /* -ts_type pseudo: pseudo-transient continuation to the steady state */
-  ConsLawJacobian bj;     /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
-  Mat             Pj, J0; /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
+  PetscBool       advection; /* physics advection: linear advection of one scalar (EULER_FLUX_ADVECTION) */
+  PetscBool       pseudo;    /* -ts_type pseudo: pseudo-transient continuation to the steady state */
+  ConsLawJacobian bj;        /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
+  Mat             Pj, J0;    /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
   PetscInt        jac_lag, jac_calls;
   PetscReal       Fp[3], Fv[3]; /* the wall forces ... */
   PetscReal       forces_time;  /* ... of the state at this time (monitors) */
@@ -401,14 +407,20 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
   PetscReal v[EULER_NV_MAX];
 
   PetscFunctionBeginUser;
-  if (!strcmp(name, "L2_error_density")) {
+  if (!strcmp(name, "L2_error_density") || !strcmp(name, "L2_error")) {
     EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->cl->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor L2_error_density", un->app->problem_name);
     PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, v));
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
     *value = eu->cl->nlimited;
-  else if (!strcmp(name, "residual"))
+  else if (!strcmp(name, "energy_norm"))
+    PetscCall(ConsLawEnergy(eu->cl, un->state, value));
+  else if (!strcmp(name, "energy_l2")) { /* sum_k ||u_k||^2: the L2 part alone of -disc fr's energy_norm */
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, NULL, NULL, v));
+    *value = 0;
+    for (PetscInt k = 0; k < eu->cl->nv; k++) *value += v[k] * v[k];
+  } else if (!strcmp(name, "residual"))
     PetscCall(EulerResidualNorm(eu, un->state, time, value));    /* the steady residual's history */
   else if (!strncmp(name, "drag", 4) || !strcmp(name, "lift")) { /* coefficients on the no-slip walls: force / (rho U^2 L / 2),
                                                                   * rho_inf = 1; drag along the free stream (the problem's
@@ -470,8 +482,8 @@ static PetscErrorCode EulerDerived(Unsteady *un, const char name[], PetscReal ti
           const PetscInt d          = name[9] - 'x';
           out[dg->elem_node[e] + i] = d >= 0 && d < dim ? wi[1 + d] / wi[0] : 0.0;
         } else
-          out[dg->elem_node[e] + i] = !strcmp(name, "density") ? wi[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, wi)
-                                                                                                   : EulerMach((int)dim, eu->gamma, wi);
+          out[dg->elem_node[e] + i] = !strcmp(name, "density") || !strcmp(name, "u") ? wi[0] : !strcmp(name, "pressure") ? EulerPressure((int)dim, eu->gamma, wi)
+                                                                                                                         : EulerMach((int)dim, eu->gamma, wi);
       }
     }
     PetscCall(PetscFree(w));
@@ -592,6 +604,12 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
     PetscReal speed;
     PetscInt  cell;
     PetscCall(ConsLawMaxWaveSpeed(eu->cl, un->state, &speed, &cell, NULL));
+    if (eu->advection) { /* every digit: -disc fr with c_DG and -disc mdg agree to round-off */
+      PetscReal energy;
+      PetscCall(ConsLawEnergy(eu->cl, un->state, &energy));
+      PetscCall(PetscSNPrintf(summary, len, "L2_u %.15e L1_u %.15e conservation %.3e energy %.15e max_speed_over_h %.6e", (double)un->l2_error, (double)l1[0], (double)drift, (double)energy, (double)speed));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(PetscSNPrintf(summary, len, "L2_density %.6e L1_density %.6e conservation %.3e limited %" PetscInt_FMT " max_speed_over_h %.6e", (double)un->l2_error, (double)l1[0], (double)drift, eu->nlimited_total, (double)speed));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -774,7 +792,7 @@ static PetscErrorCode EulerFarfieldSetUp(Euler *eu, Vec u)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
+static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool advection)
 {
   App      *app = un->app;
   Euler    *eu;
@@ -785,10 +803,11 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   PetscCall(PetscNew(&eu));
   eu->app         = app;
   eu->viscous     = viscous;
+  eu->advection   = advection;
   eu->forces_time = PETSC_MIN_REAL;
   eu->gamma       = app->problem.gamma > 0 ? app->problem.gamma : 1.4;
   eu->cfl         = 0.5;
-  PetscCall(DiscGetConsLaw(app->disc, "The Euler equations", &eu->cl));
+  PetscCall(DiscGetConsLaw(app->disc, advection ? "Linear advection" : "The Euler equations", &eu->cl));
   PetscOptionsBegin(un->comm, NULL, "Euler equations", NULL);
   PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
   PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
@@ -810,8 +829,19 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   PetscCheck(eu->steady_rtol >= 0 && eu->steady_rtol < 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_rtol %g must be in [0, 1)", (double)eu->steady_rtol);
   PetscCheck(eu->steady_interval >= 1, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-euler_steady_interval %" PetscInt_FMT " must be >= 1", eu->steady_interval);
   eu->limit = (limiter || eu->positivity) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(ConsLawSetLimiter(eu->cl, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps, kappa));
-  PetscCall(EulerBoundaryData(eu));
+  if (advection) {
+    const Problem *pb = &app->problem;
+    PetscInt       nb = eu->cl->nbpoints;
+    PetscCheck(!eu->limit, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection has no limiter: -euler_limiter and -euler_positivity are for the Euler equations");
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nb, 1, MPIU_INT, MPI_SUM, un->comm));
+    PetscCheck(nb == 0, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection runs on periodic meshes only: mesh %s has boundary faces (give -dm_plex_box_bd periodic,periodic[,periodic])", app->mesh->source);
+    for (PetscInt j = 0; j < 3; j++) eu->cl->velocity[j] = pb->velocity_scale * pb->flow_direction[j];
+    PetscCheck(pb->velocity_scale > 0, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection: problem %s gives no velocity (velocity_scale and flow_direction)", app->problem_name);
+    eu->flux = EULER_FLUX_ADVECTION;
+  } else {
+    PetscCall(ConsLawSetLimiter(eu->cl, limiter ? PETSC_TRUE : PETSC_FALSE, eu->positivity, eps, kappa));
+    PetscCall(EulerBoundaryData(eu));
+  }
   PetscCall(ConsLawSetEquations(eu->cl, eu->gamma, eu->flux));
   if (eu->viscous) PetscCall(EulerViscousOptions(eu));
 
@@ -822,8 +852,9 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
   un->fields[0]       = un->state;
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
-  un->monitor_names   = viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift" : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
-  un->derived_names   = "density,pressure,mach,velocity_x,velocity_y,velocity_z";
+  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift"
+                                                                                    : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
+  un->derived_names   = advection ? "u" : "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;
   {
     PetscInt  interval = 0;
@@ -904,14 +935,21 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous)
 static PetscErrorCode EulerCreate(Unsteady *un)
 {
   PetscFunctionBeginUser;
-  PetscCall(EulerCreateAny(un, PETSC_FALSE));
+  PetscCall(EulerCreateAny(un, PETSC_FALSE, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode NavierStokesCreate(Unsteady *un)
 {
   PetscFunctionBeginUser;
-  PetscCall(EulerCreateAny(un, PETSC_TRUE));
+  PetscCall(EulerCreateAny(un, PETSC_TRUE, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdvectionCreate(Unsteady *un)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EulerCreateAny(un, PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -958,5 +996,28 @@ PetscErrorCode PhysicsInfo_NavierStokes(PhysicsInfo *info)
   info->bc[7] = (MeshBoundaryType){"no_slip_isothermal", EULER_BC_NOSLIP_ISOTHERMAL, NULL, "no-slip wall at a given temperature (and velocity)"};
   info->bc[8] = (MeshBoundaryType){"no_slip_adiabatic", EULER_BC_NOSLIP_ADIABATIC, NULL, "no-slip wall without heat flux"};
   info->run   = NavierStokesRun;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdvectionRun(App *app)
+{
+  PetscFunctionBeginUser;
+  PetscCall(UnsteadyRun(app, AdvectionCreate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt AdvectionComponents(PetscInt dim)
+{
+  (void)dim;
+  return 1;
+}
+
+/* linear advection of one scalar through the conservation-law interface (periodic meshes: no boundary types) */
+PetscErrorCode PhysicsInfo_Advection(PhysicsInfo *info)
+{
+  PetscFunctionBeginUser;
+  info->nbc            = 0;
+  info->run            = AdvectionRun;
+  info->num_components = AdvectionComponents;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

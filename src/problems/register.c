@@ -19,6 +19,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "isentropic_vortex", ProblemCreate_IsentropicVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "supersonic_vortex", ProblemCreate_SupersonicVortex));
   PetscCall(PetscFunctionListAdd(&ProblemList, "sod", ProblemCreate_Sod));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "advection", ProblemCreate_Advection));
   PetscCall(PetscFunctionListAdd(&ProblemList, "freestream", ProblemCreate_FreeStream));
   PetscCall(PetscFunctionListAdd(&ProblemList, "double_mach", ProblemCreate_DoubleMach));
   PetscCall(PetscFunctionListAdd(&ProblemList, "couette", ProblemCreate_Couette));

@@ -58,12 +58,16 @@ typedef struct {
   PetscErrorCode (*evaluate)(ConsLaw, Vec u, PetscInt b, PetscInt n, const PetscReal xi[], PetscReal w[]);
   /* the no-slip walls' face points on this rank, CONSLAW_WALL_ROW doubles each (PetscFree the rows); viscous runs */
   PetscErrorCode (*wall_samples)(ConsLaw, Vec u, PetscInt *nrows, PetscReal **rows);
+  /* *energy = the discretization's own quadratic energy of u, summed over the components, all ranks (-disc fr: the
+   * VCJH norm of Vincent et al. 2011, in which linear advection's energy does not grow); NULL: the L2 norm squared */
+  PetscErrorCode (*energy)(ConsLaw, Vec u, PetscReal *energy);
 } ConsLawOps;
 
 struct _n_ConsLaw {
   Disc       disc;
   PetscInt   dim, nv, order;
-  PetscReal  cfl_scale; /* the explicit step is C / (cfl_scale max speed) at CFL number C (modal DG: 2N + 1) */
+  PetscReal  cfl_scale;   /* the explicit step is C / (cfl_scale max speed) at CFL number C (modal DG: 2N + 1) */
+  PetscReal  velocity[3]; /* linear advection (flux EULER_FLUX_ADVECTION, nv = 1): the velocity a, set by the physics before set_equations */
   ConsLawOps ops;
   void      *data; /* the discretization's */
   /* boundary face points of owned elements (the discretization's; the physics fills bc_point) */
@@ -100,6 +104,8 @@ PETSC_EXTERN PetscErrorCode ConsLawIntegrate(ConsLaw cl, Vec u, PetscReal total[
 PETSC_EXTERN PetscErrorCode ConsLawElementMeans(ConsLaw cl, Vec u, PetscReal means[]);
 PETSC_EXTERN PetscErrorCode ConsLawEvaluate(ConsLaw cl, Vec u, PetscInt b, PetscInt n, const PetscReal xi[], PetscReal w[]);
 PETSC_EXTERN PetscErrorCode ConsLawWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal **rows);
+/* The discretization's energy of u (ops.energy), else sum_k ||u_k||_2^2 (error_norm); all ranks. */
+PETSC_EXTERN PetscErrorCode ConsLawEnergy(ConsLaw cl, Vec u, PetscReal *energy);
 /* The force of the fluid on the no-slip walls from the wall samples: pressure part Fp[dim] = int p n and
  * viscous part Fv[dim] = -int tau n (n out of the fluid); all ranks. */
 PETSC_EXTERN PetscErrorCode ConsLawWallForces(ConsLaw cl, Vec u, PetscReal Fp[], PetscReal Fv[]);

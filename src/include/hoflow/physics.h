@@ -39,6 +39,7 @@ PETSC_EXTERN PetscErrorCode    PhysicsInfo_Heat(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_INS(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Euler(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_NavierStokes(PhysicsInfo *info);
+PETSC_EXTERN PetscErrorCode    PhysicsInfo_Advection(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_Stokes(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_SEMNS(PhysicsInfo *info);
 PETSC_EXTERN PetscErrorCode    PhysicsInfo_StokesDIRK(PhysicsInfo *info);

@@ -95,6 +95,7 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_SquareCylinder(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_IsentropicVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_SupersonicVortex(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Sod(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Advection(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Couette(Problem *problem);

@@ -1,8 +1,9 @@
-/* Flux-reconstruction kernels of the Euler equations on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h):
- * the right-hand side of one element in two parts (the volume part and the element's trace need only its
- * own values, so they run while the halo exchange is in flight; the face part reads the neighbours'), the
- * largest wave speed, as element routines over the affine elements. Host loops in src/kernels/fr.c (no CUDA
- * twins yet). PETSc-free.
+/* Flux-reconstruction kernels of the Euler equations and linear advection (the flux type chooses:
+ * hoflow/pointwise/advection.h) on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h): the right-hand side of
+ * one element in two parts (the volume part and the element's trace need only its own values, so they run while
+ * the halo exchange is in flight; the face part reads the neighbours'), the largest wave speed, as element
+ * routines over affine and non-affine elements (the metric at every point). Host loops in src/kernels/fr.c (no
+ * CUDA twins yet). PETSc-free.
  *
  * Layout: element l of the local array stores u[k*Np + i] at l*nv*Np (every element of the mesh has the
  * same Np); solution point i = i_0 + n1 (i_1 + n1 i_2), n1 = N + 1. Face f of an element is the face
@@ -12,7 +13,7 @@
 #pragma once
 
 #include <hoflow/kernels/common.h>
-#include <hoflow/pointwise/euler.h>
+#include <hoflow/pointwise/advection.h>
 
 #define FR_FACE_INFO 3 /* per element face: the neighbour's local element (-1: boundary), its face (boundary: the type), the first boundary data row (-1 inside) */
 
@@ -27,13 +28,14 @@ typedef struct {
   const double *gL, *gR;                         /* [n1] g_L'(x_i), g_R'(x_i) */
   int           dir[HOFLOW_FACES_MAX], side[HOFLOW_FACES_MAX];
   const int    *line;      /* [Nfaces*nfp] the first solution point of face point q's line */
-  const double *geo;       /* [K*(dim*dim + 1)] G (dr_d/dx_j at [j*dim + d]) and J of owned elements */
-  const double *fgeo;      /* [K*Nfaces*(dim + 1)] outward unit normal and J |grad r_dir| per face */
+  const double *geo;       /* [K*Np*(dim*dim + 1)] G (dr_d/dx_j at [j*dim + d]) and J at every solution point */
+  const double *fgeo;      /* [K*Nfaces*nfp*(dim + 1)] outward unit normal and J |grad r_dir| at every face point */
   const int    *face_info; /* [K*Nfaces*FR_FACE_INFO] */
   const int    *nb_line;   /* [K*Nfaces*nfp] the neighbour's line start of the same physical point */
   const double *bc_point;  /* boundary data, EULER_BC_DATA doubles per boundary face point */
   double        gamma;
-  int           flux; /* EULER_FLUX_* */
+  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
+  double        velocity[3]; /* linear advection's velocity a */
 } FRKernelData;
 
 /* The state at the end of line (start, stride) on side s (+1: r = 1) by the 1D interpolation l_L or l_R. */
@@ -52,12 +54,12 @@ HOFLOW_HD void FRLineEnd(const FRKernelData *d, const double *HOFLOW_RESTRICT u,
  * u- and the discontinuous normal transformed flux Fh^D at the point); Fh is scratch of dim*Np*nv doubles. */
 HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
+  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
   for (int i = 0; i < Np; i++) { /* the transformed flux Fh_d = J sum_j G_jd F_j at every point, Fh[(d*nv + k)*Np + i] */
-    double w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+    const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
+    double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
     for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    EulerFlux(dim, d->gamma, w, F);
+    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
     for (int rd = 0; rd < dim; rd++)
       for (int k = 0; k < nv; k++) {
         double s = 0;
@@ -89,19 +91,20 @@ HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLO
 }
 
 /* The face part of owned element e: rhs += (Fh^I - Fh^D) g' along the line of every face point (u+ from the
- * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J. */
+ * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J at every solution point
+ * (non-affine elements: the metric at every point; Fh_d is then a polynomial of the points' J G, which the
+ * collocation differentiates exactly on bilinear quadrilaterals, so a uniform state stays uniform). */
 HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT rhs)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  const double *g = d->geo + (size_t)e * gs, J = g[dim * dim];
+  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
   for (int f = 0; f < d->Nfaces; f++) {
     const int     rd = d->dir[f], s = d->side[f], *fi = d->face_info + ((size_t)e * d->Nfaces + f) * FR_FACE_INFO;
-    const double *fg = d->fgeo + ((size_t)e * d->Nfaces + f) * (dim + 1), *gp = s > 0 ? d->gR : d->gL;
+    const double *gp     = s > 0 ? d->gR : d->gL;
     int           stride = 1;
     for (int j = 0; j < rd; j++) stride *= n1;
     for (int q = 0; q < d->nfp; q++) {
       const int     start = d->line[f * d->nfp + q];
-      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv;
+      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv, *fg = d->fgeo + (((size_t)e * d->Nfaces + f) * d->nfp + q) * (dim + 1);
       double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
       if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
         const int g2 = fi[1], s2 = d->side[g2];
@@ -110,26 +113,27 @@ HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW
         FRLineEnd(d, ul + (size_t)fi[0] * nv * Np, d->nb_line[((size_t)e * d->Nfaces + f) * d->nfp + q], stride2, s2, uP);
       } else
         EulerBoundaryState(fi[1], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-      EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, Fn);
+      ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
       for (int k = 0; k < nv; k++) {
         const double jump = s * fg[dim] * Fn[k] - FD[k];
         for (int m = 0; m < n1; m++) rhs[(size_t)k * Np + start + m * stride] += jump * gp[m];
       }
     }
   }
-  for (int i = 0; i < nv * Np; i++) rhs[i] *= -1.0 / J;
+  for (int k = 0; k < nv; k++)
+    for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] *= -1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim];
 }
 
-/* the largest (|v| + c) / h over the element's solution points; -1 for a non-physical state */
+/* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */
 HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double h)
 {
   double s = 0;
   for (int i = 0; i < d->Np; i++) {
-    double w[EULER_NV_MAX], p;
+    double w[EULER_NV_MAX], c;
     for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)e * d->nv * d->Np + (size_t)k * d->Np + i];
-    p = EulerPressure(d->dim, d->gamma, w);
-    if (!(w[0] > 0) || !(p > 0) || !(p < 1e300)) return -1;
-    s = fmax(s, EulerWaveSpeed(d->dim, d->gamma, w, 0) / h);
+    c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
+    if (c < 0) return -1;
+    s = fmax(s, c / h);
   }
   return s;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <hoflow/kernels/common.h>
+#include <hoflow/pointwise/advection.h>
 #include <hoflow/pointwise/navier_stokes.h>
 
 #define MDG_NMAX 6
@@ -45,13 +46,14 @@ typedef struct {
   int           ntop;
   double        sensor; /* > 0: Barth–Jespersen only where the density's top modes hold more than this fraction of its modal energy (troubled cells) */
   double        gamma;
-  int           flux;       /* EULER_FLUX_* */
-  int           barth;      /* MDGLimit: Barth–Jespersen ... */
-  int           positivity; /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
-  double        eps;        /* positivity bound */
-  const double *bc_point;   /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
-  double       *trace;      /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
-  int           trace0;     /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
+  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
+  double        velocity[3]; /* linear advection's velocity a */
+  int           barth;       /* MDGLimit: Barth–Jespersen ... */
+  int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
+  double        eps;         /* positivity bound */
+  const double *bc_point;    /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
+  double       *trace;       /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
+  int           trace0;      /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
   /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
   int           viscous;
   NSViscosity   vis;
@@ -123,7 +125,7 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
     const double *g = d->vgeo + ((size_t)e * Nq + q) * gs;
     double        u[EULER_NV_MAX], F[3 * EULER_NV_MAX];
     MDGEvaluate(nv, Np, d->Pq + q * Np, c, u);
-    EulerFlux(dim, d->gamma, u, F);
+    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, u, F);
     for (int rd = 0; rd < dim; rd++) { /* w J (dr_rd/dx_j) F_j: the flux in reference direction rd */
       const double *dP = d->dPq + ((size_t)rd * Nq + q) * Np;
       double        Fr[EULER_NV_MAX];
@@ -174,7 +176,7 @@ HOFLOW_HD void MDGFacePointFlux(const MDGKernelData *d, int e, int f, int q, int
     MDGEvaluate(nv, fi[4], d->Pf + fi[2] + q * fi[4], u + fi[1], uP); /* a halo neighbour, maybe of another shape */
   else
     EulerBoundaryState(fi[3], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-  EulerNumericalFlux(d->flux, dim, d->gamma, uM, uP, fg, F);
+  ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, F);
   for (int k = 0; k < nv; k++) W[k] = fg[dim] * F[k];
 }
 
@@ -241,9 +243,9 @@ HOFLOW_HD double MDGWaveSpeedElement(const MDGKernelData *d, int e, const double
     double u[EULER_NV_MAX];
     MDGEvaluate(nv, Np, d->Pq + q * Np, c, u);
     {
-      const double p = EulerPressure(d->dim, d->gamma, u);
-      if (!(u[0] > 0) || !(p > 0) || !(p < 1e300)) return -1;
-      s = fmax(s, EulerWaveSpeed(d->dim, d->gamma, u, 0) / h + (d->viscous ? d->visc_dt * NSDiffusivity(d->dim, d->gamma, &d->vis, u) / (h * h) : 0.0));
+      const double c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, u);
+      if (c < 0) return -1;
+      s = fmax(s, c / h + (d->viscous ? d->visc_dt * NSDiffusivity(d->dim, d->gamma, &d->vis, u) / (h * h) : 0.0));
     }
   }
   return s;

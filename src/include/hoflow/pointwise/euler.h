@@ -24,7 +24,10 @@
 enum {
   EULER_FLUX_RUSANOV = 0,
   EULER_FLUX_ROE     = 1,
-  EULER_FLUX_HLLC    = 2
+  EULER_FLUX_HLLC    = 2,
+  /* not an Euler flux: the conservation law is linear advection of one scalar (physics advection), upwind
+   * (hoflow/pointwise/advection.h, whose ConsLawPoint* functions the conservation-law kernels call) */
+  EULER_FLUX_ADVECTION = 3
 };
 
 /* Boundary types of the Euler physics (face types, after HOFLOW_FACE_*), and the data each reads from
