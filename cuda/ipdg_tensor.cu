@@ -373,7 +373,12 @@ __global__ void __launch_bounds__(Hex<N1>::E *N1 *N1, Hex<N1>::MIN_BLOCKS) HexAp
 #pragma unroll
       for (int x = 0; x < 3; x++) gv[x] = g[x][gi];
 #pragma unroll
-      for (int a = 0; a < 3; a++) Q[a * H::SLAB + own] = J * (ge[a] * gv[0] + ge[3 + a] * gv[1] + ge[6 + a] * gv[2]);
+      for (int a = 0; a < 3; a++) { // as the one-thread-a-point kernel: sum_x J (dr_a/dx) g_x
+        double s = 0;
+#pragma unroll
+        for (int x = 0; x < 3; x++) s += J * ge[x * 3 + a] * gv[x];
+        Q[a * H::SLAB + own] = s;
+      }
       if (lam) Q[3 * H::SLAB + own] = d.lambda * J * u[gi];
     }
     __syncthreads();

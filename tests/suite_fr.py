@@ -289,3 +289,6 @@ def _():
                 worst = max(worst, abs(float(a[k]) - float(b[k])))
     check(worst < 1e-12, "FR (c_DG) and modal DG differ by %g in the Euler monitors" % worst)
     return "monitors agree to %.1e (N = 1..4 rectangles, N = 3 bilinear)" % worst
+ADV_BAD = ["-problem", "advection", "-disc", "fr", "-order", "2", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic"]
+test("fr/errors/advection-flux")(error_test(ADV_BAD + ["-euler_flux", "roe"], r"Physics advection has its own upwind flux: -euler_flux is for the Euler equations"))
+test("fr/errors/advection-means-file")(error_test(ADV_BAD + ["-euler_means_file", "means.bin"], r"-euler_means_file writes density and pressure means of the Euler equations; physics advection has one component"))

@@ -401,18 +401,28 @@ static PetscReal FRWeight(const FRDisc *fr, PetscInt i)
   return w;
 }
 
+/* The integral over element e of one variable's solution-point values v (Gauss weights times J), or of 1
+ * (v NULL: the element's volume). */
+static PetscReal FRElementIntegral(const FRDisc *fr, PetscInt e, const PetscScalar *v)
+{
+  const PetscInt Np = fr->Np, gs = fr->dim * fr->dim + 1;
+  PetscReal      s  = 0;
+
+  for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * (v ? v[i] : 1.0);
+  return s;
+}
+
 static PetscErrorCode FRIntegrate(ConsLaw cl, Vec uvec, PetscReal total[])
 {
   FRDisc            *fr = (FRDisc *)cl->data;
-  const PetscInt     nv = fr->nv, Np = fr->Np, gs = fr->dim * fr->dim + 1;
+  const PetscInt     nv = fr->nv, Np = fr->Np;
   const PetscScalar *u;
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nv; k++) total[k] = 0;
   PetscCall(VecGetArrayRead(uvec, &u));
   for (PetscInt e = 0; e < fr->K; e++)
-    for (PetscInt k = 0; k < nv; k++)
-      for (PetscInt i = 0; i < Np; i++) total[k] += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * u[e * nv * Np + k * Np + i];
+    for (PetscInt k = 0; k < nv; k++) total[k] += FRElementIntegral(fr, e, u + (e * nv + k) * Np);
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, total, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -455,20 +465,15 @@ static PetscErrorCode FREnergy(ConsLaw cl, Vec uvec, PetscReal *energy)
 static PetscErrorCode FRElementMeans(ConsLaw cl, Vec uvec, PetscReal means[])
 {
   FRDisc            *fr = (FRDisc *)cl->data;
-  const PetscInt     nv = fr->nv, Np = fr->Np, gs = fr->dim * fr->dim + 1;
+  const PetscInt     nv = fr->nv, Np = fr->Np;
   const PetscScalar *u;
   PetscReal          vol;
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(uvec, &u));
   for (PetscInt e = 0; e < fr->K; e++) {
-    vol = 0;
-    for (PetscInt i = 0; i < Np; i++) vol += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1];
-    for (PetscInt k = 0; k < nv; k++) {
-      PetscReal s = 0;
-      for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * u[e * nv * Np + k * Np + i];
-      means[e * nv + k] = s / vol;
-    }
+    vol = FRElementIntegral(fr, e, NULL);
+    for (PetscInt k = 0; k < nv; k++) means[e * nv + k] = FRElementIntegral(fr, e, u + (e * nv + k) * Np) / vol;
   }
   PetscCall(VecRestoreArrayRead(uvec, &u));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -380,8 +380,13 @@ static PetscErrorCode SEMProjectElements(Disc disc, PetscInt Ns, const PetscReal
     for (PetscInt e = 0; e < sem->K; e++) {
       if (e == 0 || src_vertices) {
         if (!src_vertices) PetscCall(PetscArraycpy(pts, sem->ref->xi, Np * dim));
-        else
+        else {
+          PetscReal jac[9], size = 0, miss = GeomAffineJacobian(sem->shape, (int)dim, src_vertices + e * nv * dim, jac);
+          for (PetscInt q = 0; q < dim * dim; q++) size = PetscMax(size, PetscAbsReal(jac[q]));
+          PetscCheck(miss <= 1e-10 * size && !MeshElementIsCurved(sem->mesh, e), PETSC_COMM_SELF, PETSC_ERR_SUP,
+                     "-restart: element %" PetscInt_FMT " of the checkpoint's mesh (or this run's) is not affine (%s): a continuous field is mapped between meshes or partitions through the affine map only; restart on the checkpoint's number of ranks without -restart_project, or on an affine mesh", e, miss > 1e-10 * size ? "its vertices are not an affine image of the reference element's" : "curved");
           for (PetscInt p = 0; p < Np; p++) GeomAffineInverseMap(sem->shape, (int)dim, src_vertices + e * nv * dim, sem->x + (e * Np + p) * dim, pts + p * dim);
+        }
         PetscCall(RefElementInterpolationMatrix(sref, Np, pts, Is));
       }
       for (PetscInt i = 0; i < Np; i++)

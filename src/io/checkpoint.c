@@ -561,7 +561,10 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       PetscInt           rows = -1;
       PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
       width[k] = block_size;
-      if (c->vec_field[k]) PetscCall(IOFileGetDatasetShape(file, dset, &rows, &width[k]));
+      if (c->vec_field[k]) {
+        PetscCall(IOFileGetDatasetShape(file, dset, &rows, &width[k]));
+        PetscCheck(rows == blocks, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': vector %s has %" PetscInt_FMT " rows, expected one per element (%" PetscInt_FMT ")", path, c->vec_names[k], rows, blocks);
+      }
       if (!k || width[k] != width[k - 1]) {
         if (k) {
           PetscCall(VecScatterDestroy(&scatter));

@@ -295,7 +295,7 @@ PetscErrorCode FieldWriterWrite(FieldWriter w, PetscInt step, PetscReal time, Pe
       PetscCall(DiscPointValues(disc, fields[f], values, SCATTER_FORWARD));
     }
     PetscCall(VecGetLocalSize(values, &n));
-    PetscCheck(n == w->mesh->npoints * ncomp, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Field %s has %" PetscInt_FMT " local values for %" PetscInt_FMT " output points", names[f], n, w->mesh->npoints);
+    PetscCheck(n == w->mesh->npoints * ncomp, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Field %s has %" PetscInt_FMT " local values for %" PetscInt_FMT " output points of %" PetscInt_FMT " components", names[f], n, w->mesh->npoints, ncomp);
     PetscCheck(nout + ncomp <= FIELD_MAX, w->comm, PETSC_ERR_ARG_SIZ, "At most %d output fields (components)", FIELD_MAX);
     PetscCall(VecGetArrayRead(values, &a));
     if (ncomp == 1) {

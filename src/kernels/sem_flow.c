@@ -31,7 +31,7 @@ static void GatherComponents(int ncomp, int Np, const int *gather, const double 
 }
 
 /* cc[c*Np + q] = (curl curl u)_c of the element's velocity ue, element-locally (the vorticity
- * differentiated again inside the element). work: (dim*dim + 3 + dim) Np doubles. */
+ * differentiated again inside the element). work: (dim*dim + 3 + 2 dim) Np doubles (gu, w, gw and the gradient's own dim Np). */
 static void ElementCurlCurl(const SEMFlowKernelData *d, const double *g, const double *ue, double *cc, double *work)
 {
   const int dim = d->dim, Np = d->Np;

@@ -409,7 +409,7 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
   PetscFunctionBeginUser;
   if (!strcmp(name, "L2_error_density") || !strcmp(name, "L2_error")) {
     EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->cl->nv};
-    PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor L2_error_density", un->app->problem_name);
+    PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor %s", un->app->problem_name, name);
     PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, v));
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
@@ -798,6 +798,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   Euler    *eu;
   PetscInt  limiter = 0;
   PetscReal eps, kappa = 0;
+  PetscBool flux_set = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&eu));
@@ -809,7 +810,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   eu->cfl         = 0.5;
   PetscCall(DiscGetConsLaw(app->disc, advection ? "Linear advection" : "The Euler equations", &eu->cl));
   PetscOptionsBegin(un->comm, NULL, "Euler equations", NULL);
-  PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, NULL));
+  PetscCall(PetscOptionsEList("-euler_flux", "Numerical flux", NULL, EulerFluxTypes, 3, EulerFluxTypes[eu->flux], &eu->flux, &flux_set));
   PetscCall(PetscOptionsReal("-cfl", "CFL number: the step from the current wave speeds before every step (0: -ts_dt)", NULL, eu->cfl, &eu->cfl, NULL));
   PetscCall(PetscOptionsEList("-euler_limiter", "Slope limiter", NULL, EulerLimiters, 2, EulerLimiters[limiter], &limiter, NULL));
   PetscCall(PetscOptionsReal("-euler_limiter_sensor", "N >= 2: limit only troubled cells, where the density's modes of degree N hold more than this / N^4 of its modal energy (Persson-Peraire sensor; 0: every cell)", NULL, kappa, &kappa, NULL));
@@ -833,7 +834,9 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
     const Problem *pb = &app->problem;
     PetscInt       nb = eu->cl->nbpoints;
     PetscCheck(!eu->limit, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection has no limiter: -euler_limiter and -euler_positivity are for the Euler equations");
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nb, 1, MPIU_INT, MPI_SUM, un->comm));
+    PetscCheck(!flux_set, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection has its own upwind flux: -euler_flux is for the Euler equations");
+    PetscCheck(!eu->means_file[0], un->comm, PETSC_ERR_ARG_WRONG, "-euler_means_file writes density and pressure means of the Euler equations; physics advection has one component");
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nb, 1, MPIU_INT, MPI_SUM, un->comm));
     PetscCheck(nb == 0, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection runs on periodic meshes only: mesh %s has boundary faces (give -dm_plex_box_bd periodic,periodic[,periodic])", app->mesh->source);
     for (PetscInt j = 0; j < 3; j++) eu->cl->velocity[j] = pb->velocity_scale * pb->flow_direction[j];
     PetscCheck(pb->velocity_scale > 0, un->comm, PETSC_ERR_ARG_WRONG, "Physics advection: problem %s gives no velocity (velocity_scale and flow_direction)", app->problem_name);

@@ -178,6 +178,21 @@ static PetscErrorCode StokesDIRKOutputPressure(StokesDIRK *sd, Vec pout)
 
 /* One step t_n -> t_n + dt: the stages of the tableau, each the saddle-point system (see the top of the file),
  * from the last stage's solution (u_n, pi_n). */
+/* The saddle-point vector x = (u, pi): the velocity state and the last stage's pressure unknown. */
+static PetscErrorCode StokesDIRKStateToSystem(StokesDIRK *sd, Vec u)
+{
+  Vec xu, xp;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSubVector(sd->x, sd->st.is[0], &xu));
+  PetscCall(VecCopy(u, xu));
+  PetscCall(VecRestoreSubVector(sd->x, sd->st.is[0], &xu));
+  PetscCall(VecGetSubVector(sd->x, sd->st.is[1], &xp));
+  PetscCall(VecCopy(sd->pi, xp));
+  PetscCall(VecRestoreSubVector(sd->x, sd->st.is[1], &xp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TSStep_StokesDIRK(TS ts)
 {
   StokesDIRK       *sd = (StokesDIRK *)ts->data;
@@ -196,12 +211,7 @@ static PetscErrorCode TSStep_StokesDIRK(TS ts)
   its0 = sd->st.iterations;
   PetscCall(VecNestGetSubVec(ts->vec_sol, 0, &u));
   PetscCall(VecNestGetSubVec(ts->vec_sol, 1, &pout));
-  PetscCall(VecGetSubVector(sd->x, sd->st.is[0], &xu));
-  PetscCall(VecCopy(u, xu));
-  PetscCall(VecRestoreSubVector(sd->x, sd->st.is[0], &xu));
-  PetscCall(VecGetSubVector(sd->x, sd->st.is[1], &xp));
-  PetscCall(VecCopy(sd->pi, xp));
-  PetscCall(VecRestoreSubVector(sd->x, sd->st.is[1], &xp));
+  PetscCall(StokesDIRKStateToSystem(sd, u));
   for (PetscInt i = 0; i < tab.s; i++) {
     StokesPoint sp = {app, t + tab.c[i] * dt};
     PetscCall(VecCopy(u, sd->Z));
@@ -298,14 +308,9 @@ static PetscErrorCode StokesDIRKErrors(Unsteady *un, char summary[], size_t len)
   PetscFunctionBeginUser;
   PetscCall(TSGetTime(un->ts, &t));
   { /* the state (u, pi), which a restart without a further step has not copied into x */
-    Vec u, xu, xp;
+    Vec u;
     PetscCall(VecNestGetSubVec(un->state, 0, &u));
-    PetscCall(VecGetSubVector(sd->x, sd->st.is[0], &xu));
-    PetscCall(VecCopy(u, xu));
-    PetscCall(VecRestoreSubVector(sd->x, sd->st.is[0], &xu));
-    PetscCall(VecGetSubVector(sd->x, sd->st.is[1], &xp));
-    PetscCall(VecCopy(sd->pi, xp));
-    PetscCall(VecRestoreSubVector(sd->x, sd->st.is[1], &xp));
+    PetscCall(StokesDIRKStateToSystem(sd, u));
   }
   PetscCall(StokesSystemErrors(&sd->st, sd->x, t, &err_u, &err_p, &div));
   PetscCall(ISGetSize(sd->st.is[0], &nu_dofs));

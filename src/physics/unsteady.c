@@ -229,7 +229,12 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
     PetscCall(TSSetTime(un->ts, time));
     PetscCall(TSSetStepNumber(un->ts, step));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_dt", &dt_given));
-    if (!dt_given) PetscCall(TSSetTimeStep(un->ts, dt)); /* -ts_dt on a restart changes the step (multistep integrators restart their history) */
+    if (!dt_given) PetscCall(TSSetTimeStep(un->ts, dt)); /* -ts_dt on a restart changes the step: */
+    {                                                    /* multistep integrators restart their history */
+      HoflowTSSetHistoryStepFunction set_history_step = NULL;
+      PetscCall(PetscObjectQueryFunction((PetscObject)un->ts, HOFLOW_TS_SET_HISTORY_STEP, &set_history_step));
+      if (set_history_step) PetscCall(set_history_step(un->ts, dt));
+    }
     un->start_step = step;
   }
   if (un->physics_setup) PetscCall(un->physics_setup(un));

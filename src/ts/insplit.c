@@ -45,7 +45,8 @@ typedef struct {
   Vec           subx; /* its state */
   PetscReal     sub_weights[INS_SMAX], sub_times[INS_SMAX];
   PetscInt      sub_npoints;
-  PetscReal     dt; /* the constant step */
+  PetscReal     dt;         /* the constant step */
+  PetscReal     history_dt; /* the step of a restored history (0: none) */
   PetscInt      vel_its, pres_its;
   char          failure[512];
   const char   *history_names[2 * INS_DMAX * INS_SMAX + INS_SMAX + 1];
@@ -266,7 +267,7 @@ static PetscErrorCode TSStep_Insplit(TS ts)
 
   PetscFunctionBeginUser;
   if (ins->dt == 0) { /* the first step of this run */
-    ins->dt = ts->time_step;
+    ins->dt = ins->history_dt > 0 ? ins->history_dt : ts->time_step;
     PetscCall(TSStep_Insplit(ts));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -437,11 +438,19 @@ static PetscErrorCode TSView_Insplit(TS ts, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode TSInsplitSetHistoryStep_Insplit(TS ts, PetscReal dt)
+{
+  PetscFunctionBeginUser;
+  ((TS_Insplit *)ts->data)->history_dt = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TSDestroy_Insplit(TS ts)
 {
   PetscFunctionBeginUser;
   PetscCall(TSReset_Insplit(ts));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_SET_HISTORY_STEP, NULL));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -468,6 +477,7 @@ static PetscErrorCode TSCreate_Insplit(TS ts)
   PetscCall(HoflowLogStageGet("INS pressure", &ins->stage_pressure));
   PetscCall(HoflowLogStageGet("INS update", &ins->stage_update));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, TSInsplitGetHistory_Insplit));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_SET_HISTORY_STEP, TSInsplitSetHistoryStep_Insplit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -31,7 +31,7 @@ typedef struct {
   TSVelCorrOps ops;
   PetscBool    ops_set;
   PetscInt     order, history_given;
-  PetscReal    divergence_factor, dt;
+  PetscReal    divergence_factor, dt, history_dt; /* history_dt: the step of a restored history (0: none) */
   /* Uh[k] = u^{n-1-k}, NUh[k] = N(u^{n-1-k}) */
   Vec           Uh[VC_SMAX], NUh[VC_SMAX];
   Vec           un, nun, F, ustar, f, pn;
@@ -119,7 +119,7 @@ static PetscErrorCode TSStep_VelCorr(TS ts)
   Vec             u, p, us[VC_SMAX], nus[VC_SMAX];
 
   PetscFunctionBeginUser;
-  if (vc->dt == 0) vc->dt = ts->time_step;
+  if (vc->dt == 0) vc->dt = vc->history_dt > 0 ? vc->history_dt : ts->time_step;
   if (PetscAbsReal(ts->time_step - vc->dt) > 1e-12 * vc->dt) { /* a new step size: start the history again */
     PetscCall(PetscInfo(ts, "velcorr: step size %g -> %g, history restarted\n", (double)vc->dt, (double)ts->time_step));
     vc->dt            = ts->time_step;
@@ -210,11 +210,19 @@ static PetscErrorCode TSView_VelCorr(TS ts, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode TSVelCorrSetHistoryStep_VelCorr(TS ts, PetscReal dt)
+{
+  PetscFunctionBeginUser;
+  ((TS_VelCorr *)ts->data)->history_dt = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TSDestroy_VelCorr(TS ts)
 {
   PetscFunctionBeginUser;
   PetscCall(TSReset_VelCorr(ts));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_SET_HISTORY_STEP, NULL));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -239,6 +247,7 @@ PetscErrorCode TSCreate_VelCorr(TS ts)
   PetscCall(HoflowLogStageGet("VC pressure", &vc->stage_pressure));
   PetscCall(HoflowLogStageGet("VC velocity", &vc->stage_velocity));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, TSVelCorrGetHistory_VelCorr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_SET_HISTORY_STEP, TSVelCorrSetHistoryStep_VelCorr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -38,6 +38,11 @@ typedef struct {
  *   PetscErrorCode fn(TS ts, PetscInt *n, const char ***names, Vec **vecs)  (arrays owned by the TS) */
 #define HOFLOW_TS_GET_HISTORY "HoflowTSGetHistory_C"
 typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char ***, Vec **);
+/* ... and, on a restart, are told the step size their restored history was taken at, so that a restart with
+ * another -ts_dt starts the history again instead of combining levels of the old spacing:
+ *   PetscErrorCode fn(TS ts, PetscReal dt) */
+#define HOFLOW_TS_SET_HISTORY_STEP "HoflowTSSetHistoryStep_C"
+typedef PetscErrorCode (*HoflowTSSetHistoryStepFunction)(TS, PetscReal);
 
 PETSC_EXTERN PetscErrorCode TSInsplitSetOps(TS ts, const TSInsplitOps *ops);
 /* Supply the past levels (velocity and pressure at t - dt, t - 2 dt, ...) before the first step, so
