@@ -128,7 +128,7 @@ for part in $parts; do
   ncu)  # Nsight Compute on chosen kernels: NCU_CASES="shape:N:kernel-regex ..." (shape hex, tet or quad; tensor
         # kernels are timed with -bench_kernels tensor), hardware counters, clocks left alone
     NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
-    for c in ${NCU_CASES:-hex:7:TensorApplyKernel hex:7:TensorGradientKernel tet:4:ApplyKernel}; do
+    for c in ${NCU_CASES:-hex:7:HexApplyKernel hex:7:HexGradientKernel tet:4:ApplyKernel}; do
       shape=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; k=${rest#*:}
       case $shape in
       hex) mesh="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_kernels tensor" ;;

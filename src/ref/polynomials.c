@@ -53,20 +53,32 @@ PetscReal JacobiPDerivative(PetscReal x, PetscReal alpha, PetscReal beta, PetscI
   return PetscSqrtReal(n * (n + alpha + beta + 1.0)) * JacobiP(x, alpha + 1.0, beta + 1.0, n - 1);
 }
 
-/* Classical (non-normalized, L_k(1) = 1) Legendre polynomial by Bonnet's recurrence
- * (k+1) L_{k+1} = (2k+1) x L_k - k L_{k-1}. */
-static PetscReal LegendreStandard(PetscReal x, PetscInt n)
+/* d^k P_n / dx^k of the classical Legendre polynomial (P_n(1) = 1): k = 0 by Bonnet's recurrence
+ *   (m+1) P_{m+1} = (2m+1) x P_m - m P_{m-1},
+ * k > 0 by its k-fold derivative for m = 0..n (n <= HOFLOW_NMAX + 2: the VCJH corrections' degrees),
+ *   (m+1) P_{m+1}^(j) = (2m+1) (x P_m^(j) + j P_m^(j-1)) - m P_{m-1}^(j). */
+PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k)
 {
-  PetscReal lm1 = 1.0, l = x;
+  PetscReal p[HOFLOW_NMAX + 3][HOFLOW_NMAX + 3]; /* p[j][m] = P_m^(j)(x) */
 
-  if (n == 0) return 1.0;
-  for (PetscInt k = 1; k < n; k++) {
-    const PetscReal lnew = ((2.0 * k + 1.0) * x * l - k * lm1) / (k + 1.0);
-
-    lm1 = l;
-    l   = lnew;
+  if (n < 0 || k > n) return 0;
+  if (k == 0) {
+    PetscReal lm1 = 1.0, l = x;
+    if (n == 0) return 1.0;
+    for (PetscInt m = 1; m < n; m++) {
+      const PetscReal lnew = ((2.0 * m + 1.0) * x * l - m * lm1) / (m + 1.0);
+      lm1                  = l;
+      l                    = lnew;
+    }
+    return l;
   }
-  return l;
+  if (n > HOFLOW_NMAX + 2) return NAN;
+  for (PetscInt j = 0; j <= k; j++) {
+    p[j][0] = j == 0 ? 1 : 0;
+    if (n >= 1) p[j][1] = j == 0 ? x : (j == 1 ? 1 : 0);
+    for (PetscInt m = 1; m < n; m++) p[j][m + 1] = ((2 * m + 1) * (x * p[j][m] + (j ? j * p[j - 1][m] : 0)) - m * p[j][m - 1]) / (m + 1);
+  }
+  return p[k][n];
 }
 
 /* Sort x ascending, carrying nothing else: the weights are computed after sorting. */
@@ -159,7 +171,7 @@ PetscErrorCode GaussLobattoLegendre(PetscInt n, PetscReal x[], PetscReal w[])
     PetscCall(PetscFree(wi));
   }
   for (PetscInt i = 0; i < n; i++) {
-    const PetscReal l = LegendreStandard(x[i], n - 1);
+    const PetscReal l = LegendreDerivative(x[i], n - 1, 0);
 
     w[i] = 2.0 / (n * (n - 1.0) * l * l);
   }

@@ -4,21 +4,6 @@
 
 const char *const FRCorrections[] = {"dg", "sd", "hu", "plus", "FRCorrection", "FR_CORRECTION_", NULL};
 
-/* d^k P_m / dx^k for m = 0..n by the k-fold derivative of Bonnet's recurrence,
- *   (m+1) P_{m+1}^(j) = (2m+1) (x P_m^(j) + j P_m^(j-1)) - m P_{m-1}^(j). */
-PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k)
-{
-  PetscReal p[HOFLOW_NMAX + 3][HOFLOW_NMAX + 3]; /* p[j][m] = P_m^(j)(x) */
-
-  if (n < 0 || k > n) return 0;
-  for (PetscInt j = 0; j <= k; j++) {
-    p[j][0] = j == 0 ? 1 : 0;
-    if (n >= 1) p[j][1] = j == 0 ? x : (j == 1 ? 1 : 0);
-    for (PetscInt m = 1; m < n; m++) p[j][m + 1] = ((2 * m + 1) * (x * p[j][m] + (j ? j * p[j - 1][m] : 0)) - m * p[j][m - 1]) / (m + 1);
-  }
-  return p[k][n];
-}
-
 /* a_N N! = (2N)! / (2^N N!), the leading coefficient of P_N times N! */
 static PetscReal VCJHLeading(PetscInt N)
 {

@@ -100,6 +100,8 @@ PETSC_EXTERN PetscErrorCode RefElementLebesgueConstant(const RefElement *ref, Pe
 /* Orthonormal Jacobi polynomial P_n^{(alpha,beta)} on [-1,1] w.r.t. the weight (1-x)^alpha (1+x)^beta. */
 PETSC_EXTERN PetscReal JacobiP(PetscReal x, PetscReal alpha, PetscReal beta, PetscInt n);
 PETSC_EXTERN PetscReal JacobiPDerivative(PetscReal x, PetscReal alpha, PetscReal beta, PetscInt n);
+/* The k-th derivative of the Legendre polynomial P_n (P_n(1) = 1) at x. */
+PETSC_EXTERN PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k);
 /* n-point Gauss–Jacobi points and weights (exact to degree 2n-1), ascending. */
 PETSC_EXTERN PetscErrorCode JacobiGaussQuadrature(PetscReal alpha, PetscReal beta, PetscInt n, PetscReal x[], PetscReal w[]);
 /* n-point Gauss–Lobatto–Legendre points and weights (exact to degree 2n-3), ascending, n >= 2. */
@@ -152,5 +154,3 @@ PETSC_EXTERN const char *const FRCorrections[];
 PETSC_EXTERN PetscErrorCode VCJHParameter(FRCorrection type, PetscInt N, PetscReal *c);
 /* g_L and its derivative at n points x (g or dg may be NULL); g_R(x) = g_L(-x), g_R'(x) = -g_L'(-x) */
 PETSC_EXTERN PetscErrorCode VCJHCorrectionLeft(PetscInt N, PetscReal c, PetscInt n, const PetscReal x[], PetscReal g[], PetscReal dg[]);
-/* The k-th derivative of the Legendre polynomial P_n (P_n(1) = 1) at x. */
-PETSC_EXTERN PetscReal LegendreDerivative(PetscReal x, PetscInt n, PetscInt k);
