@@ -302,7 +302,7 @@ int main(int argc, char **argv)
     const PetscInt N = orders[o];
     Disc           dgdisc;
     DGDisc        *disc;
-    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? (mesh->dim == 3 ? 12 : 24) : 1; /* 3D kernels: 1 or 2 elements per thread */
+    PetscInt       epbs[] = {1, 2, 4, 8, 16, 32}, epts[] = {1, 2, 4, 8}, nepb = sweep && on_device ? 24 : 1; /* 3D kernels: P = 4 up to 56 nodes, 8 up to 20 (cuda/ipdg.cu) */
     PetscReal      best_dofs = 0;
     PetscBool      tensor_shape;
 
@@ -327,6 +327,7 @@ int main(int argc, char **argv)
         if (sweep && on_device) {
           /* one thread row of P elements must fit the 48 KB of static shared memory */
           if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
+          if (dim == 3 && ((epts[s / 6] == 4 && Np > 56) || (epts[s / 6] == 8 && Np > 20))) continue; /* cuda/ipdg.cu's 3D instances */
           PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epbs[s % 6], epbs[s % 6]));
           PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
           PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));

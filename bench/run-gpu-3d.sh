@@ -17,7 +17,7 @@ rm -f "$OUT/build.log"
 for part in $parts; do
   case $part in
   tests)
-    python3 tests/run.py --gpu -j 4 ${TESTS_K:+-k "$TESTS_K"} > "$OUT/test-gpu.log" 2>&1
+    python3 tests/run.py --gpu -j ${TESTS_J:-4} ${TESTS_K:+-k "$TESTS_K"} > "$OUT/test-gpu.log" 2>&1
     grep -E '^FAIL' -A12 "$OUT/test-gpu.log" | head -80
     tail -2 "$OUT/test-gpu.log" ;;
   bench)
@@ -30,9 +30,9 @@ for part in $parts; do
       grep -E "^(device|cells|copy|shared|shape|hexa|tetra)" "$OUT/r.txt"
     done
     rm -f "$OUT/r.txt" ;;
-  sweep)  # launch shapes (elements per block and per thread) of the tetrahedral kernels, for cuda/ipdg.cu's table
+  sweep)  # launch shapes (elements per block and per thread) of the tetrahedral kernels, for cuda/ipdg.cu's table (SWEEP_ORDERS=3,4,...)
     ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3 \
-      -bench_orders 1,2,3,4,5,6,7,8 -bench_epb_sweep -bench_reps 20 -bench_ins false -bench_csv "$OUT/sweep_tet.csv" > /dev/null 2>&1
+      -bench_orders ${SWEEP_ORDERS:-1,2,3,4,5,6,7,8} -bench_epb_sweep -bench_reps 20 -bench_ins false -bench_csv "$OUT/sweep_tet.csv" > /dev/null 2>&1
     echo "fastest launch shape (shape kernel N rows P seconds):"
     awk -F, 'NR>1 {k=$2" "$4" "$3; if (!(k in best) || $8<best[k]) {best[k]=$8; cfg[k]=$6" "$7}} END {for (k in best) print "best", k, cfg[k], best[k]}' "$OUT/sweep_tet.csv" | sort -k3,3 -k4n ;;
   big)  # issue 13's single-GPU case: N = 6, 19.3 M DOFs, pMG-AMG to 1e-8 (setup vs solve), and the same
@@ -60,7 +60,8 @@ for part in $parts; do
     done
     rm -f "$OUT/r.txt" ;;
   ins3d)  # Beltrami flow, N = 2..5, hexahedra and tetrahedra
-    python3 scripts/ins3d_study.py --out "$OUT/ins3d_beltrami" -- -dm_vec_type cuda 2>&1 | tail -30 ;;
+    # INS3D_ARGS: e.g. "--orders 5 --shapes tetrahedron --levels 1-3 --dt 6.25e-5 --T 0.00125"
+    python3 scripts/ins3d_study.py ${INS3D_ARGS:-} --out "$OUT/ins3d_beltrami" -- -dm_vec_type cuda 2>&1 | tail -30 ;;
   solvers)  # pMG-AMG and LOR-AMG iterations, N = 2..8, three tetrahedral and hexahedral levels
     python3 scripts/solver_study.py --cuda --stacks pmg_amg,lor_amg --no-screened --orders 2-8 \
       --meshes tet0,tet1,tet2,hex2,hex4,hex8 --out "$OUT/solver_study_3d" --title "H100, $(date -u +%F)" 2>&1 | tail -40 ;;

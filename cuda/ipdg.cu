@@ -13,21 +13,23 @@
 #include <hoflow/kernels/shapes.h>
 
 // Launch shape per [kernel: 0 gradient, 1 apply][shape][N]: {thread rows per block, elements per
-// thread}. A thread row holds one thread per node (per face node where there are more) and works on
+// thread}. A thread row holds one thread per node (the apply's face phases walk the face nodes in
+// steps of the row, so no lane idles through the node phases, which carry the matrix products) and works on
 // P elements, so each matrix entry it fetches serves P elements (seed 000's kernel 4). 0 entries fall
 // back to about 256 threads and P = 1. Tuned on an NVIDIA H100 80GB HBM3 with bench/run-gpu.sh
-// (2026-11-22) for triangles and quadrilaterals, and bench/run-gpu-3d.sh sweep (2026-11-24, 199 680
-// tetrahedra: apply 1.3-1.6x faster than the default shapes at N = 3..6): see bench/README.md.
+// (2026-11-22) for triangles and quadrilaterals, and bench/run-gpu-3d.sh sweep (199 680 tetrahedra;
+// 2026-11-24: apply 1.3-1.6x faster than the default shapes at N = 3..6; 2026-11-26, N = 1..6 with one
+// thread a node and P = 4 in 3D: bench/results/h100_2026-11-26_sweep_tetrahedron.csv): see bench/README.md.
 typedef struct {
   int rows, per_thread;
 } LaunchShape;
 static const LaunchShape tuned[2][REF_NUM_SHAPES][HOFLOW_NMAX + 1] = {
     {[REF_TRIANGLE]      = {{0, 0}, {32, 1}, {16, 1}, {8, 2}, {2, 4}, {1, 8}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {4, 4}},
      [REF_QUADRILATERAL] = {{0, 0}, {32, 1}, {32, 1}, {4, 2}, {1, 8}, {2, 8}, {1, 8}, {1, 8}, {1, 8}, {8, 8}, {1, 4}},
-     [REF_TETRAHEDRON]   = {{0, 0}, {16, 1}, {16, 1}, {8, 2}, {4, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 2}}},
+     [REF_TETRAHEDRON]   = {{0, 0}, {32, 1}, {16, 1}, {4, 4}, {4, 4}, {4, 4}, {2, 2}, {1, 2}, {1, 2}}},
     {[REF_TRIANGLE]      = {{0, 0}, {16, 1}, {8, 2}, {16, 1}, {2, 2}, {1, 4}, {1, 4}, {2, 4}, {2, 4}, {1, 4}, {16, 4}},
      [REF_QUADRILATERAL] = {{0, 0}, {4, 2}, {4, 2}, {8, 2}, {1, 4}, {2, 4}, {1, 8}, {1, 4}, {1, 4}, {4, 4}, {2, 4}},
-     [REF_TETRAHEDRON]   = {{0, 0}, {8, 1}, {4, 2}, {2, 2}, {2, 2}, {1, 2}, {1, 2}, {1, 2}, {2, 1}}},
+     [REF_TETRAHEDRON]   = {{0, 0}, {4, 1}, {32, 1}, {4, 2}, {8, 2}, {16, 4}, {8, 2}, {1, 2}, {2, 1}}},
 };
 
 static const size_t shared_limit = 48 * 1024; // dynamic shared memory without cudaFuncSetAttribute
@@ -120,9 +122,10 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 #define S_Q(p, x) (sh + (p)*S + (2 + DIM) * NFN + (DIM + (x)) * NP)
 #define S_R(p) (sh + (p)*S + (2 + DIM) * NFN + 2 * DIM * NP)
 
-  // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
-  if (t < NFN) {
-    const int f = __ldg(d.node_face + t), fn = __ldg(d.face_nodes + t);
+  // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary); a
+  // thread row has one thread a node, so it walks the face nodes in steps of NP
+  for (int tf = t; tf < NFN; tf += NP) {
+    const int f = __ldg(d.node_face + tf), fn = __ldg(d.face_nodes + tf);
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
@@ -131,26 +134,26 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
       const double *sg   = d.sgeo + (e * NF + f) * SS;
       const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
       const int     type = d.face_type[e * NF + f], idM = base + fn;
-      const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + t] : idM;
+      const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
       double        gnM = 0, gnP = 0, ju, jg;
 #pragma unroll
       for (int x = 0; x < DIM; x++) {
         gnM += sg[x] * g[x][idM];
         gnP += sg[x] * g[x][idP];
       }
-      EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + t] : 0.0, &ju, &jg);
+      EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, &ju, &jg);
       S_DU(p)
-      [t] = ju;
+      [tf] = ju;
       S_DGN(p)
-      [t] = jg;
+      [tf] = jg;
 #pragma unroll
       for (int x = 0; x < DIM; x++) S_W(p, x)
-                                    [t] = 0.5 * sg[x] * sj * ju;
+                                    [tf] = 0.5 * sg[x] * sj * ju;
     }
   }
   __syncthreads();
   // lifted jumps Lvec and the volume flux q = grad u + Lvec in reference directions
-  if (t < NP) {
+  {
     double l[DIM][P];
 #pragma unroll
     for (int x = 0; x < DIM; x++)
@@ -190,7 +193,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
   __syncthreads();
   // volume term -div q + lambda u; surface fluxes s (overwrite w_0)
   double r[P];
-  if (t < NP) {
+  {
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
@@ -206,8 +209,8 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 #pragma unroll
     for (int p = 0; p < P; p++) r[p] = eb + p < e1 ? -a[p] + d.lambda * u[d.node0 + (eb + p) * NP + t] : 0.0;
   }
-  if (t < NFN) {
-    const int f = __ldg(d.node_face + t), m = __ldg(d.face_nodes + t);
+  for (int tf = t; tf < NFN; tf += NP) {
+    const int f = __ldg(d.node_face + tf), m = __ldg(d.face_nodes + tf);
 #pragma unroll
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
@@ -217,11 +220,11 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 #pragma unroll
       for (int x = 0; x < DIM; x++) nL += sg[x] * S_L(p, x)[m];
       S_W(p, 0)
-      [t] = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * (0.5 * S_DGN(p)[t] + sg[HOFLOW_SGEO_TAU(DIM)] * S_DU(p)[t] - nL);
+      [tf] = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * (0.5 * S_DGN(p)[tf] + sg[HOFLOW_SGEO_TAU(DIM)] * S_DU(p)[tf] - nL);
     }
   }
   __syncthreads();
-  if (t < NP) {
+  {
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
@@ -232,7 +235,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
   }
   __syncthreads();
   // multiply by the element mass matrix J M
-  if (t < NP) {
+  {
     double a[P];
 #pragma unroll
     for (int p = 0; p < P; p++) a[p] = 0;
@@ -271,17 +274,9 @@ static size_t SharedLimit(Kernel kernel, size_t per_row)
   return (size_t)optin;
 }
 
-static int ThreadsPerRow(int kernel, RefShape shape, int N)
-{
-  const int Np  = RefShapeNumNodes(shape, N);
-  int       nfn = 0;
-  for (int f = 0; f < RefShapeTable[shape].nfaces; f++) nfn += RefShapeTable[shape].dim == 2 ? N + 1 : RefShapeNumNodes(RefShapeTable[shape].face_shape[f], N);
-  return kernel == 0 ? Np : (Np > nfn ? Np : nfn);
-}
-
 extern "C" int IPDGElementsPerBlock(int kernel, RefShape shape, int N)
 {
-  const int rows = tuned[kernel][shape][N].rows, threads = ThreadsPerRow(kernel, shape, N);
+  const int rows = tuned[kernel][shape][N].rows, threads = RefShapeNumNodes(shape, N); /* one thread a node */
   return rows ? rows : (256 / threads > 1 ? 256 / threads : 1);
 }
 
@@ -302,7 +297,8 @@ static int LaunchGradientP(const IPDGKernelData *d, int halo, int e0, int e1, co
   return (int)cudaGetLastError();
 }
 
-// Elements per thread 1, 2, 4, 8 in 2D; 1, 2 in 3D (larger elements: more registers per element).
+// Elements per thread 1, 2, 4, 8 in 2D; in 3D 1, 2, 4 for elements of up to 56 nodes and 8 up to 20
+// (larger elements: more registers and shared memory per element, fewer elements to share a fetched entry).
 template <int NP, int NFN, int NF, int DIM>
 static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, const double *u, double *gx, double *gy, double *gz)
 {
@@ -312,10 +308,10 @@ static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, con
   case 2:
     return LaunchGradientP<NP, DIM, 2>(d, halo, e0, e1, u, gx, gy, gz);
   case 4:
-    if constexpr (DIM == 2) return LaunchGradientP<NP, DIM, 4>(d, halo, e0, e1, u, gx, gy, gz);
+    if constexpr (DIM == 2 || NP <= 56) return LaunchGradientP<NP, DIM, 4>(d, halo, e0, e1, u, gx, gy, gz);
     return (int)cudaErrorInvalidValue;
   case 8:
-    if constexpr (DIM == 2) return LaunchGradientP<NP, DIM, 8>(d, halo, e0, e1, u, gx, gy, gz);
+    if constexpr (DIM == 2 || NP <= 20) return LaunchGradientP<NP, DIM, 8>(d, halo, e0, e1, u, gx, gy, gz);
     return (int)cudaErrorInvalidValue;
   default:
     return (int)cudaErrorInvalidValue;
@@ -325,7 +321,7 @@ static int LaunchGradient(const IPDGKernelData *d, int halo, int e0, int e1, con
 template <int NP, int NFN, int NF, int DIM, int P>
 static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  constexpr int    threads     = NP > NFN ? NP : NFN;
+  constexpr int    threads     = NP; /* one thread a node; the face phases loop */
   constexpr size_t per_row     = P * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
   int              rows        = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGElementsPerBlock(1, d->shape, d->N);
   static const int max_threads = MaxThreadsPerBlock(ApplyKernel<NP, NFN, NF, DIM, P>); /* once per instantiation */
@@ -346,10 +342,10 @@ static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u,
   case 2:
     return LaunchApplyP<NP, NFN, NF, DIM, 2>(d, e0, e1, u, gx, gy, gz, bc, Au);
   case 4:
-    if constexpr (DIM == 2) return LaunchApplyP<NP, NFN, NF, DIM, 4>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    if constexpr (DIM == 2 || NP <= 56) return LaunchApplyP<NP, NFN, NF, DIM, 4>(d, e0, e1, u, gx, gy, gz, bc, Au);
     return (int)cudaErrorInvalidValue;
   case 8:
-    if constexpr (DIM == 2) return LaunchApplyP<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
+    if constexpr (DIM == 2 || NP <= 20) return LaunchApplyP<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
     return (int)cudaErrorInvalidValue;
   default:
     return (int)cudaErrorInvalidValue;

@@ -16,6 +16,7 @@ Examples (from the repository root, after `make`):
   python3 scripts/ins3d_study.py                          # N = 2..5, hexahedra and tetrahedra (CPU)
   python3 scripts/ins3d_study.py --orders 4,5 --shapes hexahedron
   python3 scripts/ins3d_study.py --out bench/results/h100_DATE_ins3d_beltrami -- -dm_vec_type cuda
+  python3 scripts/ins3d_study.py --orders 5 --shapes tetrahedron --levels 2-3 --dt 6.25e-5 --T 0.00125 --rtol 1e-13 -- -dm_vec_type cuda
 Arguments after `--` go to hoflow unchanged. Output: <out>.csv and <out>.md (table and machine).
 """
 import argparse
@@ -62,16 +63,29 @@ def main():
     ap.add_argument("--orders", default="2,3,4,5")
     ap.add_argument("--shapes", default="hexahedron,tetrahedron")
     ap.add_argument("--out", default=os.path.join("bench", "results", "cpu_%s_ins3d_beltrami" % datetime.date.today().isoformat()))
+    ap.add_argument("--levels", help="levels A-B for every order and shape, instead of the plan's")
+    ap.add_argument("--dt", type=float, help="time step for every order, instead of the plan's")
+    ap.add_argument("--T", type=float, help="final time for every order, instead of the plan's")
+    ap.add_argument("--rtol", type=float, help="relative tolerance of the velocity and pressure solves (-vel_ksp_rtol, -pres_ksp_rtol; hoflow's default 1e-10 "
+                    "floors the velocity error near 5e-10 on fine tetrahedral levels at N = 5)")
     ap.add_argument("extra", nargs="*", help="options passed to hoflow (after --)")
     a = ap.parse_args()
     rows = []
+    rtol = ["-vel_ksp_rtol", repr(a.rtol), "-pres_ksp_rtol", repr(a.rtol)] if a.rtol else []
     for shape in a.shapes.split(","):
         for N in [int(x) for x in a.orders.split(",")]:
+            if N not in PLAN:
+                sys.exit("ins3d_study.py: --orders: no plan for N = %d (have %s)" % (N, ",".join(str(k) for k in PLAN)))
             levels, dt, T = PLAN[N]
+            dt, T = a.dt or dt, a.T or T
+            lv = levels[shape]
+            if a.levels:
+                lo, _, hi = a.levels.partition("-")
+                lv = list(range(int(lo), int(hi or lo) + 1))
             prev = None
-            for L in levels[shape]:
+            for L in lv:
                 args = ["-problem", "beltrami", "-order", str(N), "-ts_dt", repr(dt), "-ts_max_time", repr(T), "-ins_order", "3",
-                        "-ins_pressure_order", "2", "-ins_exact_history", "-progress_interval", "-1", "-monitor_file", "none"] + mesh_args(shape, L) + a.extra
+                        "-ins_pressure_order", "2", "-ins_exact_history", "-progress_interval", "-1", "-monitor_file", "none"] + mesh_args(shape, L) + rtol + a.extra
                 s = run(args)
                 eu, ep = float(s["L2"]), float(s["L2_p"])
                 ru = math.log2(prev[0] / eu) if prev else float("nan")
@@ -88,10 +102,11 @@ def main():
             f.write(",".join(str(r[k]) for k in keys) + "\n")
     with open(a.out + ".md", "w") as f:
         f.write("# Beltrami flow, 3D incompressible splitting: spatial convergence\n\n")
-        f.write("Date %s UTC, machine %s (%s, %d cores), hoflow %s.\n\n" % (datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), platform.node(), cpu_model(), os.cpu_count(),
+        f.write("Date %s UTC, machine %s (%s, %d cores), hoflow %s.\n\n" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), platform.node(), cpu_model(), os.cpu_count(),
                                                                        subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()))
-        f.write("Command: `python3 scripts/ins3d_study.py --orders %s --shapes %s%s`; on a GPU: "
-                "`python3 scripts/ins3d_study.py --out bench/results/h100_DATE_ins3d_beltrami -- -dm_vec_type cuda`\n\n" % (a.orders, a.shapes, (" -- " + " ".join(a.extra)) if a.extra else ""))
+        f.write("Command: `python3 scripts/ins3d_study.py --orders %s --shapes %s%s%s`; on a GPU: "
+                "`python3 scripts/ins3d_study.py --out bench/results/h100_DATE_ins3d_beltrami -- -dm_vec_type cuda`\n\n" % (a.orders, a.shapes, "".join(" --%s %s" % (k, v) for k, v in (("levels", a.levels), ("dt", a.dt), ("T", a.T), ("rtol", a.rtol)) if v),
+                                                                                                                           (" -- " + " ".join(a.extra)) if a.extra else ""))
         f.write("Each run: `hoflow -problem beltrami -order N -ts_dt DT -ts_max_time T -ins_order 3 -ins_pressure_order 2 -ins_exact_history` on the mesh of the level "
                 "(hexahedra: `-dm_plex_dim 3 -dm_plex_box_faces n,n,n`, n = 2^(L+1); tetrahedra: `-dm_plex_filename examples/meshes/cube_tet_structured.msh -dm_refine L`). "
                 "Velocity: L2 norm of the error of (u, v, w); pressure: mean removed. Rates against the previous level (h halves).\n\n")

@@ -288,7 +288,7 @@ test("errors/inverted-element")(error_test(["-dm_plex_filename", "tests/meshes/i
 test("errors/missing-boundary-group")(error_test(["-bc_dirichlet", "left,right,inlet"], r"Boundary group 'inlet' \(from -bc_dirichlet\) is not in mesh examples/meshes/square.msh; its named groups are: .*bottom"))
 test("errors/uncovered-boundary")(error_test(["-bc_dirichlet", "left,right", "-bc_neumann", "top"], r"belongs to none of the groups in -bc_dirichlet \(left,right\)"))
 test("errors/3d-simplex-box-without-tetgen")(error_test(["-dm_plex_dim", "3", "-dm_plex_simplex", "1", "-dm_plex_box_faces", "2,2,2"], r"-dm_plex_dim 3 -dm_plex_simplex 1: this PETSc has no tetrahedral mesh generator \(configure it with --download-ctetgen\); read a Gmsh tetrahedral mesh instead"))
-test("errors/3d-elements-per-thread")(error_test(["-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2", "-ipdg_cuda_elements_per_thread", "4,4"], r"-ipdg_cuda_elements_per_thread 4: 3D elements run 1 or 2 elements per CUDA thread"))
+test("errors/3d-elements-per-thread")(error_test(["-dm_plex_dim", "3", "-dm_plex_box_faces", "2,2,2", "-order", "4", "-ipdg_cuda_elements_per_thread", "4,4"], r"-ipdg_cuda_elements_per_thread 4: 3D elements run 1 or 2 elements per CUDA thread, 4 for elements of up to 56 nodes, 8 up to 20 \(this mesh has 125"))
 test("errors/nonconverging-solve")(error_test(["-order", "5", "-ksp_max_it", "5"], r"did not converge: KSP reason DIVERGED_ITS after 5 iterations"))
 
 
@@ -429,7 +429,7 @@ for shape in ("tetrahedron", "prism", "hexahedron"):
         test("gpu/apply/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order))
     # every launch variant (elements per thread 1, 2, 4; partial blocks) against the host
     for order in (2, 7):
-        for p in (1, 2):  # 3D kernels run 1 or 2 elements per thread (4 is refused: errors/3d-elements-per-thread)
+        for p in (1, 2, 4, 8) if order == 2 and shape != "hexahedron" else (1, 2, 4) if order == 2 else (1, 2):  # 3D: P = 4 up to 56 nodes, 8 up to 20 (errors/3d-elements-per-thread)
             launch = ["-ipdg_cuda_elements_per_thread", "%d,%d" % (p, p), "-ipdg_cuda_elements_per_block", "3,5"]
             test("gpu/apply-launch/%s/N%d/P%d" % (shape, order, p), gpu=True)(gpu_apply_test(shape, order, launch))
 

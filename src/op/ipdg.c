@@ -470,7 +470,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
 {
   IPDGContext *ctx;
   const Mesh  *mesh    = dg->mesh;
-  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2;
+  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2, max_np = 0;
   const char  *kernels[] = {"dense", "tensor", "auto"};
 
   PetscFunctionBeginUser;
@@ -497,10 +497,12 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscOptionsEnd();
   ctx->tensor[0] = (PetscBool)(kernel != 0);
   ctx->tensor[1] = (PetscBool)(kernel == 1 || (kernel == 2 && IPDGTensorCUDAPreferred((int)dg->dim, (int)dg->N)));
+  for (PetscInt b = 0; b < dg->nblocks; b++) max_np = PetscMax(max_np, dg->blocks[b].ref->Np);
   for (PetscInt k = 0; k < 2; k++) {
     PetscCheck(rows[k] >= 0 && rows[k] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_block %" PetscInt_FMT " must be in 0..1024", rows[k]);
     PetscCheck(per_thread[k] == 0 || per_thread[k] == 1 || per_thread[k] == 2 || per_thread[k] == 4 || per_thread[k] == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT " must be 1, 2, 4 or 8 (0: tuned)", per_thread[k]);
-    PetscCheck(dg->dim == 2 || per_thread[k] <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ipdg_cuda_elements_per_thread %" PetscInt_FMT ": 3D elements run 1 or 2 elements per CUDA thread (0: tuned)", per_thread[k]);
+    PetscCheck(dg->dim == 2 || per_thread[k] <= 2 || (per_thread[k] == 4 && max_np <= 56) || (per_thread[k] == 8 && max_np <= 20), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "-ipdg_cuda_elements_per_thread %" PetscInt_FMT ": 3D elements run 1 or 2 elements per CUDA thread, 4 for elements of up to 56 nodes, 8 up to 20 (this mesh has %" PetscInt_FMT "; 0: tuned)", per_thread[k], max_np);
   }
   for (PetscInt b = 0; b < dg->nblocks; b++) {
     const DGBlock    *blk = &dg->blocks[b];
