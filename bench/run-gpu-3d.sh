@@ -127,7 +127,7 @@ for part in $parts; do
     ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_orders ${TH_ORDERS:-2,3,4,5,6,7,8} \
       -bench_reps 20 -bench_ins false -bench_kernels tensor -bench_csv "$OUT/tensor_hex${TH_TAG:-}.csv" 2>&1 | grep -E "^(hexa|throughput)" ;;
   ncu)  # Nsight Compute on chosen kernels: NCU_CASES="shape:N:kernel-regex ..." (shape hex, tet or quad; tensor
-        # kernels are timed with -bench_kernels tensor), hardware counters, clocks left alone
+        # kernels are timed with -bench_kernels tensor), hardware counters, clocks left alone; NCU_FULL=1 adds --set full
     NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
     for c in ${NCU_CASES:-hex:7:HexApplyKernel hex:7:HexGradientKernel tet:4:ApplyKernel}; do
       shape=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; k=${rest#*:}
@@ -139,8 +139,10 @@ for part in $parts; do
       echo "=== ncu: $k N=$n $shape"
       $NCU --clock-control none --kernel-name regex:"$k" --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats \
-        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false 2>&1 | \
-        grep -E "Duration|Throughput|Memory \[%\]|DRAM|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Mem Pipes|Dynamic Shared|Static Shared|Threads  |Issue Slots|Warp Cycles Per Issued|Stall|Executed Ipc|Pipe" | head -50
+        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false > "$OUT/ncu_${shape}_N${n}_${k}.txt" 2>&1
+      [ -n "${NCU_FULL:-}" ] && $NCU --clock-control none --kernel-name regex:"$k" --launch-skip 2 --launch-count 1 --set full \
+        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false > "$OUT/ncu_full_${shape}_N${n}_${k}.txt" 2>&1
+      grep -E "Duration|Throughput|Memory \[%\]|DRAM|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Mem Pipes|Dynamic Shared|Static Shared|Threads  |Issue Slots|Warp Cycles Per Issued|Stall|Executed Ipc|Pipe" "$OUT/ncu_${shape}_N${n}_${k}.txt" | head -50
     done ;;
   tetN8)  # pMG-AMG on the finest Gmsh tetrahedra (h = 1/16, 19 519 cells) at N = 8: the last point of issue 12's solver study
     python3 scripts/solver_study.py --cuda --stacks pmg_amg --no-screened --orders ${TETN8_ORDERS:-8} --meshes tetg3 \
