@@ -142,7 +142,6 @@ def _():
     return "L2_density %.6e on 1 and 3 ranks; 2 backward Euler steps: %.6e" % (s1["L2_density"], si["L2_density"])
 
 
-test("fr/errors/triangles")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2"], r"-disc fr: quadrilaterals and hexahedra only so far; mesh examples/meshes/periodic_square\.msh has triangle elements"))
 test("fr/errors/limiter")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-euler_limiter", "barth_jespersen"],
                                      r"Discretization -disc fr does not provide limiters \(-euler_limiter, -euler_positivity\)"))
 test("fr/errors/viscous")(error_test(["-disc", "fr", "-problem", "couette", "-order", "2"], r"Discretization -disc fr does not provide viscous terms \(physics navier_stokes\)"))

@@ -555,13 +555,13 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   FRDisc        *fr;
   ConsLaw        cl;
   PetscInt       correction = FR_CORRECTION_DG;
-  PetscBool      c_given    = PETSC_FALSE;
+  PetscBool      c_given    = PETSC_FALSE, dense = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
   PetscCheck(disc->ncomp == dim + 2 || disc->ncomp == 1, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D) or linear advection (1); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
   for (PetscInt b = 0; b < mesh->nblocks; b++) {
-    PetscCheck(RefShapeTable[mesh->blocks[b].shape].tensor, comm, PETSC_ERR_SUP, "-disc fr: quadrilaterals and hexahedra only so far; mesh %s has %s elements", mesh->source, RefShapes[mesh->blocks[b].shape]);
+    dense = (PetscBool)(dense || !RefShapeTable[mesh->blocks[b].shape].tensor); /* simplices, prisms: dense operators (disc/fr_dense.c) */
     PetscCheck(!mesh->blocks[b].curved || mesh->geom_order == 1, comm, PETSC_ERR_SUP, "-disc fr: affine and non-affine (bilinear, trilinear) elements only so far; mesh %s has curved %s elements of geometry order %" PetscInt_FMT, mesh->source, RefShapes[mesh->blocks[b].shape], mesh->geom_order);
   }
   PetscCall(PetscNew(&fr));
@@ -578,13 +578,19 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->Nfaces = RefShapeTable[fr->shape].nfaces;
   fr->nfp    = dim == 2 ? fr->n1 : fr->n1 * fr->n1;
   PetscOptionsBegin(comm, NULL, "Flux reconstruction", NULL);
-  PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
+  PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2); quadrilaterals and hexahedra (simplices and prisms: dg, or -fr_c)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
   fr->c = -1;
   PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
   PetscOptionsEnd();
   PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
   fr->correction = (FRCorrection)correction;
   fr->c_given    = c_given;
+  if (dense) {
+    const PetscReal c = fr->c;
+    PetscCall(PetscFree(fr));
+    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(FRTables(fr));
   for (PetscInt f = 0; f < fr->Nfaces; f++) FRFaceDirection(fr->shape, f, &fr->kd.dir[f], &fr->kd.side[f]); /* FRSetUpElements reads them */
   PetscCall(FRSetUpElements(fr));

@@ -19,3 +19,6 @@
 #include <hoflow/opshell.h>
 
 PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
+/* -disc fr on meshes with simplices or prisms (dense operators, disc/fr_dense.c), chosen by DiscCreate_FR with its
+ * options: the correction's name, or c itself (c_given) */
+PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given);

@@ -1,0 +1,697 @@
+/* hoflow flux reconstruction with dense operator matrices (-disc fr on meshes with triangles, tetrahedra or prisms,
+ * alone or mixed with quadrilaterals and hexahedra; hoflow/fr.h): the energy-stable FR family (ESFR) written as a
+ * filtered DG scheme, for the Euler equations and linear advection through the conservation-law table
+ * (hoflow/conslaw.h). The kernels are hoflow/kernels/fr_dense.h. Meshes of quadrilaterals or hexahedra only take
+ * the tensor-product path (disc/fr.c), which DiscCreate_FR chooses.
+ *
+ * Solution points: the nodes of hoflow's RefElement of the shape (warp & blend on triangles and tetrahedra,
+ * the tetrahedron's face set times GLL on prisms, GLL on quadrilaterals and hexahedra). Flux points: the face
+ * cubature of degree 2N on every face (MeshFaceCubature in the face's canonical orientation, as modal DG's face
+ * points, so the neighbours' points match without coordinates, periodic faces and faces between shapes included).
+ *
+ * Corrections (Castonguay, Vincent & Jameson 2012, J Sci Comput 51:224-256, triangles; Williams & Jameson 2014,
+ * J Sci Comput 59:721-759, tetrahedra; in the filtered-DG form of Zwanenburg & Nadarajah 2016, J Comput Phys
+ * 306:343-369, and Allaneau & Jameson 2011): the divergence of the correction field of flux point q is the column
+ * q of C = (M + K)^{-1} E, E[i, q] = int_face l_i delta_q (the face cubature), M the reference mass matrix and
+ *
+ *   K = c/2 sum_alpha w_alpha (D^alpha)^T M (D^alpha),
+ *
+ * alpha running over the derivatives of order N in each simplex factor of the shape with multinomial weights:
+ * triangles alpha = (N-v, v), w = binom(N, v) (Castonguay et al.'s norm), tetrahedra alpha = (N-v, v-w, w),
+ * w = N! / ((N-v)! (v-w)! w!) (Williams & Jameson's), prisms alpha = (N-v, v, N) (order N in the triangle and in
+ * the extrusion direction), quadrilaterals and hexahedra alpha = (N, N[, N]); in 1D this is the VCJH scheme of
+ * hoflow/ref.h (K_ij = c l_i^(N) l_j^(N)). Every alpha has order >= N in every factor, so K annihilates the
+ * reference derivatives of the discrete space; for linear advection on affine elements (M + K) J du/dt is then
+ * modal DG's right-hand side, and the energy u^T J (M + K) u does not grow with an upwind flux, for every c >= 0
+ * (FREnergy). c = 0 is nodal DG: with the same nodes, fluxes and exact integration it equals -disc mdg to
+ * round-off (tests/suite_fr.py). The prisms' and the mixed hexahedra's K are hoflow's choice (the smallest K
+ * with that property), not a published family; the literature's named values (c_SD, c_HU, c_+) on simplices are
+ * not tabulated here, so -fr_correction sd|hu|plus is refused and -fr_c gives c.
+ *
+ * The initial state is the L2 projection (cubature of degree 2N+1, modal DG's), so FR with c = 0 starts where
+ * modal DG does; errors, integrals and means use that cubature too. */
+#include <hoflow/compat.h>
+#include <hoflow/fr.h>
+#include <hoflow/geom.h>
+#include <hoflow/kernels/fr_dense.h>
+
+typedef struct {
+  RefElement *ref;                                               /* nodes, D, M and the cubature of degree 2N+1 */
+  PetscInt    fp_off[HOFLOW_FACES_MAX + 1];                      /* flux points of face f: fp_off[f] .. fp_off[f+1]-1 */
+  PetscInt    table[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS]; /* face f, orientation o: L and C at this offset */
+  PetscReal   nref[HOFLOW_FACES_MAX][3];
+  PetscReal  *D; /* [dim*Np*Np] */
+  PetscReal  *W; /* [Np*Np] M + K, the norm of the energy */
+} FRDShape;
+
+typedef struct {
+  Disc              disc;
+  Mesh             *mesh;
+  DM                dm;
+  PetscInt          N, dim, nv, K;
+  PetscReal         c;
+  FRDShape          shapes[REF_NUM_SHAPES];
+  PetscReal        *L, *C; /* every shape's face tables */
+  PetscInt          ntab;
+  PetscInt         *elem_dof; /* [Klocal+1] */
+  int              *dof;      /* the same as int, for the kernels */
+  FRDenseKernelData kd[MESH_MAX_BLOCKS];
+  PetscReal        *geo[MESH_MAX_BLOCKS], *fgeo[MESH_MAX_BLOCKS], *trace[MESH_MAX_BLOCKS];
+  int              *face_info[MESH_MAX_BLOCKS];
+  PetscReal        *h;  /* [K] element size dim |E| / |dE| */
+  PetscReal        *xs; /* [elem_dof[K]/nv*dim] the physical solution points */
+  PetscReal        *scratch;
+  PetscInt          nbpoints;
+  PetscReal        *bx, *bn, *bc_point;
+  PetscInt         *btype;
+  PetscReal        *xdof;
+  OpShell           shell;
+  Vec               speed;
+} FRDDisc;
+
+/* x[n*dim] (may be NULL) and the metric geo[n*gs] of owned or halo element e at the reference points xi[n*dim] */
+static PetscErrorCode FRDGeometry(const Mesh *mesh, RefShape shape, PetscInt e, PetscInt n, const PetscReal xi[], PetscReal x[], PetscReal geo[])
+{
+  const PetscInt dim = mesh->dim, gs = dim * dim + 1;
+
+  PetscFunctionBeginUser;
+  if (!MeshElementIsCurved(mesh, e)) {
+    for (PetscInt p = 0; p < n; p++) {
+      if (x) GeomAffineMap(shape, (int)dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, xi + p * dim, x + p * dim);
+      for (PetscInt j = 0; j < gs; j++) geo[p * gs + j] = mesh->geo[e * HOFLOW_GEO_SIZE(dim) + j];
+    }
+  } else {
+    MeshGeometryTable tab;
+    PetscReal        *jac;
+    PetscCall(MeshGeometryTableCreate(mesh, shape, n, xi, &tab));
+    PetscCall(PetscMalloc1(n * dim * dim, &jac));
+    MeshCurvedElementMap(mesh, &tab, e, x, jac);
+    for (PetscInt p = 0; p < n; p++) (void)GeomMetricFromJacobian((int)dim, jac + p * dim * dim, geo + p * gs);
+    PetscCall(PetscFree(jac));
+    PetscCall(MeshGeometryTableDestroy(&tab));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* K += w (D^alpha)^T M D^alpha for the derivative alpha[dim] (nodal derivative matrices applied alpha_d times) */
+static PetscErrorCode FRDAddNormTerm(const RefElement *ref, const PetscInt alpha[], PetscReal w, PetscReal K[])
+{
+  const PetscInt Np = ref->Np;
+  PetscReal     *A, *T, *MA;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(Np * Np, &A, Np * Np, &T, Np * Np, &MA));
+  for (PetscInt i = 0; i < Np * Np; i++) A[i] = (i / Np == i % Np);
+  for (PetscInt d = 0; d < ref->dim; d++)
+    for (PetscInt k = 0; k < alpha[d]; k++) {
+      DenseMatMult(Np, Np, Np, ref->D[d], A, T);
+      PetscCall(PetscArraycpy(A, T, Np * Np));
+    }
+  DenseMatMult(Np, Np, Np, ref->M, A, MA);
+  for (PetscInt i = 0; i < Np; i++)
+    for (PetscInt j = 0; j < Np; j++) {
+      PetscReal s = 0;
+      for (PetscInt m = 0; m < Np; m++) s += A[m * Np + i] * MA[m * Np + j];
+      K[i * Np + j] += w * s;
+    }
+  PetscCall(PetscFree3(A, T, MA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscReal FRDFactorial(PetscInt n)
+{
+  PetscReal f = 1;
+  for (PetscInt i = 2; i <= n; i++) f *= i;
+  return f;
+}
+
+/* W = M + K (the header's K) */
+static PetscErrorCode FRDNorm(const RefElement *ref, PetscInt N, PetscReal c, PetscReal W[])
+{
+  const PetscInt Np       = ref->Np;
+  PetscInt       alpha[3] = {0, 0, 0};
+  PetscReal     *K;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(W, ref->M, Np * Np));
+  if (c == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc1(Np * Np, &K));
+  switch (ref->shape) {
+  case REF_TRIANGLE:
+  case REF_PRISM: /* (N-v, v) in the triangle; N along t on prisms */
+    for (PetscInt v = 0; v <= N; v++) {
+      alpha[0] = N - v;
+      alpha[1] = v;
+      alpha[2] = ref->shape == REF_PRISM ? N : 0;
+      PetscCall(FRDAddNormTerm(ref, alpha, FRDFactorial(N) / (FRDFactorial(N - v) * FRDFactorial(v)), K));
+    }
+    break;
+  case REF_TETRAHEDRON:
+    for (PetscInt v = 0; v <= N; v++)
+      for (PetscInt w = 0; w <= v; w++) {
+        alpha[0] = N - v;
+        alpha[1] = v - w;
+        alpha[2] = w;
+        PetscCall(FRDAddNormTerm(ref, alpha, FRDFactorial(N) / (FRDFactorial(N - v) * FRDFactorial(v - w) * FRDFactorial(w)), K));
+      }
+    break;
+  default: /* quadrilaterals, hexahedra */
+    for (PetscInt d = 0; d < ref->dim; d++) alpha[d] = N;
+    PetscCall(FRDAddNormTerm(ref, alpha, 1, K));
+  }
+  for (PetscInt i = 0; i < Np * Np; i++) W[i] += 0.5 * c * 0.5 * (K[i] + K[(i % Np) * Np + i / Np]); /* symmetric to round-off */
+  PetscCall(PetscFree(K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tables of one shape: derivatives, the norm, and for every face and orientation the interpolation to the
+ * flux points and the correction field's divergence C = (M + K)^{-1} E */
+static PetscErrorCode FRDShapeSetUp(FRDDisc *fr, RefShape shape)
+{
+  FRDShape           *sh   = &fr->shapes[shape];
+  const RefShapeInfo *info = &RefShapeTable[shape];
+  PetscInt            Np;
+  PetscReal          *Winv;
+
+  PetscFunctionBeginUser;
+  if (sh->ref) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RefElementCreate(shape, fr->N, &sh->ref));
+  Np = sh->ref->Np;
+  PetscCall(PetscMalloc2(fr->dim * Np * Np, &sh->D, Np * Np, &sh->W));
+  PetscCall(PetscMalloc1(Np * Np, &Winv));
+  for (PetscInt d = 0; d < fr->dim; d++) PetscCall(PetscArraycpy(sh->D + d * Np * Np, sh->ref->D[d], Np * Np));
+  PetscCall(FRDNorm(sh->ref, fr->N, fr->c, sh->W));
+  PetscCall(DenseInvert(Np, sh->W, Winv));
+  sh->fp_off[0] = 0;
+  for (PetscInt f = 0; f < info->nfaces; f++) {
+    PetscReal ratio;
+    GeomReferenceFace(shape, (int)f, sh->nref[f], &ratio);
+    for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
+      PetscInt   n;
+      PetscReal *xi, *w, *E;
+      PetscCall(MeshFaceCubature(shape, f, o, 2 * fr->N, &n, &xi, &w));
+      sh->fp_off[f + 1] = sh->fp_off[f] + n;
+      PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->ntab + n * Np), &fr->L));
+      PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->ntab + n * Np), &fr->C));
+      sh->table[f][o] = fr->ntab;
+      PetscCall(RefElementInterpolationMatrix(sh->ref, n, xi, fr->L + fr->ntab));
+      PetscCall(PetscMalloc1(Np * n, &E));
+      for (PetscInt i = 0; i < Np; i++)
+        for (PetscInt q = 0; q < n; q++) E[i * n + q] = w[q] * ratio * fr->L[fr->ntab + q * Np + i];
+      DenseMatMult(Np, Np, n, Winv, E, fr->C + fr->ntab);
+      fr->ntab += n * Np;
+      PetscCall(PetscFree(E));
+      PetscCall(PetscFree(xi));
+      PetscCall(PetscFree(w));
+    }
+  }
+  PetscCall(PetscFree(Winv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the solution points' geometry, the flux points' normals, the neighbours and the boundary points of block b */
+static PetscErrorCode FRDBlockSetUp(FRDDisc *fr, PetscInt b)
+{
+  Mesh               *mesh = fr->mesh;
+  const MeshBlock    *mb   = &mesh->blocks[b];
+  const RefShapeInfo *info = &RefShapeTable[mb->shape];
+  FRDShape           *sh   = &fr->shapes[mb->shape];
+  const PetscInt      dim = fr->dim, gs = dim * dim + 1, Np = sh->ref->Np, K = mb->end - mb->start, nfpt = sh->fp_off[info->nfaces];
+  FRDenseKernelData  *kd = &fr->kd[b];
+  PetscReal          *xf, *gf, *fxi[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *fw[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(PetscMax(K, 1) * Np * gs, &fr->geo[b], PetscMax(K, 1) * nfpt * (dim + 1), &fr->fgeo[b], PetscMax(K, 1) * info->nfaces * FRD_FACE_INFO, &fr->face_info[b], PetscMax(K, 1) * nfpt * 2 * fr->nv, &fr->trace[b]));
+  PetscCall(PetscMalloc2(nfpt * dim, &xf, nfpt * gs, &gf));
+  for (PetscInt f = 0; f < info->nfaces; f++)
+    for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
+      PetscInt n;
+      PetscCall(MeshFaceCubature(mb->shape, f, o, 2 * fr->N, &n, &fxi[f][o], &fw[f][o]));
+    }
+  for (PetscInt k = 0; k < K; k++) {
+    const PetscInt l         = mb->start + k;
+    PetscReal      perimeter = 0;
+    PetscCall(FRDGeometry(mesh, mb->shape, l, Np, sh->ref->xi, fr->xs + fr->elem_dof[l] / fr->nv * dim, fr->geo[b] + k * Np * gs));
+    for (PetscInt i = 0; i < Np; i++) PetscCheck(fr->geo[b][(k * Np + i) * gs + dim * dim] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-disc fr: cell %" PetscInt_FMT " of mesh %s has Jacobian %g <= 0 at a solution point", mesh->elem_cell[l], mesh->source, (double)fr->geo[b][(k * Np + i) * gs + dim * dim]);
+    for (PetscInt f = 0; f < info->nfaces; f++) {
+      const PetscInt slot = mesh->face_slot[l] + f, nb = mesh->face_elem[slot], o = MeshFaceOrientation(mesh, l, f), nf = sh->fp_off[f + 1] - sh->fp_off[f];
+      int           *fi = fr->face_info[b] + (k * info->nfaces + f) * FRD_FACE_INFO;
+      perimeter += mesh->face_measure[slot];
+      PetscCall(FRDGeometry(mesh, mb->shape, l, nf, fxi[f][o], xf, gf));
+      for (PetscInt q = 0; q < nf; q++) { /* Nanson: n = G nr / |G nr|, dA / dA_ref = J |G nr| */
+        const PetscReal *g  = gf + q * gs;
+        PetscReal       *fg = fr->fgeo[b] + (k * nfpt + sh->fp_off[f] + q) * (dim + 1), v[3], norm = 0;
+        for (PetscInt j = 0; j < dim; j++) {
+          v[j] = 0;
+          for (PetscInt d = 0; d < dim; d++) v[j] += g[j * dim + d] * sh->nref[f][d];
+          norm += v[j] * v[j];
+        }
+        norm = PetscSqrtReal(norm);
+        for (PetscInt j = 0; j < dim; j++) fg[j] = v[j] / norm;
+        fg[dim] = g[dim * dim] * norm;
+      }
+      fi[0] = (int)sh->table[f][o];
+      fi[5] = (int)mesh->face_type[slot];
+      if (nb >= 0) {
+        const PetscInt g2 = mesh->face_face[slot], o2 = MeshFaceOrientation(mesh, nb, g2);
+        const RefShape s2 = MeshElementShape(mesh, nb);
+        fi[1]             = (int)nb;
+        fi[2]             = (int)fr->elem_dof[nb];
+        fi[3]             = (int)fr->shapes[s2].ref->Np;
+        fi[4]             = (int)fr->shapes[s2].table[g2][o2];
+      } else {
+        PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...): -disc fr discretizes the Euler equations, or linear advection on periodic meshes", mesh->source, f, mesh->elem_cell[l]);
+        fi[1] = -1;
+        fi[2] = -1;
+        fi[3] = (int)Np;
+        fi[4] = (int)fr->nbpoints;
+        PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nf) * dim, &fr->bx));
+        PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nf) * dim, &fr->bn));
+        PetscCall(PetscRealloc(sizeof(PetscInt) * (fr->nbpoints + nf), &fr->btype));
+        for (PetscInt q = 0; q < nf; q++, fr->nbpoints++) {
+          for (PetscInt j = 0; j < dim; j++) {
+            fr->bx[fr->nbpoints * dim + j] = xf[q * dim + j];
+            fr->bn[fr->nbpoints * dim + j] = fr->fgeo[b][(k * nfpt + sh->fp_off[f] + q) * (dim + 1) + j];
+          }
+          fr->btype[fr->nbpoints] = mesh->face_type[slot];
+        }
+      }
+    }
+    fr->h[l] = dim * mesh->measure[l] / perimeter;
+  }
+  for (PetscInt f = 0; f < info->nfaces; f++)
+    for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
+      PetscCall(PetscFree(fxi[f][o]));
+      PetscCall(PetscFree(fw[f][o]));
+    }
+  PetscCall(PetscFree2(xf, gf));
+  kd->dim    = (int)dim;
+  kd->nv     = (int)fr->nv;
+  kd->Np     = (int)Np;
+  kd->Nfaces = info->nfaces;
+  kd->nfpt   = (int)nfpt;
+  kd->K      = (int)K;
+  kd->e0     = (int)mb->start;
+  for (PetscInt f = 0; f <= info->nfaces; f++) kd->fp_off[f] = (int)sh->fp_off[f];
+  for (PetscInt f = 0; f < info->nfaces; f++)
+    for (PetscInt d = 0; d < 3; d++) kd->nref[f][d] = d < dim ? sh->nref[f][d] : 0;
+  kd->D         = sh->D;
+  kd->dof       = fr->dof;
+  kd->geo       = fr->geo[b];
+  kd->fgeo      = fr->fgeo[b];
+  kd->face_info = fr->face_info[b];
+  kd->trace     = fr->trace[b];
+  kd->gamma     = 1.4;
+  kd->flux      = EULER_FLUX_RUSANOV;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the conservation-law table */
+static PetscErrorCode FRDSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
+{
+  FRDDisc *fr = (FRDDisc *)cl->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    fr->kd[b].gamma = gamma;
+    fr->kd[b].flux  = (int)flux;
+    for (PetscInt j = 0; j < 3; j++) fr->kd[b].velocity[j] = cl->velocity[j];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
+{
+  FRDDisc           *fr = (FRDDisc *)cl->data;
+  const PetscScalar *ua, *ul;
+  PetscScalar       *fa;
+  PetscBool          on_device;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr has host kernels only: run without -dm_vec_type cuda");
+  PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
+  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseVolumeHost(&fr->kd[b], ua, fa, fr->scratch); /* while the neighbours' values are in flight */
+  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseFaceHost(&fr->kd[b], ul, fa);
+  PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
+  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
+  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscInt *bad_cell, Vec *element_speed)
+{
+  FRDDisc           *fr = (FRDDisc *)cl->data;
+  const PetscScalar *ua;
+  PetscScalar       *sa;
+  PetscReal          smin;
+
+  PetscFunctionBeginUser;
+  if (!fr->speed) {
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &fr->speed));
+    PetscCall(VecSetSizes(fr->speed, fr->K, PETSC_DETERMINE));
+    PetscCall(VecSetType(fr->speed, VECSTANDARD));
+  }
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayWrite(fr->speed, &sa));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    const FRDenseKernelData *kd = &fr->kd[b];
+    for (PetscInt k = 0; k < kd->K; k++) sa[kd->e0 + k] = FRDenseWaveSpeedElement(kd, ua + fr->elem_dof[kd->e0 + k], fr->h[kd->e0 + k]);
+  }
+  PetscCall(VecRestoreArrayWrite(fr->speed, &sa));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(VecMax(fr->speed, NULL, speed));
+  PetscCall(VecMin(fr->speed, NULL, &smin));
+  *bad_cell = -1;
+  if (smin < 0) {
+    const PetscScalar *s;
+    *speed = -1;
+    PetscCall(VecGetArrayRead(fr->speed, &s));
+    for (PetscInt e = 0; e < fr->K && *bad_cell < 0; e++)
+      if (s[e] < 0) *bad_cell = fr->mesh->elem_cell[e];
+    PetscCall(VecRestoreArrayRead(fr->speed, &s));
+  }
+  *element_speed = fr->speed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the cubature of degree 2N+1 on owned element e: its physical points xq[Nq*dim] and w J at them */
+static PetscErrorCode FRDElementCubature(const FRDDisc *fr, PetscInt e, PetscReal xq[], PetscReal wJ[], PetscReal gq[])
+{
+  const RefShape    shape = MeshElementShape(fr->mesh, e);
+  const RefElement *ref   = fr->shapes[shape].ref;
+  const PetscInt    gs    = fr->dim * fr->dim + 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(FRDGeometry(fr->mesh, shape, e, ref->Nq, ref->xiq, xq, gq));
+  for (PetscInt q = 0; q < ref->Nq; q++) wJ[q] = ref->wq[q] * gq[q * gs + gs - 1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the largest cubature and solution-point counts over the shapes present */
+static void FRDSizes(const FRDDisc *fr, PetscInt *nq, PetscInt *np)
+{
+  *nq = *np = 1;
+  for (PetscInt s = 0; s < REF_NUM_SHAPES; s++)
+    if (fr->shapes[s].ref) {
+      *nq = PetscMax(*nq, fr->shapes[s].ref->Nq);
+      *np = PetscMax(*np, fr->shapes[s].ref->Np);
+    }
+}
+
+/* the L2 projection of f by the cubature of degree 2N+1: (sum_q w J l_i l_j) u = sum_q w J l_i f */
+static PetscErrorCode FRDProject(ConsLaw cl, ConsLawStateFunction fn, void *ctx, Vec uvec)
+{
+  FRDDisc       *fr  = (FRDDisc *)cl->data;
+  const PetscInt dim = fr->dim, nv = fr->nv;
+  PetscInt       nqm, npm;
+  PetscScalar   *u;
+  PetscReal     *xq, *wJ, *gq, *fq, *Mj, *Mi, *rhs;
+
+  PetscFunctionBeginUser;
+  FRDSizes(fr, &nqm, &npm);
+  PetscCall(PetscMalloc7(nqm * dim, &xq, nqm, &wJ, nqm * (dim * dim + 1), &gq, nqm * nv, &fq, npm * npm, &Mj, npm * npm, &Mi, npm * nv, &rhs));
+  PetscCall(VecGetArrayWrite(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++) {
+    const RefElement *ref = fr->shapes[MeshElementShape(fr->mesh, e)].ref;
+    const PetscInt    Np = ref->Np, Nq = ref->Nq;
+    PetscCall(FRDElementCubature(fr, e, xq, wJ, gq));
+    for (PetscInt q = 0; q < Nq; q++) PetscCall(fn(dim, xq + q * dim, fq + q * nv, ctx));
+    for (PetscInt i = 0; i < Np; i++) {
+      for (PetscInt j = 0; j < Np; j++) {
+        PetscReal s = 0;
+        for (PetscInt q = 0; q < Nq; q++) s += wJ[q] * ref->Iq[q * Np + i] * ref->Iq[q * Np + j];
+        Mj[i * Np + j] = s;
+      }
+      for (PetscInt k = 0; k < nv; k++) {
+        PetscReal s = 0;
+        for (PetscInt q = 0; q < Nq; q++) s += wJ[q] * ref->Iq[q * Np + i] * fq[q * nv + k];
+        rhs[k * Np + i] = s;
+      }
+    }
+    PetscCall(DenseInvert(Np, Mj, Mi));
+    for (PetscInt k = 0; k < nv; k++)
+      for (PetscInt i = 0; i < Np; i++) {
+        PetscReal s = 0;
+        for (PetscInt j = 0; j < Np; j++) s += Mi[i * Np + j] * rhs[k * Np + j];
+        u[fr->elem_dof[e] + k * Np + i] = s;
+      }
+  }
+  PetscCall(VecRestoreArrayWrite(uvec, &u));
+  PetscCall(PetscFree7(xq, wJ, gq, fq, Mj, Mi, rhs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* err[k] (p = 1, 2: the Lp norm of u_k - f_k, f NULL: of u_k; p = 0: the integral of u_k) by the cubature of degree 2N+1 */
+static PetscErrorCode FRDIntegrateError(FRDDisc *fr, PetscInt p, Vec uvec, ConsLawStateFunction fn, void *ctx, PetscReal err[])
+{
+  const PetscInt     dim = fr->dim, nv = fr->nv;
+  PetscInt           nqm, npm;
+  const PetscScalar *u;
+  PetscReal         *xq, *wJ, *gq;
+
+  PetscFunctionBeginUser;
+  FRDSizes(fr, &nqm, &npm);
+  PetscCall(PetscMalloc3(nqm * dim, &xq, nqm, &wJ, nqm * (dim * dim + 1), &gq));
+  for (PetscInt k = 0; k < nv; k++) err[k] = 0;
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++) {
+    const RefElement *ref = fr->shapes[MeshElementShape(fr->mesh, e)].ref;
+    PetscCall(FRDElementCubature(fr, e, xq, wJ, gq));
+    for (PetscInt q = 0; q < ref->Nq; q++) {
+      PetscReal uq[EULER_NV_MAX], fq[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+      if (fn) PetscCall(fn(dim, xq + q * dim, fq, ctx));
+      FRDenseInterpolate((int)nv, (int)ref->Np, ref->Iq + q * ref->Np, u + fr->elem_dof[e], uq);
+      for (PetscInt k = 0; k < nv; k++) err[k] += wJ[q] * (p == 0 ? uq[k] : p == 1 ? PetscAbsReal(uq[k] - fq[k])
+                                                                                   : PetscSqr(uq[k] - fq[k]));
+    }
+  }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, err, (PetscMPIInt)nv, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  if (p == 2)
+    for (PetscInt k = 0; k < nv; k++) err[k] = PetscSqrtReal(err[k]);
+  PetscCall(PetscFree3(xq, wJ, gq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDErrorNorm(ConsLaw cl, NormType type, Vec u, ConsLawStateFunction fn, void *ctx, PetscReal err[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FRDIntegrateError((FRDDisc *)cl->data, type == NORM_1 ? 1 : 2, u, fn, ctx, err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDIntegrate(ConsLaw cl, Vec u, PetscReal total[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FRDIntegrateError((FRDDisc *)cl->data, 0, u, NULL, NULL, total));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ESFR energy: sum over elements and components of v^T (M + K) v, v_i = J_i^(1/2) u_i (affine: J u^T (M + K) u,
+ * which linear advection with an upwind flux does not increase; the header) */
+static PetscErrorCode FRDEnergy(ConsLaw cl, Vec uvec, PetscReal *energy)
+{
+  FRDDisc           *fr = (FRDDisc *)cl->data;
+  const PetscInt     nv = fr->nv, gs = fr->dim * fr->dim + 1;
+  const PetscScalar *u;
+  PetscInt           nqm, npm;
+  PetscReal          E = 0, *v;
+
+  PetscFunctionBeginUser;
+  FRDSizes(fr, &nqm, &npm);
+  PetscCall(PetscMalloc1(npm, &v));
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    const FRDenseKernelData *kd = &fr->kd[b];
+    const PetscReal         *W  = fr->shapes[fr->mesh->blocks[b].shape].W;
+    const PetscInt           Np = kd->Np;
+    for (PetscInt k = 0; k < kd->K; k++)
+      for (PetscInt c = 0; c < nv; c++) {
+        const PetscScalar *ue = u + fr->elem_dof[kd->e0 + k] + c * Np;
+        for (PetscInt i = 0; i < Np; i++) v[i] = PetscSqrtReal(kd->geo[(k * Np + i) * gs + gs - 1]) * ue[i];
+        for (PetscInt i = 0; i < Np; i++)
+          for (PetscInt j = 0; j < Np; j++) E += v[i] * W[i * Np + j] * v[j];
+      }
+  }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(PetscFree(v));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &E, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)fr->dm)));
+  *energy = E;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDElementMeans(ConsLaw cl, Vec uvec, PetscReal means[])
+{
+  FRDDisc           *fr = (FRDDisc *)cl->data;
+  const PetscInt     nv = fr->nv, dim = fr->dim;
+  PetscInt           nqm, npm;
+  const PetscScalar *u;
+  PetscReal         *xq, *wJ, *gq;
+
+  PetscFunctionBeginUser;
+  FRDSizes(fr, &nqm, &npm);
+  PetscCall(PetscMalloc3(nqm * dim, &xq, nqm, &wJ, nqm * (dim * dim + 1), &gq));
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = 0; e < fr->K; e++) {
+    const RefElement *ref = fr->shapes[MeshElementShape(fr->mesh, e)].ref;
+    PetscReal         vol = 0;
+    PetscCall(FRDElementCubature(fr, e, xq, wJ, gq));
+    for (PetscInt k = 0; k < nv; k++) means[e * nv + k] = 0;
+    for (PetscInt q = 0; q < ref->Nq; q++) {
+      PetscReal uq[EULER_NV_MAX];
+      FRDenseInterpolate((int)nv, (int)ref->Np, ref->Iq + q * ref->Np, u + fr->elem_dof[e], uq);
+      for (PetscInt k = 0; k < nv; k++) means[e * nv + k] += wJ[q] * uq[k];
+      vol += wJ[q];
+    }
+    for (PetscInt k = 0; k < nv; k++) means[e * nv + k] /= vol;
+  }
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(PetscFree3(xq, wJ, gq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDEvaluate(ConsLaw cl, Vec uvec, PetscInt b, PetscInt n, const PetscReal xi[], PetscReal w[])
+{
+  FRDDisc           *fr  = (FRDDisc *)cl->data;
+  const MeshBlock   *mb  = &fr->mesh->blocks[b];
+  const RefElement  *ref = fr->shapes[mb->shape].ref;
+  const PetscScalar *u;
+  PetscReal         *interp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n * ref->Np, &interp));
+  PetscCall(RefElementInterpolationMatrix(ref, n, xi, interp));
+  PetscCall(VecGetArrayRead(uvec, &u));
+  for (PetscInt e = mb->start; e < mb->end; e++)
+    for (PetscInt j = 0; j < n; j++) FRDenseInterpolate((int)fr->nv, (int)ref->Np, interp + j * ref->Np, u + fr->elem_dof[e], w + ((e - mb->start) * n + j) * fr->nv);
+  PetscCall(VecRestoreArrayRead(uvec, &u));
+  PetscCall(PetscFree(interp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the Disc */
+static PetscErrorCode FRDGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
+{
+  FRDDisc       *fr  = (FRDDisc *)disc->data;
+  const PetscInt dim = fr->dim, nv = fr->nv;
+
+  PetscFunctionBeginUser;
+  if (!fr->xdof) {
+    PetscCall(PetscMalloc1(PetscMax(fr->elem_dof[fr->K] * dim, 1), &fr->xdof));
+    for (PetscInt e = 0; e < fr->K; e++) {
+      const PetscInt Np = (fr->elem_dof[e + 1] - fr->elem_dof[e]) / nv;
+      for (PetscInt k = 0; k < nv; k++)
+        for (PetscInt i = 0; i < Np; i++)
+          for (PetscInt d = 0; d < dim; d++) fr->xdof[(fr->elem_dof[e] + k * Np + i) * dim + d] = fr->xs[(fr->elem_dof[e] / nv + i) * dim + d];
+    }
+  }
+  *n = fr->elem_dof[fr->K];
+  if (x) *x = fr->xdof;
+  if (elem_point) *elem_point = fr->elem_dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDDestroy(Disc disc)
+{
+  FRDDisc *fr = (FRDDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellDestroy(&fr->shell));
+  PetscCall(VecDestroy(&fr->speed));
+  for (PetscInt s = 0; s < REF_NUM_SHAPES; s++)
+    if (fr->shapes[s].ref) {
+      PetscCall(RefElementDestroy(&fr->shapes[s].ref));
+      PetscCall(PetscFree2(fr->shapes[s].D, fr->shapes[s].W));
+    }
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree4(fr->geo[b], fr->fgeo[b], fr->face_info[b], fr->trace[b]));
+  PetscCall(PetscFree(fr->L));
+  PetscCall(PetscFree(fr->C));
+  PetscCall(PetscFree2(fr->elem_dof, fr->dof));
+  PetscCall(PetscFree3(fr->h, fr->xs, fr->scratch));
+  PetscCall(PetscFree(fr->bx));
+  PetscCall(PetscFree(fr->bn));
+  PetscCall(PetscFree(fr->btype));
+  PetscCall(PetscFree(fr->bc_point));
+  PetscCall(PetscFree(fr->xdof));
+  PetscCall(PetscFree(fr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given)
+{
+  Mesh          *mesh = disc->mesh;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)mesh->dm);
+  const PetscInt dim  = mesh->dim;
+  FRDDisc       *fr;
+  ConsLaw        cl;
+  PetscInt       npm = 1, nqm;
+
+  PetscFunctionBeginUser;
+  if (!c_given) {
+    char shapes[128] = "";
+    for (PetscInt b = 0; b < mesh->nblocks; b++)
+      if (!RefShapeTable[mesh->blocks[b].shape].tensor && !strstr(shapes, RefShapeTable[mesh->blocks[b].shape].name)) {
+        PetscCall(PetscStrlcat(shapes, shapes[0] ? ", " : "", sizeof(shapes)));
+        PetscCall(PetscStrlcat(shapes, RefShapeTable[mesh->blocks[b].shape].name, sizeof(shapes)));
+      }
+    PetscCheck(correction == FR_CORRECTION_DG, comm, PETSC_ERR_SUP,
+               "-fr_correction %s: mesh %s has %s elements, on which hoflow's FR uses the energy-stable family in filtered-DG form (disc/fr_dense.c) and does not tabulate the named parameters (Castonguay et al. 2012 give c_SD, c_HU, c_+ for triangles, Williams & Jameson 2014 for tetrahedra): give -fr_correction dg or the parameter itself with -fr_c (>= 0)",
+               FRCorrections[correction], mesh->source, shapes);
+    c = 0;
+  }
+  PetscCall(PetscNew(&fr));
+  disc->data = fr;
+  fr->disc   = disc;
+  fr->mesh   = mesh;
+  fr->N      = disc->order;
+  fr->dim    = dim;
+  fr->nv     = disc->ncomp;
+  fr->K      = mesh->K;
+  fr->c      = c;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) PetscCall(FRDShapeSetUp(fr, MeshElementShape(mesh, l)));
+  PetscCall(PetscMalloc2(mesh->Klocal + 1, &fr->elem_dof, mesh->Klocal + 1, &fr->dof));
+  fr->elem_dof[0] = 0;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) fr->elem_dof[l + 1] = fr->elem_dof[l] + fr->nv * fr->shapes[MeshElementShape(mesh, l)].ref->Np;
+  for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->dof[l] = (int)fr->elem_dof[l];
+  FRDSizes(fr, &nqm, &npm);
+  PetscCall(PetscMalloc3(PetscMax(fr->K, 1), &fr->h, PetscMax(fr->elem_dof[fr->K] / fr->nv, 1) * dim, &fr->xs, dim * fr->nv * npm, &fr->scratch));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDBlockSetUp(fr, b));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) { /* the tables are complete now */
+    fr->kd[b].L = fr->L;
+    fr->kd[b].C = fr->C;
+  }
+  PetscCall(PetscCalloc1(PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, &fr->bc_point));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) fr->kd[b].bc_point = fr->bc_point;
+  PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
+  disc->dm = fr->dm;
+  PetscCall(OpShellInit(&fr->shell, "flux reconstruction (dense) right-hand side", fr->dm, NULL, NULL));
+  PetscCall(OpShellCreateLocal(&fr->shell, 1));
+  disc->ops.destroy    = FRDDestroy;
+  disc->ops.get_points = FRDGetPoints;
+
+  PetscCall(ConsLawCreate(disc, &cl));
+  cl->data               = fr;
+  cl->cfl_scale          = 2 * fr->N + 1;
+  cl->nbpoints           = fr->nbpoints;
+  cl->bx                 = fr->bx;
+  cl->bn                 = fr->bn;
+  cl->btype              = fr->btype;
+  cl->bc_point           = fr->bc_point;
+  cl->elem_dof           = fr->elem_dof;
+  cl->ops.set_equations  = FRDSetEquations;
+  cl->ops.rhs            = FRDRHS;
+  cl->ops.max_wave_speed = FRDMaxWaveSpeed;
+  cl->ops.project        = FRDProject;
+  cl->ops.error_norm     = FRDErrorNorm;
+  cl->ops.integrate      = FRDIntegrate;
+  cl->ops.element_means  = FRDElementMeans;
+  cl->ops.evaluate       = FRDEvaluate;
+  cl->ops.energy         = FRDEnergy;
+  disc->conslaw          = cl;
+  PetscCall(PetscInfo(NULL, "-disc fr (dense operators): N = %" PetscInt_FMT ", c = %g\n", fr->N, (double)fr->c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
