@@ -316,15 +316,21 @@ int main(int argc, char **argv)
       if (tensor_shape && kinds_sel != 2 && kind != kinds_sel) continue;
       best_dofs = 0;
       PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
-      for (PetscInt s = 0; s < (kind ? 1 : nepb); s++) {
-        Mat          A;
+      /* 3D dense on the device: one more pass, the apply on FP64 tensor cores (row apply-tc) */
+      for (PetscInt s = 0; s < (kind ? 1 : nepb + (on_device && mesh->dim == 3 ? 1 : 0)); s++) {
+        const PetscBool tc = (PetscBool)(!kind && s == nepb);
+        Mat             A;
         Vec          x;
         PetscRandom  rnd;
         KernelTiming g, a;
         PetscInt     Np = disc->Np, Nf = disc->ref->Nfaces, nfn = disc->ref->Nfn, dim = mesh->dim, epb_g = -1, epb_a = -1, ept_g = -1, ept_a = -1;
         char         val[64];
 
-        if (sweep && on_device) {
+        if (tc) {
+          PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+          PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_apply_units", "tensor_cores"));
+        } else if (sweep && on_device) {
           /* one thread row of P elements must fit the 48 KB of static shared memory */
           if (epts[s / 6] * (4 * nfn + 5 * Np) * sizeof(PetscReal) > 48 * 1024) continue;
           if (dim == 3 && ((epts[s / 6] == 4 && Np > 56) || (epts[s / 6] == 8 && Np > 20))) continue; /* cuda/ipdg.cu's 3D instances */
@@ -359,8 +365,13 @@ int main(int argc, char **argv)
           g.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_g;
           a.shared                      = mesh->K * 8.0 * 2.0 * N1 * Np * passes_a;
         }
-        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
-        PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
+        if (tc) { /* blocks of 8 elements, no elements per thread; the gradient is the CUDA-core one again */
+          PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_apply_units"));
+          PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, 8, 0, "apply-tc", a, roofline));
+        } else {
+          PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
+          PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));
+        }
         best_dofs = PetscMax(best_dofs, mesh->K * Np / (g.t + a.t));
         PetscCall(PetscRandomDestroy(&rnd));
         PetscCall(VecDestroy(&x));

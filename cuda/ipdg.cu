@@ -254,6 +254,170 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 #undef S_R
 }
 
+// The apply on FP64 tensor cores (mma.sync m8n8k4, sm_80 and later) for 3D dense elements: a block of
+// TC_E = 8 elements, whose four matrix products (LIFT on the three weighted jumps, the divergence
+// sum_b D_b q_b, LIFT on the surface fluxes, M) are 8 x 4 by 4 x 8 tiles: one warp a tile of 8 nodes
+// by the 8 elements, the matrix fragment read once from the transposed copies (zero outside the
+// matrix) for all 8 elements and the three weighted jumps, the elements' values from shared memory
+// stored entry by entry (the 8 elements' values of an entry side by side). Each matrix entry fetched
+// serves 8 elements, four times the CUDA-core kernel's best (whose L1 traffic the matrix reads
+// dominate: bench/results/h100_2026-11-26_ncu_tet_apply_N3_N4.txt). The pointwise steps between the
+// products run one thread an (element, node) or (element, face node) pair.
+constexpr int TC_E = 8, TC_WARPS = 4;
+
+__device__ __forceinline__ void MMA884(double c[2], double a, double b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a), "d"(b));
+#else
+  (void)c, (void)a, (void)b;
+  __trap();
+#endif
+}
+
+// c[m] += A_tile B_m for the nodes tile*8..tile*8+7: A (NP x K) given transposed (AT[k*NP + row]),
+// B_m (K entries x TC_E elements) in shared memory at B[m] + k*TC_E + e. Lane l holds A's (l/4, l%4)
+// and B's (l%4, l/4) of each k step; c[m] holds the products' (l/4, 2(l%4)) and (l/4, 2(l%4)+1).
+template <int NP, int K, int NB>
+__device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int tile, int lane, const double *const B[NB], double c[NB][2])
+{
+  const int row = tile * 8 + (lane >> 2), kl = lane & 3, eb = lane >> 2;
+#pragma unroll 4
+  for (int k0 = 0; k0 < K; k0 += 4) {
+    const int    k = k0 + kl;
+    const double a = row < NP && k < K ? __ldg(AT + k * NP + row) : 0.0;
+#pragma unroll
+    for (int m = 0; m < NB; m++) MMA884(c[m], a, k < K ? B[m][k * TC_E + eb] : 0.0);
+  }
+}
+
+template <int NP, int NFN, int NF, int DIM>
+__global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+{
+  constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NT = (NP + 7) / 8, NTH = 32 * TC_WARPS;
+  constexpr int            F_DU = 0, F_DGN = NFN, F_W = 2 * NFN, F_L = (2 + DIM) * NFN, F_Q = F_L + DIM * NP, F_R = F_Q + DIM * NP;
+  extern __shared__ double sh[];
+  const int                tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, eb = e0 + blockIdx.x * TC_E;
+  const double *const      g[3] = {gx, gy, gz};
+#define SH(F, k, p) sh[((F) + (k)) * TC_E + (p)]
+
+  // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
+  for (int i = tid; i < TC_E * NFN; i += NTH) {
+    const int p = i / NFN, tf = i % NFN, e = eb + p;
+    if (e >= e1) continue;
+    const int     f = __ldg(d.node_face + tf), fn = __ldg(d.face_nodes + tf);
+    const double *sg   = d.sgeo + (e * NF + f) * SS;
+    const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
+    const int     type = d.face_type[e * NF + f], idM = d.node0 + e * NP + fn;
+    const int     idP  = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
+    double        gnM = 0, gnP = 0, ju, jg;
+#pragma unroll
+    for (int x = 0; x < DIM; x++) {
+      gnM += sg[x] * g[x][idM];
+      gnP += sg[x] * g[x][idP];
+    }
+    EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, &ju, &jg);
+    SH(F_DU, tf, p)  = ju;
+    SH(F_DGN, tf, p) = jg;
+#pragma unroll
+    for (int x = 0; x < DIM; x++) SH(F_W + x * NFN, tf, p) = 0.5 * sg[x] * sj * ju;
+  }
+  __syncthreads();
+  // lifted jumps L_x = LIFT w_x
+  for (int tile = warp; tile < NT; tile += TC_WARPS) {
+    const double *B[DIM];
+    double        c[DIM][2];
+#pragma unroll
+    for (int x = 0; x < DIM; x++) {
+      B[x]    = &SH(F_W + x * NFN, 0, 0);
+      c[x][0] = c[x][1] = 0;
+    }
+    TileProduct<NP, NFN, DIM>(d.LIFTT, tile, lane, B, c);
+    const int row = tile * 8 + (lane >> 2);
+    if (row < NP)
+#pragma unroll
+      for (int x = 0; x < DIM; x++) {
+        SH(F_L + x * NP, row, 2 * (lane & 3))     = c[x][0];
+        SH(F_L + x * NP, row, 2 * (lane & 3) + 1) = c[x][1];
+      }
+  }
+  __syncthreads();
+  // the volume flux q = grad u + L in reference directions
+  for (int i = tid; i < TC_E * NP; i += NTH) {
+    const int p = i / NP, t = i % NP, e = eb + p;
+    if (e >= e1) continue;
+    const double *ge = d.geo + e * GS;
+    double        qx[DIM];
+#pragma unroll
+    for (int x = 0; x < DIM; x++) qx[x] = g[x][d.node0 + e * NP + t] + SH(F_L + x * NP, t, p);
+#pragma unroll
+    for (int a = 0; a < DIM; a++) {
+      double s = 0;
+#pragma unroll
+      for (int x = 0; x < DIM; x++) s += __ldg(ge + x * DIM + a) * qx[x];
+      SH(F_Q + a * NP, t, p) = s;
+    }
+  }
+  __syncthreads();
+  // r = -div q + lambda u (the divergence: sum_b D_b q_b, three products into one tile)
+  for (int tile = warp; tile < NT; tile += TC_WARPS) {
+    double c[1][2] = {{0, 0}};
+#pragma unroll
+    for (int b = 0; b < DIM; b++) {
+      const double *B[1] = {&SH(F_Q + b * NP, 0, 0)};
+      TileProduct<NP, NP, 1>(d.DT[b], tile, lane, B, c);
+    }
+    const int row = tile * 8 + (lane >> 2);
+    if (row < NP)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int p = 2 * (lane & 3) + h, e = eb + p;
+        SH(F_R, row, p) = e < e1 ? -c[0][h] + d.lambda * u[d.node0 + e * NP + row] : 0.0;
+      }
+  }
+  // surface fluxes s (overwrite w_0)
+  for (int i = tid; i < TC_E * NFN; i += NTH) {
+    const int p = i / NFN, tf = i % NFN, e = eb + p;
+    if (e >= e1) {
+      SH(F_W, tf, p) = 0.0; /* finite values in the product's unused columns */
+      continue;
+    }
+    const int     f = __ldg(d.node_face + tf), m = __ldg(d.face_nodes + tf);
+    const double *sg = d.sgeo + (e * NF + f) * SS;
+    double        nL = 0;
+#pragma unroll
+    for (int x = 0; x < DIM; x++) nL += sg[x] * SH(F_L + x * NP, m, p);
+    SH(F_W, tf, p) = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * (0.5 * SH(F_DGN, tf, p) + sg[HOFLOW_SGEO_TAU(DIM)] * SH(F_DU, tf, p) - nL);
+  }
+  __syncthreads();
+  // r -= LIFT s (each entry of r is read and written by the lane that computes it)
+  for (int tile = warp; tile < NT; tile += TC_WARPS) {
+    const double *B[1]    = {&SH(F_W, 0, 0)};
+    double        c[1][2] = {{0, 0}};
+    TileProduct<NP, NFN, 1>(d.LIFTT, tile, lane, B, c);
+    const int row = tile * 8 + (lane >> 2);
+    if (row < NP) {
+      SH(F_R, row, 2 * (lane & 3)) -= c[0][0];
+      SH(F_R, row, 2 * (lane & 3) + 1) -= c[0][1];
+    }
+  }
+  __syncthreads();
+  // multiply by the element mass matrix J M
+  for (int tile = warp; tile < NT; tile += TC_WARPS) {
+    const double *B[1]    = {&SH(F_R, 0, 0)};
+    double        c[1][2] = {{0, 0}};
+    TileProduct<NP, NP, 1>(d.MT, tile, lane, B, c);
+    const int row = tile * 8 + (lane >> 2);
+    if (row < NP)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int e = eb + 2 * (lane & 3) + h;
+        if (e < e1) Au[d.node0 + e * NP + row] = __ldg(d.geo + e * GS + HOFLOW_GEO_J(DIM)) * c[0][h];
+      }
+  }
+#undef SH
+}
+
 // Most threads a block of this kernel may have, given its registers.
 template <typename Kernel>
 static int MaxThreadsPerBlock(Kernel kernel)
@@ -278,6 +442,14 @@ extern "C" int IPDGElementsPerBlock(int kernel, RefShape shape, int N)
 {
   const int rows = tuned[kernel][shape][N].rows, threads = RefShapeNumNodes(shape, N); /* one thread a node */
   return rows ? rows : (256 / threads > 1 ? 256 / threads : 1);
+}
+
+// The 3D dense apply's units per (shape, N): 1 CUDA cores (ApplyKernel), 2 FP64 tensor cores
+// (ApplyTCKernel). Chosen by bench/run-gpu-3d.sh sweep on an H100.
+extern "C" int IPDGApplyUnits(RefShape shape, int N)
+{
+  (void)shape, (void)N;
+  return 1;
 }
 
 extern "C" int IPDGElementsPerThread(int kernel, RefShape shape, int N)
@@ -334,8 +506,21 @@ static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u
 }
 
 template <int NP, int NFN, int NF, int DIM>
+static int LaunchApplyTC(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
+{
+  constexpr size_t    bytes = TC_E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  static const size_t limit = SharedLimit(ApplyTCKernel<NP, NFN, NF, DIM>, bytes);
+  if (bytes > limit) return (int)cudaErrorInvalidConfiguration;
+  const int grid = (e1 - e0 + TC_E - 1) / TC_E;
+  if (grid > 0) ApplyTCKernel<NP, NFN, NF, DIM><<<grid, 32 * TC_WARPS, bytes, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  return (int)cudaGetLastError();
+}
+
+template <int NP, int NFN, int NF, int DIM>
 static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
+  if constexpr (DIM == 3)
+    if ((d->apply_units ? d->apply_units : IPDGApplyUnits(d->shape, d->N)) == 2) return LaunchApplyTC<NP, NFN, NF, DIM>(d, e0, e1, u, gx, gy, gz, bc, Au);
   switch (d->elements_per_thread[1] ? d->elements_per_thread[1] : IPDGElementsPerThread(1, d->shape, d->N)) {
   case 1:
     return LaunchApplyP<NP, NFN, NF, DIM, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);

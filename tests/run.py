@@ -432,6 +432,9 @@ for shape in ("tetrahedron", "prism", "hexahedron"):
         for p in (1, 2, 4, 8) if order == 2 and shape != "hexahedron" else (1, 2, 4) if order == 2 else (1, 2):  # 3D: P = 4 up to 56 nodes, 8 up to 20 (errors/3d-elements-per-thread)
             launch = ["-ipdg_cuda_elements_per_thread", "%d,%d" % (p, p), "-ipdg_cuda_elements_per_block", "3,5"]
             test("gpu/apply-launch/%s/N%d/P%d" % (shape, order, p), gpu=True)(gpu_apply_test(shape, order, launch))
+    # the apply on FP64 tensor cores (-ipdg_cuda_apply_units tensor_cores), every order
+    for order in range(1, 9):
+        test("gpu/apply-tc/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order, ["-ipdg_cuda_apply_units", "tensor_cores", "-ipdg_kernel", "dense"]))
 
 
 def gpu_solve_test(shape, order, extra=()):

@@ -470,8 +470,8 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
 {
   IPDGContext *ctx;
   const Mesh  *mesh    = dg->mesh;
-  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2, max_np = 0;
-  const char  *kernels[] = {"dense", "tensor", "auto"};
+  PetscInt     rows[2] = {0, 0}, per_thread[2] = {0, 0}, n = 2, kernel = 2, max_np = 0, units = 0;
+  const char  *kernels[] = {"dense", "tensor", "auto"}, *unit_names[] = {"auto", "cuda_cores", "tensor_cores"};
 
   PetscFunctionBeginUser;
   PetscCheck(lambda >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The screening constant lambda = %g must be >= 0", (double)lambda);
@@ -493,6 +493,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
   n = 2;
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4, 8) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
+  PetscCall(PetscOptionsEList("-ipdg_cuda_apply_units", "The 3D dense SIPDG apply on CUDA: FP64 CUDA cores, FP64 tensor cores (mma, sm_80 and later), or auto (the tuned table)", NULL, unit_names, 3, unit_names[units], &units, NULL));
   PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (where measured faster: sum factorization on the host; on CUDA for hexahedra N >= 2 and quadrilaterals N >= 4); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
   PetscOptionsEnd();
   ctx->tensor[0] = (PetscBool)(kernel != 0);
@@ -579,6 +580,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
       kd->elements_per_block[k]  = (int)rows[k];
       kd->elements_per_thread[k] = (int)per_thread[k];
     }
+    kd->apply_units = (int)units;
   }
   PetscCall(OpShellCreateMat(&ctx->op, dg->nodes, ctx, (void (*)(void))MatMult_IPDG, (void (*)(void))MatDestroy_IPDG, A));
   PetscCall(MatShellSetOperation(*A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_IPDG));

@@ -42,6 +42,7 @@ typedef struct {
   double        lambda;                 /* screening constant of -Laplace + lambda */
   int           elements_per_block[2];  /* CUDA launch shape of gradient / apply; 0: the tuned table */
   int           elements_per_thread[2]; /* elements each CUDA thread works on (1, 2, 4, 8); 0: the tuned table */
+  int           apply_units;            /* 3D dense apply on CUDA: 1 CUDA cores, 2 FP64 tensor cores (mma); 0: the tuned table */
   void         *stream;                 /* CUDA stream (cudaStream_t) the kernels run on; NULL: default */
 } IPDGKernelData;
 
@@ -66,6 +67,8 @@ int IPDGDiagonalCUDA(const IPDGKernelData *d, double *diag);
  * rows per block (each a group of element nodes) and elements per thread. */
 int IPDGElementsPerBlock(int kernel, RefShape shape, int N);
 int IPDGElementsPerThread(int kernel, RefShape shape, int N);
+/* The units of the tuned 3D dense apply (cuda/ipdg.cu) for (shape, N): 1 CUDA cores, 2 FP64 tensor cores. */
+int IPDGApplyUnits(RefShape shape, int N);
 
 /* Floating-point operations of one gradient / one apply / the diagonal, per element (log events), and
  * the bytes a kernel must move through memory per element (each input read once, each output written
