@@ -525,27 +525,42 @@ test("sem/errors/stokes-taylor-hood-order-1")(error_test(STOKES + ["-order", "1"
 test("sem/errors/stokes-pair")(error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-stokes_pair", "p2p1"], r"-stokes_pair p2p1 is not a velocity-pressure pair: use taylor_hood \(Q_N / continuous Q_\{N-1\}, the default\) or qn_qn2"))
 
 # ---------------------------------------------------------------- GPU: the CUDA twin (cuda/sem.cu)
-def gpu_sem_test(mesh_args, order):
+def gpu_sem_test(mesh_args, order, factors, ranks=1):
+    """The CUDA line kernel against the host kernel (MatMult on a device and on a host copy of one random
+    vector): the scalar operator of the run's problem (Helmholtz), the vector Laplacian (dim interlaced
+    components in one launch) and the diagonal mass, to 1e-14 relative (max norm); the element factors
+    the device used (formed from 7 numbers an element on affine meshes, stored per node otherwise)."""
     def f():
         gpu_or_skip()
-        _, out = run([TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args)
-        m = re.search(r"sem_device: device_vs_host (\S+)", out)
+        cmd = [TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args
+        if ranks > 1:
+            cmd = MPIEXEC + [str(ranks)] + cmd + ["-gpu_shared"]
+        _, out = run(cmd)
+        m = re.search(r"sem_device: device_vs_host (\S+) vector_device_vs_host (\S+) mass_device_vs_host (\S+) factors (\w+)", out)
         check(m, "no result line:\n" + out[-1000:])
-        rel = float(m.group(1))
-        check(rel <= 1e-13, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
-        return "relative %.1e" % rel
+        rel, vec, mass = (float(m.group(k)) for k in (1, 2, 3))
+        check(m.group(4) == factors, "element factors on the device: %s, expected %s" % (m.group(4), factors))
+        check(rel <= 1e-14, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
+        check(vec <= 1e-14, "CUDA -disc sem vector Laplacian differs from the host kernel: relative %g" % vec)
+        check(mass <= 1e-15, "-disc sem mass on the device differs from the host: relative %g" % mass)
+        return "relative %.1e, vector %.1e, mass %.1e (%s factors)" % (rel, vec, mass, factors)
     return f
 
 
 GPU_SEM_MESHES = {
-    "quadrilateral/affine": ["-dm_plex_box_faces", "7,5"],
-    "hexahedron/affine": ["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3"],
-    "quadrilateral/non-affine": ["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "2", "-bc_dirichlet", "wall", "-bc_neumann", "none"],
-    "hexahedron/non-affine": ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"],
+    "quadrilateral/affine": (["-dm_plex_box_faces", "7,5"], "affine"),
+    "hexahedron/affine": (["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3"], "affine"),
+    "quadrilateral/affine-stored": (["-dm_plex_box_faces", "7,5", "-sem_affine_factors", "false"], "stored"),
+    "hexahedron/affine-stored": (["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3", "-sem_affine_factors", "false"], "stored"),
+    "quadrilateral/non-affine": (["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "2", "-bc_dirichlet", "wall", "-bc_neumann", "none"], "stored"),
+    "hexahedron/non-affine": (["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"], "stored"),
 }
-for _mesh, _args in GPU_SEM_MESHES.items():
+for _mesh, (_args, _factors) in GPU_SEM_MESHES.items():
     for _order in range(1, 9):
-        test("gpu/sem/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_test(_args, _order))
+        test("gpu/sem/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_test(_args, _order, _factors))
+# two ranks on one GPU: local vectors and their exchange around the kernel (one rank skips them)
+test("gpu/sem/hexahedron/affine/N4/2-ranks", gpu=True)(gpu_sem_test(GPU_SEM_MESHES["hexahedron/affine"][0], 4, "affine", ranks=2))
+test("gpu/sem/hexahedron/non-affine/N3/2-ranks", gpu=True)(gpu_sem_test(GPU_SEM_MESHES["hexahedron/non-affine"][0], 3, "stored", ranks=2))
 
 
 @test("sem/heat/dirichlet-rows")
