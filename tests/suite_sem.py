@@ -524,6 +524,24 @@ test("sem/errors/stokes-solve-order-1")(error_test(STOKES + ["-order", "1", "-dm
 test("sem/errors/stokes-taylor-hood-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2"], r"-order 1: the Taylor-Hood Q_N / Q_\{N-1\} velocity-pressure pair needs N >= 2 \(-stokes_pair taylor_hood\)"))
 test("sem/errors/stokes-pair")(error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-stokes_pair", "p2p1"], r"-stokes_pair p2p1 is not a velocity-pressure pair: use taylor_hood \(Q_N / continuous Q_\{N-1\}, the default\) or qn_qn2"))
 
+@test("sem/cuda-emulated")
+def _():
+    """cuda/sem.cu itself, run on the CPU (tests/emu: its launches rewritten, each CUDA thread an OS thread,
+    __syncthreads a barrier, atomicAdd under a lock) against the host kernel on random data (shared and
+    repeated dofs, Dirichlet mask, lambda), quadrilaterals and hexahedra N = 1..10, stored and affine factors,
+    1 and 3 components: the kernel's indexing and barriers checked without a GPU (a swapped index or a
+    missing barrier gives 0.5-1.3)."""
+    import shutil
+    if not shutil.which("g++"):
+        raise Skip("no g++ for the CPU emulation of the CUDA source")
+    _, out = run([os.path.join(ROOT, "tests", "emu", "run.sh"), "sem"])
+    m = re.search(r"sem_emu: worst (\S+)", out)
+    check(m, "no result line:\n" + out[-1000:])
+    rel = float(m.group(1))
+    check(rel <= 1e-14, "emulated CUDA -disc sem kernel differs from the host kernel: relative %g\n%s" % (rel, out[-3000:]))
+    return "worst relative %.1e over 80 cases" % rel
+
+
 # ---------------------------------------------------------------- GPU: the CUDA twin (cuda/sem.cu)
 def gpu_sem_test(mesh_args, order, factors, ranks=1):
     """The CUDA line kernel against the host kernel (MatMult on a device and on a host copy of one random
