@@ -173,7 +173,47 @@ __global__ void __launch_bounds__(SEMLine<DIM, N1>::THREADS, SEMLine<DIM, N1>::M
 __global__ void SEMCopyRowsKernel(int n, const int *rows, const double *x, double *y)
 {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < n) y[rows[k]] = x[rows[k]];
+  if (k < n) y[rows[k]] = x != nullptr ? x[rows[k]] : 1.0;
+}
+
+// G_ab (pair) and wJ at node q of element e: formed from the element's factors (affine) or read.
+__device__ __forceinline__ double SEMFactor(const SEMKernelData &d, size_t e, int q, int pair, double *wJ)
+{
+  const int npair = d.dim * (d.dim + 1) / 2;
+  if (d.affine) {
+    const int     ix[3] = {q % d.N1, (q / d.N1) % d.N1, q / (d.N1 * d.N1)};
+    const double *a     = d.affine + e * (npair + 1);
+    double        w     = 1;
+    for (int x = 0; x < d.dim; x++) w *= d.w1[ix[x]];
+    if (wJ) *wJ = w * a[0];
+    return pair < 0 ? 0.0 : w * a[0] * a[1 + pair];
+  }
+  if (wJ) *wJ = d.wJ[e * d.Np + q];
+  return pair < 0 ? 0.0 : d.G[(e * d.Np + q) * npair + pair];
+}
+
+// The diagonal of SEMDiagonalHost, a thread per element node (setup work: runtime sizes), added to the
+// ncomp components atomically.
+__global__ void SEMDiagonalKernel(const SEMKernelData d, int ncomp, double *__restrict__ diag)
+{
+  const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= (size_t)d.K * d.Np) return;
+  const size_t e = k / d.Np;
+  const int    i = (int)(k % d.Np), N1 = d.N1, dim = d.dim;
+  const int    idx[3] = {i % N1, (i / N1) % N1, i / (N1 * N1)}, stride[3] = {1, N1, N1 * N1};
+  double       wJ, s;
+  SEMFactor(d, e, i, -1, &wJ);
+  s = d.lambda * wJ;
+  for (int a = 0; a < dim; a++) {
+    const int base = i - idx[a] * stride[a];
+    for (int m = 0; m < N1; m++) {
+      const double D = d.D1[m * N1 + idx[a]];
+      s += D * D * SEMFactor(d, e, base + m * stride[a], SEMPair(a, a, dim), nullptr);
+    }
+    for (int b = 0; b < dim; b++)
+      if (b != a) s += d.D1[idx[a] * N1 + idx[a]] * d.D1[idx[b] * N1 + idx[b]] * SEMFactor(d, e, i, SEMPair(a, b, dim), nullptr);
+  }
+  for (int c = 0; c < ncomp; c++) atomicAdd(diag + d.gather[k] + c, s);
 }
 
 typedef int (*SEMLaunch)(const SEMKernelData *, int, const double *, double *, cudaStream_t);
@@ -210,6 +250,14 @@ extern "C" int SEMApplyCUDA(const SEMKernelData *d, int ncomp, const double *u, 
   if (!SEMCUDASupported(d->dim, d->N) || !tables.apply[d->dim][d->N] || ncomp < 1) return (int)cudaErrorInvalidConfiguration;
   if (!d->K) return 0;
   return tables.apply[d->dim][d->N](d, ncomp, u, Au, (cudaStream_t)stream);
+}
+
+extern "C" int SEMDiagonalCUDA(const SEMKernelData *d, int ncomp, double *diag, void *stream)
+{
+  const size_t n = (size_t)d->K * d->Np;
+  if (ncomp < 1) return (int)cudaErrorInvalidConfiguration;
+  if (n) SEMDiagonalKernel<<<(unsigned)((n + 127) / 128), 128, 0, (cudaStream_t)stream>>>(*d, ncomp, diag);
+  return (int)cudaGetLastError();
 }
 
 extern "C" int SEMCopyRowsCUDA(int n, const int *rows, const double *x, double *y, void *stream)

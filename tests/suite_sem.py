@@ -529,7 +529,7 @@ def _():
     """cuda/sem.cu itself, run on the CPU (tests/emu: its launches rewritten, each CUDA thread an OS thread,
     __syncthreads a barrier, atomicAdd under a lock) against the host kernel on random data (shared and
     repeated dofs, Dirichlet mask, lambda), quadrilaterals and hexahedra N = 1..10, stored and affine factors,
-    1 and 3 components: the kernel's indexing and barriers checked without a GPU (a swapped index or a
+    1 and 3 components, the apply and the diagonal: the kernels' indexing and barriers checked without a GPU (a swapped index or a
     missing barrier gives 0.5-1.3)."""
     import shutil
     if not shutil.which("g++"):
@@ -546,22 +546,24 @@ def _():
 def gpu_sem_test(mesh_args, order, factors, ranks=1):
     """The CUDA line kernel against the host kernel (MatMult on a device and on a host copy of one random
     vector): the scalar operator of the run's problem (Helmholtz), the vector Laplacian (dim interlaced
-    components in one launch) and the diagonal mass, to 1e-14 relative (max norm); the element factors
-    the device used (formed from 7 numbers an element on affine meshes, stored per node otherwise)."""
+    components in one launch), the diagonal mass, and the diagonals (MatGetDiagonal) of both operators,
+    to 1e-14 relative (max norm); the element factors the device used (formed from 7 numbers an element on
+    affine meshes, stored per node otherwise)."""
     def f():
         gpu_or_skip()
         cmd = [TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args
         if ranks > 1:
             cmd = MPIEXEC + [str(ranks)] + cmd + ["-gpu_shared"]
         _, out = run(cmd)
-        m = re.search(r"sem_device: device_vs_host (\S+) vector_device_vs_host (\S+) mass_device_vs_host (\S+) factors (\w+)", out)
+        m = re.search(r"sem_device: device_vs_host (\S+) vector_device_vs_host (\S+) mass_device_vs_host (\S+) diagonal_device_vs_host (\S+) vector_diagonal_device_vs_host (\S+) factors (\w+)", out)
         check(m, "no result line:\n" + out[-1000:])
-        rel, vec, mass = (float(m.group(k)) for k in (1, 2, 3))
-        check(m.group(4) == factors, "element factors on the device: %s, expected %s" % (m.group(4), factors))
+        rel, vec, mass, diag, vdiag = (float(m.group(k)) for k in (1, 2, 3, 4, 5))
+        check(m.group(6) == factors, "element factors on the device: %s, expected %s" % (m.group(6), factors))
         check(rel <= 1e-14, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
         check(vec <= 1e-14, "CUDA -disc sem vector Laplacian differs from the host kernel: relative %g" % vec)
         check(mass <= 1e-15, "-disc sem mass on the device differs from the host: relative %g" % mass)
-        return "relative %.1e, vector %.1e, mass %.1e (%s factors)" % (rel, vec, mass, factors)
+        check(max(diag, vdiag) <= 1e-14, "CUDA -disc sem diagonal differs from the host kernel: scalar %g, vector %g" % (diag, vdiag))
+        return "relative %.1e, vector %.1e, mass %.1e, diagonal %.1e %.1e (%s factors)" % (rel, vec, mass, diag, vdiag, factors)
     return f
 
 

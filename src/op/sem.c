@@ -103,8 +103,15 @@ static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
     op->kd_device.wJ = (const double *)ptr;
     op->kd_device.w1 = NULL;
   }
-  PetscCall(HoflowDeviceArraysUpload(dev, op->dirichlet, sizeof(char) * PetscMax(sem->nlocal, 1), &ptr));
-  op->kd_device.dirichlet = (const char *)ptr;
+  {
+    PetscBool any = PETSC_FALSE; /* none (periodic, Neumann): the kernel reads no mask */
+    for (PetscInt k = 0; k < sem->nlocal && !any; k++) any = (PetscBool)(op->dirichlet[k] != 0);
+    op->kd_device.dirichlet = NULL;
+    if (any) {
+      PetscCall(HoflowDeviceArraysUpload(dev, op->dirichlet, sizeof(char) * sem->nlocal, &ptr));
+      op->kd_device.dirichlet = (const char *)ptr;
+    }
+  }
   PetscCall(VecGetOwnershipRange(sem->mass, &rstart, NULL));
   PetscCall(PetscMalloc1(PetscMax(op->ndirichlet, 1), &rows));
   for (PetscInt k = 0; k < op->ndirichlet; k++) rows[k] = op->dirichlet_rows[k] - rstart;
@@ -114,29 +121,41 @@ static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The diagonal (Jacobi), matrix-free element by element on the backend of d; 1 on the Dirichlet rows. */
 static PetscErrorCode MatGetDiagonal_SEM(Mat A, Vec d)
 {
   SEMOperator *op;
   SEMDisc     *sem;
+  Vec          dl = d;
   PetscScalar *da;
   PetscInt     rstart;
+  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &op));
   sem = op->sem;
-  PetscCall(PetscLogEventBegin(HOFLOW_SEMDiagonal, A, d, 0, 0));
-  PetscCall(VecZeroEntries(sem->work[1]));
-  PetscCall(VecGetArray(sem->work[1], &da));
-  for (PetscInt c = 0; c < sem->ncomp; c++) SEMDiagonalHost(&op->kd, da + c);
-  PetscCall(VecRestoreArray(sem->work[1], &da));
-  PetscCall(VecZeroEntries(d));
-  PetscCall(DMLocalToGlobal(sem->dm, sem->work[1], ADD_VALUES, d));
-  PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
-  PetscCall(VecGetArray(d, &da));
-  for (PetscInt k = 0; k < op->ndirichlet; k++) da[op->dirichlet_rows[k] - rstart] = 1;
-  PetscCall(VecRestoreArray(d, &da));
-  PetscCall(PetscLogFlops((3.0 * sem->dim * sem->N1 + 4.0 * sem->dim * (sem->dim - 1) + 2.0) * sem->Np * sem->K * sem->ncomp));
-  PetscCall(PetscLogEventEnd(HOFLOW_SEMDiagonal, A, d, 0, 0));
+  PetscCall(OpShellBegin(&op->shell, d, &on_device));
+  PetscCall(OpShellEventBegin(&op->shell, HOFLOW_SEMDiagonal));
+  if (!sem->local_is_global) PetscCall(OpShellGetLocal(&op->shell, 1, &dl));
+  PetscCall(VecZeroEntries(dl));
+  PetscCall(OpShellGetArray(&op->shell, dl, &da));
+  if (!on_device)
+    for (PetscInt c = 0; c < sem->ncomp; c++) SEMDiagonalHost(&op->kd, da + c);
+  else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMDiagonalCUDA(&op->kd_device, (int)sem->ncomp, da, op->shell.stream)), "SEM diagonal"));
+  PetscCall(OpShellRestoreArray(&op->shell, dl, &da));
+  if (!sem->local_is_global) {
+    PetscCall(VecZeroEntries(d));
+    PetscCall(DMLocalToGlobal(sem->dm, dl, ADD_VALUES, d));
+  }
+  PetscCall(OpShellGetArray(&op->shell, d, &da));
+  if (!on_device) {
+    PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+    for (PetscInt k = 0; k < op->ndirichlet; k++) da[op->dirichlet_rows[k] - rstart] = 1;
+  } else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMCopyRowsCUDA((int)op->ndirichlet, op->dirichlet_rows_device, NULL, da, op->shell.stream)), "Dirichlet rows"));
+  PetscCall(OpShellRestoreArray(&op->shell, d, &da));
+  PetscCall(OpShellEventEnd(&op->shell, HOFLOW_SEMDiagonal, (3.0 * sem->dim * sem->N1 + 4.0 * sem->dim * (sem->dim - 1) + 2.0) * sem->Np * sem->K * sem->ncomp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,7 +2,7 @@
 // cuda_runtime.h) against the host kernel SEMApplyHost on synthetic data: random element restriction with
 // shared (and repeated) dofs, random 1D matrix, weights, factors (stored per node, or affine: J and s per
 // element with G = (w J) s formed as the host setup forms them), Dirichlet mask, lambda; quadrilaterals and
-// hexahedra N = 1..HOFLOW_NMAX, ncomp = 1 and 3 (interlaced). Prints one line per case and
+// hexahedra N = 1..HOFLOW_NMAX, ncomp = 1 and 3 (interlaced); the diagonal (SEMDiagonalCUDA) likewise. Prints one line per case and
 // "sem_emu: worst <relative max-norm difference>".
 #include "sem.cu.emu"
 #include <cmath>
@@ -63,8 +63,18 @@ int main()
             scale = std::fmax(scale, std::fabs(yh[k]));
           }
           const double rel = err ? 1.0 : diff / scale;
-          worst            = std::fmax(worst, rel);
-          std::printf("dim %d N %2d %s ncomp %d: error %d relative %.2e\n", dim, N, affine ? "affine" : "stored", ncomp, err, rel);
+          /* the diagonal */
+          std::vector<double> dh(ndof * ncomp, 0.0), dd(ndof * ncomp, 0.0);
+          for (int c = 0; c < ncomp; c++) SEMDiagonalHost(&kd, dh.data() + c);
+          const int derr = SEMDiagonalCUDA(&kc, ncomp, dd.data(), nullptr);
+          diff = scale = 0;
+          for (size_t k = 0; k < dh.size(); k++) {
+            diff  = std::fmax(diff, std::fabs(dd[k] - dh[k]));
+            scale = std::fmax(scale, std::fabs(dh[k]));
+          }
+          const double drel = derr ? 1.0 : diff / scale;
+          worst             = std::fmax(worst, std::fmax(rel, drel));
+          std::printf("dim %d N %2d %s ncomp %d: error %d %d relative apply %.2e diagonal %.2e\n", dim, N, affine ? "affine" : "stored", ncomp, err, derr, rel, drel);
         }
   std::printf("sem_emu: worst %.3e\n", worst);
   return 0;

@@ -58,8 +58,10 @@ int SEMCUDASupported(int dim, int N);
 /* CUDA twins (cuda/sem.cu), device pointers in d and the arrays, on the cudaStream_t stream; 0 or a
  * cudaError_t. SEMApplyCUDA: the apply of SEMApplyHost to the ncomp interlaced components of u
  * (component c of node i at gather[i] + c; the Dirichlet mask read at gather[i]) in one launch, as
- * SEMApplyHost(d, u + c, Au + c) for c < ncomp. SEMCopyRowsCUDA: y[rows[k]] = x[rows[k]] for k < n. */
+ * SEMApplyHost(d, u + c, Au + c) for c < ncomp; SEMDiagonalCUDA: SEMDiagonalHost(d, diag + c) for c < ncomp.
+ * SEMCopyRowsCUDA: y[rows[k]] = x[rows[k]] for k < n (x NULL: 1). */
 int SEMApplyCUDA(const SEMKernelData *d, int ncomp, const double *u, double *Au, void *stream);
+int SEMDiagonalCUDA(const SEMKernelData *d, int ncomp, double *diag, void *stream);
 int SEMCopyRowsCUDA(int n, const int *rows, const double *x, double *y, void *stream);
 /* out = (A[dim-1] (x) ... (x) A[0]) in: an element array of n_in^dim values to n_out^dim values, the
  * 1D matrix A[d] (n_out x n_in, row-major) along direction d (the first fastest); dimension-generic,
