@@ -116,7 +116,7 @@ int main(int argc, char **argv)
   Mat       A;
   PetscInt  order = 4, reps = 20;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
-  FILE     *csv                         = NULL;
+  FILE     *csv       = NULL;
   PetscReal bandwidth = 0, seconds = 0, bytes = 0;
   PetscBool on_device = PETSC_FALSE, exists;
   VecType   vtype;

@@ -55,8 +55,8 @@ struct SEMLine {
   static constexpr int NP    = NT * N1;
   static constexpr int NPAIR = DIM * (DIM + 1) / 2;
   static constexpr int E     = SEMElementsPerBlock(NT);
-  static constexpr int LD    = N1 % 2 ? N1 : N1 + 1;               // 1D matrix row pitch, and a plane's row pitch (3D)
-  static constexpr int PL    = DIM == 2 ? N1 : N1 * LD;            // one plane
+  static constexpr int LD    = N1 % 2 ? N1 : N1 + 1;                     // 1D matrix row pitch, and a plane's row pitch (3D)
+  static constexpr int PL    = DIM == 2 ? N1 : N1 * LD;                  // one plane
   static constexpr int SLOT  = (DIM * PL) % 2 ? DIM * PL : DIM * PL + 1; // an element's planes: u and the dim - 1 in-plane fluxes
   // resident blocks an SM asked of the compiler: a cap of 128 registers a thread (at least 16 warps an SM
   // where the block fills its warps). Uncapped, ptxas takes 124-140 at N1 = 7, 8 (hexahedra); capped at
@@ -70,8 +70,8 @@ struct SEMLine {
 template <int DIM, int N1, bool AFFINE>
 __global__ void __launch_bounds__(SEMLine<DIM, N1>::THREADS, SEMLine<DIM, N1>::MIN_BLOCKS) SEMLineApplyKernel(const SEMKernelData d, int ncomp, const double *__restrict__ u, double *__restrict__ Au)
 {
-  using L                  = SEMLine<DIM, N1>;
-  constexpr int     NT     = L::NT, NP = L::NP, NPAIR = L::NPAIR, LD = L::LD;
+  using L              = SEMLine<DIM, N1>;
+  constexpr int     NT = L::NT, NP = L::NP, NPAIR = L::NPAIR, LD = L::LD;
   __shared__ double sD[N1 * LD], sDT[N1 * LD], sw[N1], splane[L::E * L::SLOT];
   const int         p = threadIdx.x, slot = threadIdx.y, t = p + NT * slot;
   const size_t      e    = (size_t)blockIdx.x * L::E + slot;

@@ -12,12 +12,20 @@
 
 struct dim3 {
   unsigned x, y, z;
-  dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+  dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1)
+      : x(x_), y(y_), z(z_)
+  {
+  }
 };
-typedef int                  cudaError_t;
-typedef struct CUstream_st  *cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorInvalidConfiguration = 9 };
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+typedef int                 cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+enum { cudaSuccess                   = 0,
+       cudaErrorInvalidValue         = 1,
+       cudaErrorInvalidConfiguration = 9 };
+inline cudaError_t cudaGetLastError()
+{
+  return cudaSuccess;
+}
 
 #define __global__
 #define __device__
@@ -30,7 +38,10 @@ inline thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 inline std::barrier<>   *emu_barrier;
 inline std::mutex        emu_atomic;
 
-inline void   __syncthreads() { emu_barrier->arrive_and_wait(); }
+inline void __syncthreads()
+{
+  emu_barrier->arrive_and_wait();
+}
 inline double atomicAdd(double *a, double v)
 {
   std::lock_guard<std::mutex> lock(emu_atomic);

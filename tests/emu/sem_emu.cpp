@@ -56,7 +56,7 @@ int main()
             kc.w1     = w1.data();
             kc.G = kc.wJ = nullptr;
           }
-          const int err = SEMApplyCUDA(&kc, ncomp, u.data(), yd.data(), nullptr);
+          const int err  = SEMApplyCUDA(&kc, ncomp, u.data(), yd.data(), nullptr);
           double    diff = 0, scale = 0;
           for (size_t k = 0; k < yh.size(); k++) {
             diff  = std::fmax(diff, std::fabs(yd[k] - yh[k]));
