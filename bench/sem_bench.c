@@ -6,7 +6,8 @@ static const char help[] = "Continuous spectral elements (-disc sem): throughput
                            "an application must move at least: x read, y zeroed and added to (read + write), the element\n"
                            "restriction (4 bytes a node), the Dirichlet mask (a byte a dof) and the geometric factors (7 doubles\n"
                            "an element where all are affine, 7 a node otherwise); the mass x, d read and y written.\n"
-                           "Prints one line 'sem_bench: ...' per operator; options: -order N -bench_reps R -bench_csv FILE (appended).\n\n";
+                           "Prints one line 'sem_bench: ...' per operator; options: -order N -bench_reps R -bench_csv FILE (appended)\n"
+                           "-bench_copy_mib M (MiB per vector of the bandwidth copy, 512).\n\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/kernels/device.h>
@@ -14,10 +15,10 @@ static const char help[] = "Continuous spectral elements (-disc sem): throughput
 #include <hoflow/sem.h>
 
 /* Device-to-device (or host) copy bandwidth, bytes read plus written per second, on vectors of the DM's type. */
-static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscReal *bandwidth)
+static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscInt mib, PetscReal *bandwidth)
 {
   Vec            a, b;
-  const PetscInt n = 1 << 26, reps = 20; /* 512 MiB per vector */
+  const PetscInt n = mib * (1024 * 1024 / (PetscInt)sizeof(PetscScalar)), reps = 20;
   PetscLogDouble t0, t1;
   VecType        vtype;
 
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
   Disc      disc, vdisc;
   SEMDisc  *sem, *vsem;
   Mat       A;
-  PetscInt  order = 4, reps = 20;
+  PetscInt  order = 4, reps = 20, copy_mib = 512;
   char      csvname[PETSC_MAX_PATH_LEN] = "", device[256] = "CPU (one core)";
   FILE     *csv       = NULL;
   PetscReal bandwidth = 0, seconds = 0, bytes = 0;
@@ -128,7 +129,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-order", "Polynomial order N", NULL, order, &order, NULL));
   PetscCall(PetscOptionsInt("-bench_reps", "Applications timed per operator", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsString("-bench_csv", "CSV file the rows are appended to", NULL, csvname, csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsInt("-bench_copy_mib", "MiB per vector of the copy that measures the bandwidth (far above the caches)", NULL, copy_mib, &copy_mib, NULL));
   PetscOptionsEnd();
+  PetscCheck(copy_mib >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_copy_mib %" PetscInt_FMT " must be >= 1 (MiB per vector)", copy_mib);
   PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_reps %" PetscInt_FMT " must be >= 1", reps);
 
   PetscCall(MeshCreate(PETSC_COMM_WORLD, NULL, &mesh));
@@ -145,7 +148,7 @@ int main(int argc, char **argv)
     PetscCheck(!HoflowDeviceProperties(device, sizeof(device), &sms, &ghz), PETSC_COMM_SELF, PETSC_ERR_LIB, "cudaGetDeviceProperties failed");
   }
 #endif
-  PetscCall(MeasureCopyBandwidth(mesh->dm, &bandwidth));
+  PetscCall(MeasureCopyBandwidth(mesh->dm, copy_mib, &bandwidth));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncopy bandwidth: %.1f GB/s (read + write)\n", device, (double)(bandwidth * 1e-9)));
   if (csvname[0]) {
     PetscCall(PetscTestFile(csvname, 'r', &exists));
