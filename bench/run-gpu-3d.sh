@@ -114,24 +114,40 @@ for part in $parts; do
         echo "svortex p=$p mesh=${m:-_a} $(echo "$r" | grep -o 'cells [0-9]*') $(echo "$r" | grep -o 'steps [0-9]*') $(echo "$r" | grep -o 'time [0-9.e+-]*' | head -1) $(echo "$r" | grep -o 'L2_density [0-9.e+-]*') $(echo "$r" | grep -o 'fell by [0-9.e+-]*') wall $((SECONDS - t0)) s"
       done
     done ;;
-  sem)  # continuous spectral elements (-disc sem): the matrix-free Laplacian on hexahedra, N = 2..8, about 10 M DOFs
-        # from N = 4 (fewer below: the box's setup on the host), CG + Jacobi, 40 iterations; GDOF/s of MatMult
-    for nf in 2:64 3:48 4:54 5:43 6:36 7:31 8:27; do
-      n=${nf%%:*}; f=${nf##*:}
-      timeout 200 ./hoflow -disc sem -problem poisson -order $n -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces $f,$f,$f \
-        -dm_vec_type cuda -ksp_type cg -pc_type jacobi -ksp_max_it 40 -ksp_converged_maxits -ksp_norm_type unpreconditioned -log_view -log_view_gpu_time > "$OUT/sem_N$n.txt" 2>&1
-      d=$(grep -o "dofs [0-9]*" "$OUT/sem_N$n.txt" | head -1 | cut -d' ' -f2)
-      grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
+  sem)  # continuous spectral elements (-disc sem), bench/sem_bench.c: MatMult GDOF/s of the Laplacian, Helmholtz, vector
+        # Laplacian (3 components, one launch) and the diagonal mass and inverse mass against a bandwidth roofline, hexahedra
+        # N = ${SEM_ORDERS:-2..8}: affine boxes of about 10 M DOFs from N = 4 (fewer below: the box's setup on the host),
+        # metric factors from 7 numbers an element; non-affine hexahedra (cube_hex_distorted.msh refined 3 or 4 times,
+        # 2-17 M DOFs), factors stored per node; at N = 7 also the affine box with stored factors (-sem_affine_factors
+        # false) and the MatMult of 40 CG + Jacobi iterations of hoflow from -log_view (the issue's number, everything
+        # around the kernel included). Rows also in $OUT/sem_bench.csv.
+    rm -f "$OUT/sem_bench.csv"
+    SB="./build/bench/sem_bench -dm_vec_type cuda -bench_reps 20 -bench_csv $OUT/sem_bench.csv"
+    for nf in 2:64:4 3:48:4 4:54:3 5:43:3 6:36:3 7:31:3 8:27:3; do
+      n=${nf%%:*}; rest=${nf#*:}; f=${rest%%:*}; r=${rest#*:}
+      case " ${SEM_ORDERS:-2 3 4 5 6 7 8} " in *" $n "*) ;; *) continue ;; esac
+      BOX="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces $f,$f,$f"
+      timeout 200 $SB -order $n $BOX 2>&1 | grep -E "^(sem_bench|device|copy)|rror"
+      timeout 200 $SB -order $n -dm_plex_filename examples/meshes/cube_hex_distorted.msh -dm_refine $r 2>&1 | grep -E "^sem_bench|rror"
+      [ $n = 7 ] && timeout 200 $SB -order $n $BOX -sem_affine_factors false 2>&1 | grep -E "^sem_bench.*(laplace|helmholtz)|rror"
+      if [ $n = 7 ]; then
+        timeout 200 ./hoflow -disc sem -problem poisson -order $n $BOX -dm_vec_type cuda -ksp_type cg -pc_type jacobi -ksp_max_it 40 \
+          -ksp_converged_maxits -ksp_norm_type unpreconditioned -log_view -log_view_gpu_time > "$OUT/sem_N$n.txt" 2>&1
+        d=$(grep -o "dofs [0-9]*" "$OUT/sem_N$n.txt" | head -1 | cut -d' ' -f2)
+        grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d CG MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
+      fi
     done ;;
   tensorhex)  # the sum-factorized hexahedral kernels only (64 000 hexahedra, N = ${TH_ORDERS:-2,3,4,5,6,7,8}), one line per order
     ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_orders ${TH_ORDERS:-2,3,4,5,6,7,8} \
       -bench_reps 20 -bench_ins false -bench_kernels tensor -bench_csv "$OUT/tensor_hex${TH_TAG:-}.csv" 2>&1 | grep -E "^(hexa|throughput)" ;;
-  ncu)  # Nsight Compute on chosen kernels: NCU_CASES="shape:N:kernel-regex ..." (shape hex, tet or quad; tensor
+  ncu)  # Nsight Compute on chosen kernels: NCU_CASES="shape:N:kernel-regex ..." (shape hex, tet, quad or semhex; tensor
         # kernels are timed with -bench_kernels tensor), hardware counters, clocks left alone; NCU_FULL=1 adds --set full
     NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
     for c in ${NCU_CASES:-hex:7:HexApplyKernel hex:7:HexGradientKernel tet:4:ApplyKernel}; do
       shape=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; k=${rest#*:}
+      bin=./build/bench/ipdg_bench; run="-bench_orders $n -bench_reps 3 -bench_ins false"
       case $shape in
+      semhex) bin=./build/bench/sem_bench; mesh="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 31,31,31"; run="-order $n -bench_reps 3" ;;  # kernel SEMLineApplyKernel
       hex) mesh="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_kernels tensor" ;;
       quad) mesh="-dm_plex_box_faces 448,448 -bench_kernels tensor" ;;
       tet) mesh="-dm_plex_filename examples/meshes/cube_tet.msh -dm_refine 3" ;;
@@ -139,9 +155,9 @@ for part in $parts; do
       echo "=== ncu: $k N=$n $shape"
       $NCU --clock-control none --kernel-name regex:"$k" --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats \
-        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false > "$OUT/ncu_${shape}_N${n}_${k}.txt" 2>&1
+        $bin -dm_vec_type cuda $mesh $run > "$OUT/ncu_${shape}_N${n}_${k}.txt" 2>&1
       [ -n "${NCU_FULL:-}" ] && $NCU --clock-control none --kernel-name regex:"$k" --launch-skip 2 --launch-count 1 --set full \
-        ./build/bench/ipdg_bench -dm_vec_type cuda $mesh -bench_orders $n -bench_reps 3 -bench_ins false > "$OUT/ncu_full_${shape}_N${n}_${k}.txt" 2>&1
+        $bin -dm_vec_type cuda $mesh $run > "$OUT/ncu_full_${shape}_N${n}_${k}.txt" 2>&1
       grep -E "Duration|Throughput|Memory \[%\]|DRAM|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Mem Pipes|Dynamic Shared|Static Shared|Threads  |Issue Slots|Warp Cycles Per Issued|Stall|Executed Ipc|Pipe" "$OUT/ncu_${shape}_N${n}_${k}.txt" | head -50
     done ;;
   tetN8)  # pMG-AMG on the finest Gmsh tetrahedra (h = 1/16, 19 519 cells) at N = 8: the last point of issue 12's solver study

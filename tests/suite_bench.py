@@ -90,3 +90,30 @@ def _():
     per_dof = finite(rows[0]["rhs_seconds_per_dof_stage"], "seconds per DOF per stage", 1e-12, 1e-4)
     check(int(rows[0]["dofs"]) == 16 * 16 * 16 * 4, "dofs %s, expected %d" % (rows[0]["dofs"], 16 * 16 * 16 * 4))
     return "volume %.2e s, %.3e s per DOF per stage" % (float(rows[0]["seconds_per_call"]), per_dof)
+
+
+SEM_BENCH = os.path.join(ROOT, "build", "bench", "sem_bench")
+
+
+@test("bench/sem")
+def _():
+    """bench/sem_bench.c on the host (N = 3, 4^3 hexahedra): one line and one CSV row per operator, finite
+    rates, and the roofline's bytes per DOF equal to the model with stored factors (the host kernel reads
+    G, wJ per node): 24 + (4 + 56) nodes / dofs + 1 / ncomp (the mass: 24)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_path = os.path.join(tmp, "sem.csv")
+        _, out = run([SEM_BENCH, "-order", "3", "-dm_plex_dim", "3", "-dm_plex_simplex", "0", "-dm_plex_box_faces", "4,4,4", "-bench_reps", "3", "-bench_copy_mib", "16", "-bench_csv", csv_path])
+        lines = re.findall(r"^sem_bench: hexahedron N 3 elements 64 dofs (\d+) factors (\w+) op (\w+) +reps 3 seconds (\S+) GDOF/s (\S+) bytes/dof (\S+) roofline (\S+)", out, re.M)
+        check([l[2] for l in lines] == ["laplace", "helmholtz", "mass", "inverse_mass", "vector_laplace"], "operators %s:\n%s" % ([l[2] for l in lines], out[-1500:]))
+        nodes = 64 * 4 ** 3
+        for dofs, factors, op, seconds, gdofs, bpd, roof in lines:
+            check(factors == "stored", "%s: factors %s on the host" % (op, factors))
+            for v, what in ((seconds, "seconds"), (gdofs, "GDOF/s"), (roof, "roofline")):
+                finite(v, "%s %s" % (op, what), 1e-12, 1e6)
+            n, ncomp = int(dofs), 3 if op == "vector_laplace" else 1  # n counts every component
+            expected = 24.0 if "mass" in op else 24 + (4 + 56) * nodes / n + 1.0 / ncomp
+            check(abs(float(bpd) - expected) < 0.05, "%s: %s bytes/dof, expected %.2f" % (op, bpd, expected))
+        with open(csv_path) as fh:
+            rows = list(csv.reader(fh))
+        check(len(rows) == 6 and rows[0][:3] == ["device", "shape", "N"], "CSV rows %d (expected a header and 5)" % len(rows))
+    return "5 operators, laplace %s GDOF/s on one core" % lines[0][4]

@@ -524,28 +524,63 @@ test("sem/errors/stokes-solve-order-1")(error_test(STOKES + ["-order", "1", "-dm
 test("sem/errors/stokes-taylor-hood-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2"], r"-order 1: the Taylor-Hood Q_N / Q_\{N-1\} velocity-pressure pair needs N >= 2 \(-stokes_pair taylor_hood\)"))
 test("sem/errors/stokes-pair")(error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-stokes_pair", "p2p1"], r"-stokes_pair p2p1 is not a velocity-pressure pair: use taylor_hood \(Q_N / continuous Q_\{N-1\}, the default\) or qn_qn2"))
 
+@test("sem/cuda-emulated")
+def _():
+    """cuda/sem.cu itself, run on the CPU (tests/emu: its launches rewritten, each CUDA thread an OS thread,
+    __syncthreads a barrier, atomicAdd under a lock) against the host kernel on random data (shared and
+    repeated dofs, Dirichlet mask, lambda), quadrilaterals and hexahedra N = 1..10, stored and affine factors,
+    1 and 3 components, the apply and the diagonal: the kernels' indexing and barriers checked without a GPU (a swapped index or a
+    missing barrier gives 0.5-1.3)."""
+    import shutil
+    if not shutil.which("g++"):
+        raise Skip("no g++ for the CPU emulation of the CUDA source")
+    _, out = run([os.path.join(ROOT, "tests", "emu", "run.sh"), "sem"])
+    m = re.search(r"sem_emu: worst (\S+)", out)
+    check(m, "no result line:\n" + out[-1000:])
+    rel = float(m.group(1))
+    check(rel <= 1e-14, "emulated CUDA -disc sem kernel differs from the host kernel: relative %g\n%s" % (rel, out[-3000:]))
+    return "worst relative %.1e over 80 cases" % rel
+
+
 # ---------------------------------------------------------------- GPU: the CUDA twin (cuda/sem.cu)
-def gpu_sem_test(mesh_args, order):
+def gpu_sem_test(mesh_args, order, factors, ranks=1):
+    """The CUDA line kernel against the host kernel (MatMult on a device and on a host copy of one random
+    vector): the scalar operator of the run's problem (Helmholtz), the vector Laplacian (dim interlaced
+    components in one launch), the diagonal mass, and the diagonals (MatGetDiagonal) of both operators,
+    to 1e-14 relative (max norm); the element factors the device used (formed from 7 numbers an element on
+    affine meshes, stored per node otherwise)."""
     def f():
         gpu_or_skip()
-        _, out = run([TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args)
-        m = re.search(r"sem_device: device_vs_host (\S+)", out)
+        cmd = [TEST_SEM, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args
+        if ranks > 1:
+            cmd = MPIEXEC + [str(ranks)] + cmd + ["-gpu_shared"]
+        _, out = run(cmd)
+        m = re.search(r"sem_device: device_vs_host (\S+) vector_device_vs_host (\S+) mass_device_vs_host (\S+) diagonal_device_vs_host (\S+) vector_diagonal_device_vs_host (\S+) factors (\w+)", out)
         check(m, "no result line:\n" + out[-1000:])
-        rel = float(m.group(1))
-        check(rel <= 1e-13, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
-        return "relative %.1e" % rel
+        rel, vec, mass, diag, vdiag = (float(m.group(k)) for k in (1, 2, 3, 4, 5))
+        check(m.group(6) == factors, "element factors on the device: %s, expected %s" % (m.group(6), factors))
+        check(rel <= 1e-14, "CUDA -disc sem apply differs from the host kernel: relative %g" % rel)
+        check(vec <= 1e-14, "CUDA -disc sem vector Laplacian differs from the host kernel: relative %g" % vec)
+        check(mass <= 1e-15, "-disc sem mass on the device differs from the host: relative %g" % mass)
+        check(max(diag, vdiag) <= 1e-14, "CUDA -disc sem diagonal differs from the host kernel: scalar %g, vector %g" % (diag, vdiag))
+        return "relative %.1e, vector %.1e, mass %.1e, diagonal %.1e %.1e (%s factors)" % (rel, vec, mass, diag, vdiag, factors)
     return f
 
 
 GPU_SEM_MESHES = {
-    "quadrilateral/affine": ["-dm_plex_box_faces", "7,5"],
-    "hexahedron/affine": ["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3"],
-    "quadrilateral/non-affine": ["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "2", "-bc_dirichlet", "wall", "-bc_neumann", "none"],
-    "hexahedron/non-affine": ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"],
+    "quadrilateral/affine": (["-dm_plex_box_faces", "7,5"], "affine"),
+    "hexahedron/affine": (["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3"], "affine"),
+    "quadrilateral/affine-stored": (["-dm_plex_box_faces", "7,5", "-sem_affine_factors", "false"], "stored"),
+    "hexahedron/affine-stored": (["-dm_plex_dim", "3", "-dm_plex_box_faces", "4,3,3", "-sem_affine_factors", "false"], "stored"),
+    "quadrilateral/non-affine": (["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "2", "-bc_dirichlet", "wall", "-bc_neumann", "none"], "stored"),
+    "hexahedron/non-affine": (["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"], "stored"),
 }
-for _mesh, _args in GPU_SEM_MESHES.items():
+for _mesh, (_args, _factors) in GPU_SEM_MESHES.items():
     for _order in range(1, 9):
-        test("gpu/sem/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_test(_args, _order))
+        test("gpu/sem/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_test(_args, _order, _factors))
+# two ranks on one GPU: local vectors and their exchange around the kernel (one rank skips them)
+test("gpu/sem/hexahedron/affine/N4/2-ranks", gpu=True)(gpu_sem_test(GPU_SEM_MESHES["hexahedron/affine"][0], 4, "affine", ranks=2))
+test("gpu/sem/hexahedron/non-affine/N3/2-ranks", gpu=True)(gpu_sem_test(GPU_SEM_MESHES["hexahedron/non-affine"][0], 3, "stored", ranks=2))
 
 
 @test("sem/heat/dirichlet-rows")

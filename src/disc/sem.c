@@ -59,6 +59,40 @@ static PetscErrorCode SEMCreateSection(SEMDisc *sem)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the local (ghosted) layout is the global one on every rank (one rank: no shared points, every
+ * point at the same offset in both sections): the operators then apply the element kernels to the global
+ * arrays and skip DMGlobalToLocal / DMLocalToGlobal (identity copies). Decided together, since the
+ * exchange is collective. */
+static PetscErrorCode SEMLocalIsGlobal(SEMDisc *sem)
+{
+  PetscSection lsec, gsec;
+  PetscInt     pStart, pEnd, nowned, rstart = 0;
+  PetscBool    same;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetLocalSection(sem->dm, &lsec));
+  PetscCall(DMGetGlobalSection(sem->dm, &gsec));
+  PetscCall(PetscSectionGetConstrainedStorageSize(gsec, &nowned));
+  PetscCallMPI(MPI_Exscan(&nowned, &rstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sem->dm)));
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sem->dm), &rank));
+    if (!rank) rstart = 0; /* MPI_Exscan leaves rank 0's undefined */
+  }
+  same = (PetscBool)(nowned == sem->nlocal);
+  PetscCall(PetscSectionGetChart(lsec, &pStart, &pEnd));
+  for (PetscInt p = pStart; p < pEnd && same; p++) {
+    PetscInt ldof, gdof, loff, goff;
+    PetscCall(PetscSectionGetDof(lsec, p, &ldof));
+    PetscCall(PetscSectionGetDof(gsec, p, &gdof));
+    PetscCall(PetscSectionGetOffset(lsec, p, &loff));
+    PetscCall(PetscSectionGetOffset(gsec, p, &goff));
+    same = (PetscBool)(ldof == gdof && (!ldof || goff - rstart == loff));
+  }
+  PetscCallMPI(MPIU_Allreduce(&same, &sem->local_is_global, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)sem->dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* gather and gdof: the point of the cell's closure that holds each element node and the node's place
  * in that point's dofs, in the point's frame of global vertex numbers (hoflow/sem.h). */
 static PetscErrorCode SEMBuildRestriction(SEMDisc *sem)
@@ -212,17 +246,24 @@ PetscErrorCode SEMDiscElementGeometry(SEMDisc *sem, PetscInt e, PetscReal x[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Geometric factors at the GLL nodes: G_ab = w J (dr_a/dx).(dr_b/dx), wJ, and the node coordinates. */
+/* Geometric factors at the GLL nodes: G_ab = w J (dr_a/dx).(dr_b/dx), wJ, and the node coordinates; where
+ * no element of the rank is curved (all affine) also the element's J and (dr_a/dx).(dr_b/dx), from which
+ * the CUDA kernel forms G and wJ at the node with the same products (-sem_affine_factors). */
 static PetscErrorCode SEMComputeGeometry(SEMDisc *sem)
 {
   const Mesh      *mesh = sem->mesh;
   const PetscInt   dim = sem->dim, Np = sem->Np, N1 = sem->N1, npair = dim * (dim + 1) / 2;
   const PetscReal *w1 = sem->ref->w1;
   PetscReal       *jac;
+  PetscBool        affine_factors = PETSC_TRUE;
 
   PetscFunctionBeginUser;
+  PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "Continuous spectral elements (-disc sem)", NULL);
+  PetscCall(PetscOptionsBool("-sem_affine_factors", "On meshes of affine elements, the CUDA kernel forms the metric factors at each node from 7 numbers per element (false: reads the 7 stored per node, as on curved meshes)", NULL, affine_factors, &affine_factors, NULL));
+  PetscOptionsEnd();
   for (PetscInt e = 0; e < sem->K && !sem->has_curved; e++) sem->has_curved = MeshElementIsCurved(mesh, e);
   if (sem->has_curved) PetscCall(MeshGeometryTableCreate(mesh, sem->shape, Np, sem->ref->xi, &sem->curved_table));
+  if (!sem->has_curved && affine_factors) PetscCall(PetscMalloc1(sem->K * (npair + 1), &sem->affine));
   PetscCall(PetscMalloc3(sem->K * Np * dim, &sem->x, sem->K * Np * npair, &sem->G, sem->K * Np, &sem->wJ));
   PetscCall(PetscMalloc1(Np * dim * dim, &jac));
   for (PetscInt e = 0; e < sem->K; e++) {
@@ -240,8 +281,10 @@ static PetscErrorCode SEMComputeGeometry(SEMDisc *sem)
           PetscReal s = 0;
           for (PetscInt j = 0; j < dim; j++) s += g[j * dim + a] * g[j * dim + b];
           sem->G[(e * Np + q) * npair + SEMPair((int)a, (int)b, (int)dim)] = w * J * s;
+          if (sem->affine && q == 0) sem->affine[e * (npair + 1) + 1 + SEMPair((int)a, (int)b, (int)dim)] = s; /* the same at every node */
         }
       sem->wJ[e * Np + q] = w * J;
+      if (sem->affine && q == 0) sem->affine[e * (npair + 1)] = J;
     }
   }
   PetscCall(PetscFree(jac));
@@ -477,6 +520,7 @@ static PetscErrorCode SEMDestroy(Disc disc)
   if (!sem) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree2(sem->gather, sem->gdof));
   PetscCall(PetscFree3(sem->x, sem->G, sem->wJ));
+  PetscCall(PetscFree(sem->affine));
   PetscCall(PetscFree(sem->elem_point));
   PetscCall(PetscFree(sem->D1T));
   if (sem->has_curved) PetscCall(MeshGeometryTableDestroy(&sem->curved_table));
@@ -521,13 +565,14 @@ PetscErrorCode SEMDiscSetUp(Disc disc)
       }
     }
   PetscCall(SEMCreateSection(sem));
+  PetscCall(SEMLocalIsGlobal(sem));
   disc->dm = sem->dm;
   PetscCall(PetscObjectReference((PetscObject)sem->dm)); /* DiscDestroy destroys disc->dm */
   PetscCall(SEMBuildRestriction(sem));
   PetscCall(SEMComputeGeometry(sem));
   PetscCall(PetscMalloc1(sem->N1 * sem->N1, &sem->D1T));
   DenseTranspose(sem->N1, sem->N1, sem->ref->D1, sem->D1T);
-  sem->kd = (SEMKernelData){(int)sem->dim, (int)sem->N, (int)sem->N1, (int)sem->Np, (int)sem->K, sem->gather, sem->ref->D1, sem->D1T, sem->G, sem->wJ, 0.0, NULL};
+  sem->kd = (SEMKernelData){(int)sem->dim, (int)sem->N, (int)sem->N1, (int)sem->Np, (int)sem->K, sem->gather, sem->ref->D1, sem->D1T, sem->G, sem->wJ, 0.0, NULL, sem->affine, sem->ref->w1};
   for (PetscInt k = 0; k < 2; k++) PetscCall(DMCreateLocalVector(sem->dm, &sem->work[k]));
   /* the diagonal GLL mass */
   ml = sem->work[0];

@@ -22,12 +22,13 @@ typedef struct {
 
 static const char SEM_OPERATOR_KEY[] = "HoflowSEMOperator_C";
 
-/* y = A x: y_I = A_II x_I (x_D read as zero by the kernel), y_D = x_D; on the backend of x. */
+/* y = A x: y_I = A_II x_I (x_D read as zero by the kernel), y_D = x_D; on the backend of x. Where the local
+ * layout is the global one (one rank) the kernel reads x and adds into y without the exchange. */
 static PetscErrorCode MatMult_SEM(Mat A, Vec x, Vec y)
 {
   SEMOperator       *op;
   SEMDisc           *sem;
-  Vec                xl, yl;
+  Vec                xl = x, yl = y;
   const PetscScalar *xa, *xg;
   PetscScalar       *ya, *yg;
   PetscInt           rstart;
@@ -38,22 +39,24 @@ static PetscErrorCode MatMult_SEM(Mat A, Vec x, Vec y)
   sem = op->sem;
   PetscCall(OpShellBegin(&op->shell, x, &on_device));
   PetscCall(OpShellEventBegin(&op->shell, HOFLOW_SEMApply));
-  PetscCall(OpShellGetLocal(&op->shell, 0, &xl));
-  PetscCall(OpShellGetLocal(&op->shell, 1, &yl));
-  PetscCall(DMGlobalToLocal(sem->dm, x, INSERT_VALUES, xl));
+  if (!sem->local_is_global) {
+    PetscCall(OpShellGetLocal(&op->shell, 0, &xl));
+    PetscCall(OpShellGetLocal(&op->shell, 1, &yl));
+    PetscCall(DMGlobalToLocal(sem->dm, x, INSERT_VALUES, xl));
+  }
   PetscCall(VecZeroEntries(yl));
   PetscCall(OpShellGetArrayRead(&op->shell, xl, &xa));
   PetscCall(OpShellGetArray(&op->shell, yl, &ya));
-  for (PetscInt c = 0; c < sem->ncomp; c++) { /* component c: gather + c */
-    if (!on_device)
-      SEMApplyHost(&op->kd, xa + c, ya + c);
-    else
-      PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMApplyCUDA(&op->kd_device, xa + c, ya + c, op->shell.stream)), "SEM apply"));
-  }
+  if (!on_device)
+    for (PetscInt c = 0; c < sem->ncomp; c++) SEMApplyHost(&op->kd, xa + c, ya + c); /* component c: gather + c */
+  else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMApplyCUDA(&op->kd_device, (int)sem->ncomp, xa, ya, op->shell.stream)), "SEM apply"));
   PetscCall(OpShellRestoreArray(&op->shell, yl, &ya));
   PetscCall(OpShellRestoreArrayRead(&op->shell, xl, &xa));
-  PetscCall(VecZeroEntries(y));
-  PetscCall(DMLocalToGlobal(sem->dm, yl, ADD_VALUES, y));
+  if (!sem->local_is_global) {
+    PetscCall(VecZeroEntries(y));
+    PetscCall(DMLocalToGlobal(sem->dm, yl, ADD_VALUES, y));
+  }
   PetscCall(OpShellGetArrayRead(&op->shell, x, &xg));
   PetscCall(OpShellGetArray(&op->shell, y, &yg));
   if (!on_device) {
@@ -78,7 +81,7 @@ static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
   HoflowDeviceArrays *dev = &op->shell.device;
 
   PetscFunctionBeginUser;
-  PetscCheck(SEMCUDASupported((int)sem->dim, (int)sem->N), PetscObjectComm((PetscObject)sem->dm), PETSC_ERR_SUP, "-order %" PetscInt_FMT ": the CUDA kernel of -disc sem runs hexahedra up to order 9 (a thread per node)", sem->N);
+  PetscCheck(SEMCUDASupported((int)sem->dim, (int)sem->N), PetscObjectComm((PetscObject)sem->dm), PETSC_ERR_SUP, "-order %" PetscInt_FMT ": no CUDA kernel of -disc sem for this order", sem->N);
   op->kd_device = op->kd;
   PetscCall(HoflowDeviceArraysUpload(dev, op->kd.gather, sizeof(int) * n, &ptr));
   op->kd_device.gather = (const int *)ptr;
@@ -86,12 +89,29 @@ static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
   op->kd_device.D1 = (const double *)ptr;
   PetscCall(HoflowDeviceArraysUpload(dev, op->kd.D1T, sizeof(double) * sem->N1 * sem->N1, &ptr));
   op->kd_device.D1T = (const double *)ptr;
-  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.G, sizeof(double) * n * npair, &ptr));
-  op->kd_device.G = (const double *)ptr;
-  PetscCall(HoflowDeviceArraysUpload(dev, op->kd.wJ, sizeof(double) * n, &ptr));
-  op->kd_device.wJ = (const double *)ptr;
-  PetscCall(HoflowDeviceArraysUpload(dev, op->dirichlet, sizeof(char) * PetscMax(sem->nlocal, 1), &ptr));
-  op->kd_device.dirichlet = (const char *)ptr;
+  if (op->kd.affine) { /* npair + 1 numbers an element and the GLL weights instead of npair + 1 a node */
+    PetscCall(HoflowDeviceArraysUpload(dev, op->kd.affine, sizeof(double) * sem->K * (npair + 1), &ptr));
+    op->kd_device.affine = (const double *)ptr;
+    PetscCall(HoflowDeviceArraysUpload(dev, op->kd.w1, sizeof(double) * sem->N1, &ptr));
+    op->kd_device.w1 = (const double *)ptr;
+    op->kd_device.G  = NULL;
+    op->kd_device.wJ = NULL;
+  } else {
+    PetscCall(HoflowDeviceArraysUpload(dev, op->kd.G, sizeof(double) * n * npair, &ptr));
+    op->kd_device.G = (const double *)ptr;
+    PetscCall(HoflowDeviceArraysUpload(dev, op->kd.wJ, sizeof(double) * n, &ptr));
+    op->kd_device.wJ = (const double *)ptr;
+    op->kd_device.w1 = NULL;
+  }
+  {
+    PetscBool any = PETSC_FALSE; /* none (periodic, Neumann): the kernel reads no mask */
+    for (PetscInt k = 0; k < sem->nlocal && !any; k++) any = (PetscBool)(op->dirichlet[k] != 0);
+    op->kd_device.dirichlet = NULL;
+    if (any) {
+      PetscCall(HoflowDeviceArraysUpload(dev, op->dirichlet, sizeof(char) * sem->nlocal, &ptr));
+      op->kd_device.dirichlet = (const char *)ptr;
+    }
+  }
   PetscCall(VecGetOwnershipRange(sem->mass, &rstart, NULL));
   PetscCall(PetscMalloc1(PetscMax(op->ndirichlet, 1), &rows));
   for (PetscInt k = 0; k < op->ndirichlet; k++) rows[k] = op->dirichlet_rows[k] - rstart;
@@ -101,29 +121,41 @@ static PetscErrorCode SEMOperatorDeviceSetUp(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The diagonal (Jacobi), matrix-free element by element on the backend of d; 1 on the Dirichlet rows. */
 static PetscErrorCode MatGetDiagonal_SEM(Mat A, Vec d)
 {
   SEMOperator *op;
   SEMDisc     *sem;
+  Vec          dl = d;
   PetscScalar *da;
   PetscInt     rstart;
+  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &op));
   sem = op->sem;
-  PetscCall(PetscLogEventBegin(HOFLOW_SEMDiagonal, A, d, 0, 0));
-  PetscCall(VecZeroEntries(sem->work[1]));
-  PetscCall(VecGetArray(sem->work[1], &da));
-  for (PetscInt c = 0; c < sem->ncomp; c++) SEMDiagonalHost(&op->kd, da + c);
-  PetscCall(VecRestoreArray(sem->work[1], &da));
-  PetscCall(VecZeroEntries(d));
-  PetscCall(DMLocalToGlobal(sem->dm, sem->work[1], ADD_VALUES, d));
-  PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
-  PetscCall(VecGetArray(d, &da));
-  for (PetscInt k = 0; k < op->ndirichlet; k++) da[op->dirichlet_rows[k] - rstart] = 1;
-  PetscCall(VecRestoreArray(d, &da));
-  PetscCall(PetscLogFlops((3.0 * sem->dim * sem->N1 + 4.0 * sem->dim * (sem->dim - 1) + 2.0) * sem->Np * sem->K * sem->ncomp));
-  PetscCall(PetscLogEventEnd(HOFLOW_SEMDiagonal, A, d, 0, 0));
+  PetscCall(OpShellBegin(&op->shell, d, &on_device));
+  PetscCall(OpShellEventBegin(&op->shell, HOFLOW_SEMDiagonal));
+  if (!sem->local_is_global) PetscCall(OpShellGetLocal(&op->shell, 1, &dl));
+  PetscCall(VecZeroEntries(dl));
+  PetscCall(OpShellGetArray(&op->shell, dl, &da));
+  if (!on_device)
+    for (PetscInt c = 0; c < sem->ncomp; c++) SEMDiagonalHost(&op->kd, da + c);
+  else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMDiagonalCUDA(&op->kd_device, (int)sem->ncomp, da, op->shell.stream)), "SEM diagonal"));
+  PetscCall(OpShellRestoreArray(&op->shell, dl, &da));
+  if (!sem->local_is_global) {
+    PetscCall(VecZeroEntries(d));
+    PetscCall(DMLocalToGlobal(sem->dm, dl, ADD_VALUES, d));
+  }
+  PetscCall(OpShellGetArray(&op->shell, d, &da));
+  if (!on_device) {
+    PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+    for (PetscInt k = 0; k < op->ndirichlet; k++) da[op->dirichlet_rows[k] - rstart] = 1;
+  } else
+    PetscCall(OpShellCheckKernel(&op->shell, HOFLOW_CUDA(SEMCopyRowsCUDA((int)op->ndirichlet, op->dirichlet_rows_device, NULL, da, op->shell.stream)), "Dirichlet rows"));
+  PetscCall(OpShellRestoreArray(&op->shell, d, &da));
+  PetscCall(OpShellEventEnd(&op->shell, HOFLOW_SEMDiagonal, (3.0 * sem->dim * sem->N1 + 4.0 * sem->dim * (sem->dim - 1) + 2.0) * sem->Np * sem->K * sem->ncomp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

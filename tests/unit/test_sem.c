@@ -2,8 +2,11 @@ static const char help[] = "Continuous spectral elements (-disc sem): the ellipt
                            "problem) made explicit column by column, its symmetry, its matrix-free diagonal against the explicit\n"
                            "one, the LOR matrix (-pmat lor) symmetric and, at order 1, equal to A (both are the vertex rule on\n"
                            "the element), and the diagonal mass summing to the mesh's measure. Takes hoflow's options; prints\n"
-                           "one line 'sem: ...'. With -dm_vec_type cuda it applies A to one vector on the GPU and on the host\n"
-                           "and prints 'sem_device: device_vs_host ...' (relative, max norm) instead.\n";
+                           "one line 'sem: ...'. With -dm_vec_type cuda it applies A, the vector Laplacian (dim components) and\n"
+                           "the mass to one random vector each and takes the diagonals of A and the vector Laplacian, on the GPU\n"
+                           "and on the host, and prints 'sem_device: device_vs_host ... vector_device_vs_host ... mass_device_vs_host\n"
+                           "... diagonal_device_vs_host ... vector_diagonal_device_vs_host ... factors affine|stored' (relative, max\n"
+                           "norm) instead.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
@@ -26,6 +29,80 @@ static PetscErrorCode RelativeAsymmetry(Mat X, PetscReal *asym)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* max |A_device x - A_host x| / max |A_host x| for a random x: the MatShell applied to a device vector (the
+ * CUDA kernels) and to a host copy of it (the host kernels). */
+static PetscErrorCode DeviceVersusHost(Mat A, PetscReal *rel)
+{
+  Vec                xd, yd, xh, yh;
+  PetscRandom        rnd;
+  PetscInt           n;
+  const PetscScalar *a, *b;
+  PetscScalar       *c;
+  PetscReal          diff = 0, scale = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &xd, &yd));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(xd, rnd));
+  PetscCall(VecGetLocalSize(xd, &n));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &xh));
+  PetscCall(VecDuplicate(xh, &yh));
+  PetscCall(VecGetArrayRead(xd, &a));
+  PetscCall(VecGetArrayWrite(xh, &c));
+  PetscCall(PetscArraycpy(c, a, n));
+  PetscCall(VecRestoreArrayWrite(xh, &c));
+  PetscCall(VecRestoreArrayRead(xd, &a));
+  PetscCall(MatMult(A, xd, yd));
+  PetscCall(MatMult(A, xh, yh));
+  PetscCall(VecGetArrayRead(yd, &a));
+  PetscCall(VecGetArrayRead(yh, &b));
+  for (PetscInt k = 0; k < n; k++) {
+    diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
+    scale = PetscMax(scale, PetscAbsScalar(b[k]));
+  }
+  PetscCall(VecRestoreArrayRead(yh, &b));
+  PetscCall(VecRestoreArrayRead(yd, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  *rel = diff / scale;
+  PetscCall(VecDestroy(&xd));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for MatGetDiagonal: on a device vector (the CUDA kernel) and on a host vector (the host kernel). */
+static PetscErrorCode DiagonalDeviceVersusHost(Mat A, PetscReal *rel)
+{
+  Vec                dd, dh;
+  PetscInt           n;
+  const PetscScalar *a, *b;
+  PetscReal          diff = 0, scale = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &dd, NULL));
+  PetscCall(VecGetLocalSize(dd, &n));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &dh));
+  PetscCall(MatGetDiagonal(A, dd));
+  PetscCall(MatGetDiagonal(A, dh));
+  PetscCall(VecGetArrayRead(dd, &a));
+  PetscCall(VecGetArrayRead(dh, &b));
+  for (PetscInt k = 0; k < n; k++) {
+    diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
+    scale = PetscMax(scale, PetscAbsScalar(b[k]));
+  }
+  PetscCall(VecRestoreArrayRead(dh, &b));
+  PetscCall(VecRestoreArrayRead(dd, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  *rel = diff / scale;
+  PetscCall(VecDestroy(&dd));
+  PetscCall(VecDestroy(&dh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App      *app;
@@ -44,42 +121,26 @@ int main(int argc, char **argv)
   {
     PetscBool cuda;
     PetscCall(HoflowDMIsCUDA(app->disc->dm, &cuda));
-    if (cuda) { /* the CUDA kernel against the host kernel on the same input */
-      Vec                xd, yd, xh, yh;
-      PetscRandom        rnd;
-      PetscInt           n;
-      const PetscScalar *a, *b;
-      PetscScalar       *c;
-      PetscReal          diff = 0, scale = 0;
-      PetscCall(MatCreateVecs(A, &xd, &yd));
-      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-      PetscCall(VecSetRandom(xd, rnd));
-      PetscCall(VecGetLocalSize(xd, &n));
-      PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &xh));
-      PetscCall(VecDuplicate(xh, &yh));
-      PetscCall(VecGetArrayRead(xd, &a));
-      PetscCall(VecGetArrayWrite(xh, &c));
-      PetscCall(PetscArraycpy(c, a, n));
-      PetscCall(VecRestoreArrayWrite(xh, &c));
-      PetscCall(VecRestoreArrayRead(xd, &a));
-      PetscCall(MatMult(A, xd, yd));
-      PetscCall(MatMult(A, xh, yh));
-      PetscCall(VecGetArrayRead(yd, &a));
-      PetscCall(VecGetArrayRead(yh, &b));
-      for (PetscInt k = 0; k < n; k++) {
-        diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
-        scale = PetscMax(scale, PetscAbsScalar(b[k]));
-      }
-      PetscCall(VecRestoreArrayRead(yh, &b));
-      PetscCall(VecRestoreArrayRead(yd, &a));
-      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_device: device_vs_host %.3e\n", (double)(diff / scale)));
-      PetscCall(VecDestroy(&xd));
-      PetscCall(VecDestroy(&yd));
-      PetscCall(VecDestroy(&xh));
-      PetscCall(VecDestroy(&yh));
-      PetscCall(PetscRandomDestroy(&rnd));
+    if (cuda) { /* the CUDA kernels against the host kernels on the same input */
+      Disc      vdisc;
+      Mat       Av, Ms;
+      SEMDisc  *sem;
+      PetscReal rel, rel_vector, rel_mass, rel_diagonal, rel_vector_diagonal;
+      PetscCall(DiscGetSEM(app->disc, "the -disc sem test", &sem));
+      PetscCall(DeviceVersusHost(A, &rel));
+      PetscCall(DiagonalDeviceVersusHost(A, &rel_diagonal));
+      /* the vector Laplacian (dim interlaced components, one launch) and the diagonal mass */
+      PetscCall(DiscCreateComponents(app->mesh, "sem", app->order, app->mesh->dim, &vdisc));
+      PetscCall(DiscCreateElliptic(vdisc, app->problem.lambda, NULL, &Av));
+      PetscCall(DeviceVersusHost(Av, &rel_vector));
+      PetscCall(DiagonalDeviceVersusHost(Av, &rel_vector_diagonal));
+      PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &Ms));
+      PetscCall(DeviceVersusHost(Ms, &rel_mass));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_device: device_vs_host %.3e vector_device_vs_host %.3e mass_device_vs_host %.3e diagonal_device_vs_host %.3e vector_diagonal_device_vs_host %.3e factors %s\n", (double)rel, (double)rel_vector, (double)rel_mass, (double)rel_diagonal, (double)rel_vector_diagonal,
+                            sem->affine ? "affine" : "stored"));
+      PetscCall(MatDestroy(&Av));
+      PetscCall(MatDestroy(&Ms));
+      PetscCall(DiscDestroy(&vdisc));
       PetscCall(MatDestroy(&A));
       PetscCall(AppDestroy(&app));
       PetscCall(PetscFinalize());

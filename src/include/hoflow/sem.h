@@ -33,11 +33,13 @@ typedef struct {
   PetscInt          dim, N, N1, Np, K;
   PetscInt          ncomp;                                                   /* components per node, interlaced (a velocity: dim); gather gives component 0 */
   PetscInt          nlocal;                                                  /* dofs of the local (ghosted) vector */
+  PetscBool         local_is_global;                                         /* on every rank the local layout is the global one (one rank): no exchange */
   PetscInt         *gather;                                                  /* [K*Np] local dof of element node */
   PetscInt         *gdof;                                                    /* [K*Np] global dof of element node */
   PetscReal        *x;                                                       /* [K*Np*dim] coordinates of the element nodes (the output points) */
   PetscInt         *elem_point;                                              /* [K+1] e*Np: element e's first output point */
   PetscReal        *G, *wJ;                                                  /* geometric factors at the element nodes (hoflow/kernels/sem.h) */
+  PetscReal        *affine;                                                  /* [K*(npair+1)] per element J, (dr_a/dx).(dr_b/dx) where no element of the rank is curved (the CUDA kernel's); else NULL */
   PetscReal        *D1T;                                                     /* [N1*N1] */
   PetscInt          face_dir[HOFLOW_FACES_MAX], face_side[HOFLOW_FACES_MAX]; /* reference face f is i_dir = side (0 or N) */
   PetscBool         has_curved;                                              /* curved elements on this rank: curved_table holds their map at the GLL nodes */

@@ -9,9 +9,12 @@
  * element's nodes are gathered from and scattered (added) to the local array through gather[e*Np + i]:
  * node i = i0 + N1 i1 [+ N1^2 i2] of element e is local dof gather[...]; local dofs marked in dirichlet
  * (when not NULL) are read as zero (the operator's identity Dirichlet columns). Written once for
- * dim = 2, 3 and instantiated per (shape, N) of hoflow/kernels/shapes.h (src/kernels/sem.c); the CUDA
- * twin (cuda/sem.cu) runs a thread block per element, a thread per node, the 1D operator and the
- * element's arrays in shared memory, and adds to shared dofs atomically. No PETSc here. */
+ * dim = 2, 3 and instantiated per (shape, N) of hoflow/kernels/shapes.h (src/kernels/sem.c). The CUDA
+ * twin (cuda/sem.cu) runs a thread per line of GLL points in the last direction (N1^(dim-1) threads an
+ * element, several elements a block), the line's values in registers, the other directions through
+ * one plane at a time in shared memory, and adds to shared dofs atomically; where every element of the
+ * rank is affine it forms G_ab and wJ at the node from npair + 1 numbers per element (`affine`) and the
+ * GLL weights w1, as the host's setup forms them, instead of reading them per node. No PETSc here. */
 #pragma once
 
 #include <hoflow/kernels/common.h>
@@ -28,6 +31,10 @@ typedef struct {
   const double *wJ;                /* [K*Np] */
   double        lambda;
   const char   *dirichlet; /* [local dofs] 1: read as zero; NULL: none */
+  /* the CUDA twin only: */
+  const double *affine; /* [K*(npair + 1)] J and s_ab = (dr_a/dx).(dr_b/dx) (a <= b, SEMPair) of each element
+                           where all are affine, G_ab = (w J) s_ab; NULL: G and wJ per node */
+  const double *w1;     /* [N1] the 1D GLL weights (affine) */
 } SEMKernelData;
 
 /* The index of the symmetric pair (a, b), a <= b, in the rows a = 0..dim-1, b = a..dim-1. */
@@ -45,13 +52,16 @@ HOFLOW_HD int SEMPair(int a, int b, int dim)
 void SEMApplyHost(const SEMKernelData *d, const double *u, double *Au);
 /* diag[gather] += the diagonal of each element's matrix (matrix-free, O(Np N1 dim) per element). */
 void SEMDiagonalHost(const SEMKernelData *d, double *diag);
-/* Whether the apply kernel is compiled for this dimension and order (N = 1..HOFLOW_NMAX); the CUDA
- * twin: quadrilaterals N = 1..HOFLOW_NMAX, hexahedra N = 1..9 (a thread per node, at most 1000). */
+/* Whether the apply kernel is compiled for this dimension and order: N = 1..HOFLOW_NMAX, host and CUDA. */
 int SEMHostSupported(int dim, int N);
 int SEMCUDASupported(int dim, int N);
 /* CUDA twins (cuda/sem.cu), device pointers in d and the arrays, on the cudaStream_t stream; 0 or a
- * cudaError_t. SEMCopyRowsCUDA: y[rows[k]] = x[rows[k]] for k < n. */
-int SEMApplyCUDA(const SEMKernelData *d, const double *u, double *Au, void *stream);
+ * cudaError_t. SEMApplyCUDA: the apply of SEMApplyHost to the ncomp interlaced components of u
+ * (component c of node i at gather[i] + c; the Dirichlet mask read at gather[i]) in one launch, as
+ * SEMApplyHost(d, u + c, Au + c) for c < ncomp; SEMDiagonalCUDA: SEMDiagonalHost(d, diag + c) for c < ncomp.
+ * SEMCopyRowsCUDA: y[rows[k]] = x[rows[k]] for k < n (x NULL: 1). */
+int SEMApplyCUDA(const SEMKernelData *d, int ncomp, const double *u, double *Au, void *stream);
+int SEMDiagonalCUDA(const SEMKernelData *d, int ncomp, double *diag, void *stream);
 int SEMCopyRowsCUDA(int n, const int *rows, const double *x, double *y, void *stream);
 /* out = (A[dim-1] (x) ... (x) A[0]) in: an element array of n_in^dim values to n_out^dim values, the
  * 1D matrix A[d] (n_out x n_in, row-major) along direction d (the first fastest); dimension-generic,
