@@ -17,5 +17,9 @@
 
 #include <hoflow/conslaw.h>
 #include <hoflow/opshell.h>
+#include <hoflow/kernels/fr.h>
 
 PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
+/* For tests of the kernels (tests/unit/test_fr_kernels.c): the kernel data of -disc fr on the host and on the
+ * device (NULL before the first device call), and the element sizes h [K] of the wave speeds on both. */
+PETSC_EXTERN PetscErrorCode FRGetKernelData(Disc disc, const FRKernelData **host, const FRKernelData **device, const PetscReal **h, const PetscReal **h_device);
