@@ -586,7 +586,7 @@ static PetscErrorCode FRUpdateBoundaryData(ConsLaw cl)
 
   PetscFunctionBeginUser;
   if (!fr->shell.device_ready) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(HoflowDeviceCopyTo((void *)fr->kd_device.bc_point, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, fr->shell.stream)), "copy of the boundary data"));
+  PetscCall(HoflowDeviceCopyToChecked((void *)fr->kd_device.bc_point, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, fr->shell.stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
