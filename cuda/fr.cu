@@ -44,10 +44,10 @@ template <int DIM, int N1>
 __global__ void __launch_bounds__(FR_THREADS) FRVolumeKernel(const __grid_constant__ FRKernelData d, int E, const double *__restrict__ u, double *__restrict__ rhs, double *__restrict__ tr)
 {
   extern __shared__ double sm[];
-  const FRSizes z  = FRSizesFor<DIM, N1>(&d);
-  const int     Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
-  double       *us = sm, *Fs = sm + (size_t)E * s; // [E][nv Np] the values, [E][dim nv Np] the transformed fluxes
-  const double *ug = u + (size_t)e0 * s;
+  const FRSizes            z  = FRSizesFor<DIM, N1>(&d);
+  const int                Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  double                  *us = sm, *Fs = sm + (size_t)E * s; // [E][nv Np] the values, [E][dim nv Np] the transformed fluxes
+  const double            *ug = u + (size_t)e0 * s;
   for (int it = threadIdx.x; it < Eb * s; it += blockDim.x) us[it] = ug[it];
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) {
@@ -69,8 +69,8 @@ template <int DIM, int N1>
 __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant__ FRKernelData d, int E, const double *__restrict__ ul, const double *__restrict__ tr, double *__restrict__ rhs)
 {
   extern __shared__ double jump[]; // [E][nv Nfq]
-  const FRSizes z  = FRSizesFor<DIM, N1>(&d);
-  const int     Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  const FRSizes            z  = FRSizesFor<DIM, N1>(&d);
+  const int                Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
   for (int it = threadIdx.x; it < Eb * Nfq; it += blockDim.x) {
     const int el = it / Nfq, p = it % Nfq;
     FRFacePointJump(&d, z, e0 + el, p, ul, tr, jump + (size_t)el * z.nv * Nfq);
@@ -86,15 +86,17 @@ __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant
 __global__ void FRWaveSpeedKernel(const FRKernelData d, const double *__restrict__ u, const double *__restrict__ h, double *__restrict__ speed)
 {
   const int lane = threadIdx.x % 32, e = (int)((blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32);
-  double    s    = 0;
-  int       bad  = 0;
+  double    s   = 0;
+  int       bad = 0;
   if (e >= d.K) return; // the whole warp: e is the same for its 32 lanes
   for (int i = lane; i < d.Np; i += 32) {
     double w[EULER_NV_MAX], c;
     for (int k = 0; k < d.nv; k++) w[k] = u[(size_t)e * d.nv * d.Np + (size_t)k * d.Np + i];
     c = ConsLawPointWaveSpeed(d.flux, d.dim, d.gamma, d.velocity, w);
-    if (c < 0) bad = 1;
-    else s = fmax(s, c / h[e]);
+    if (c < 0)
+      bad = 1;
+    else
+      s = fmax(s, c / h[e]);
   }
   for (int o = 16; o > 0; o /= 2) s = fmax(s, __shfl_xor_sync(0xffffffffu, s, o));
   bad = __any_sync(0xffffffffu, bad);
@@ -149,25 +151,42 @@ static int FRFaceLaunch(const FRKernelData *d, int E, const double *ul, const do
 
 // The instantiation of launcher L for the data's dimension and order: N = 1..8 of the Euler equations compiled for
 // it, else (higher orders, linear advection) the run-time one.
-#define FR_DISPATCH(L, ...) \
+#define FR_DISPATCH(L, ...)                                 \
   switch (d->nv == d->dim + 2 ? d->dim * 100 + d->n1 : 0) { \
-  case 202: return L<2, 2>(__VA_ARGS__); \
-  case 203: return L<2, 3>(__VA_ARGS__); \
-  case 204: return L<2, 4>(__VA_ARGS__); \
-  case 205: return L<2, 5>(__VA_ARGS__); \
-  case 206: return L<2, 6>(__VA_ARGS__); \
-  case 207: return L<2, 7>(__VA_ARGS__); \
-  case 208: return L<2, 8>(__VA_ARGS__); \
-  case 209: return L<2, 9>(__VA_ARGS__); \
-  case 302: return L<3, 2>(__VA_ARGS__); \
-  case 303: return L<3, 3>(__VA_ARGS__); \
-  case 304: return L<3, 4>(__VA_ARGS__); \
-  case 305: return L<3, 5>(__VA_ARGS__); \
-  case 306: return L<3, 6>(__VA_ARGS__); \
-  case 307: return L<3, 7>(__VA_ARGS__); \
-  case 308: return L<3, 8>(__VA_ARGS__); \
-  case 309: return L<3, 9>(__VA_ARGS__); \
-  default: return L<0, 0>(__VA_ARGS__); \
+  case 202:                                                 \
+    return L<2, 2>(__VA_ARGS__);                            \
+  case 203:                                                 \
+    return L<2, 3>(__VA_ARGS__);                            \
+  case 204:                                                 \
+    return L<2, 4>(__VA_ARGS__);                            \
+  case 205:                                                 \
+    return L<2, 5>(__VA_ARGS__);                            \
+  case 206:                                                 \
+    return L<2, 6>(__VA_ARGS__);                            \
+  case 207:                                                 \
+    return L<2, 7>(__VA_ARGS__);                            \
+  case 208:                                                 \
+    return L<2, 8>(__VA_ARGS__);                            \
+  case 209:                                                 \
+    return L<2, 9>(__VA_ARGS__);                            \
+  case 302:                                                 \
+    return L<3, 2>(__VA_ARGS__);                            \
+  case 303:                                                 \
+    return L<3, 3>(__VA_ARGS__);                            \
+  case 304:                                                 \
+    return L<3, 4>(__VA_ARGS__);                            \
+  case 305:                                                 \
+    return L<3, 5>(__VA_ARGS__);                            \
+  case 306:                                                 \
+    return L<3, 6>(__VA_ARGS__);                            \
+  case 307:                                                 \
+    return L<3, 7>(__VA_ARGS__);                            \
+  case 308:                                                 \
+    return L<3, 8>(__VA_ARGS__);                            \
+  case 309:                                                 \
+    return L<3, 9>(__VA_ARGS__);                            \
+  default:                                                  \
+    return L<0, 0>(__VA_ARGS__);                            \
   }
 
 extern "C" int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, double *rhs, double *tr)

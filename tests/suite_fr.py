@@ -409,3 +409,4 @@ def _():
     rate = math.log(errs[0] / errs[1]) / math.log(hs[0] / hs[1])
     check(rate >= 2.7, "LSERK4, N = 2: density L2 errors %s, rate %.2f (expected >= 2.7)" % (errs, rate))
     return "errors %s rate %.2f" % (" ".join("%.3e" % e for e in errs), rate)
+test("fr/errors/elements-per-block")(error_test(ADV_BAD + ["-fr_elements_per_block", "-2"], r"-fr_elements_per_block -2: give 0 \(by order\) or a positive number"))

@@ -302,7 +302,8 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRVolume)); /* while the neighbours' values are in flight */
-  if (!on_device) FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace);
+  if (!on_device)
+    FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace);
   else {
     fr->kd_device.stream = fr->shell.stream;
     PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRVolumeCUDA(&fr->kd_device, (int)fr->elements_per_block, ua, fa, fr->trace_device)), "flux reconstruction volume"));
@@ -310,8 +311,10 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
-  if (!on_device) FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
-  else PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, fr->trace_device, fa)), "flux reconstruction face"));
+  if (!on_device)
+    FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
+  else
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, fr->trace_device, fa)), "flux reconstruction face"));
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
   PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
@@ -343,7 +346,8 @@ static PetscErrorCode FRMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscI
   }
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, fr->speed, &sa));
-  if (!on_device) FRWaveSpeedHost(&fr->kd, ua, fr->h, sa);
+  if (!on_device)
+    FRWaveSpeedHost(&fr->kd, ua, fr->h, sa);
   else {
     fr->kd_device.stream = fr->shell.stream;
     PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRWaveSpeedCUDA(&fr->kd_device, ua, fr->h_device, sa)), "flux reconstruction wave speed"));
@@ -733,7 +737,6 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   cl->bc_point           = fr->bc_point;
   cl->elem_dof           = fr->elem_dof;
   cl->ops.set_equations  = FRSetEquations;
-  cl->ops.update_boundary_data = FRUpdateBoundaryData;
   cl->ops.rhs            = FRRHS;
   cl->ops.max_wave_speed = FRMaxWaveSpeed;
   cl->ops.project        = FRProject;
@@ -743,6 +746,8 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   cl->ops.evaluate       = FREvaluate;
   cl->ops.energy         = FREnergy;
   disc->conslaw          = cl;
+
+  cl->ops.update_boundary_data = FRUpdateBoundaryData; /* the device's copy of bc_point (cuda/fr.cu) */
   PetscCall(PetscInfo(NULL, "-disc fr: N = %" PetscInt_FMT ", correction %s (c = %g)\n", fr->N, FRCorrections[fr->correction], (double)fr->c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
