@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant
 }
 
 // One warp an element: the largest speed / h over its points, -1 if a point is not physical (FRWaveSpeedElement).
-__global__ void FRWaveSpeedKernel(const FRKernelData d, const double *__restrict__ u, const double *__restrict__ h, double *__restrict__ speed)
+__global__ void FRWaveSpeedKernel(const __grid_constant__ FRKernelData d, const double *__restrict__ u, const double *__restrict__ h, double *__restrict__ speed)
 {
   const int lane = threadIdx.x % 32, e = (int)((blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32);
   double    s   = 0;

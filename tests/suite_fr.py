@@ -353,23 +353,23 @@ def _():
     return "worst %.1e (advection, N = 9, 2 ranks)" % worst
 
 
-def fr_monitor_rows(args):
+def fr_monitor_rows(args, ranks=1):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.csv")
-        out = run(FR[:-2] + args + ["-monitor_file", path, "-monitor_interval", "1000", "-progress_interval", "-1"])[1]
+        out = run((MPIEXEC + [str(ranks)] if ranks > 1 else []) + FR[:-2] + args + ["-monitor_file", path, "-monitor_interval", "1000", "-progress_interval", "-1"])[1]
         with open(path) as fh:
             rows = list(csv.DictReader(fh))
     return summary(out), rows[-1]
 
 
-def fr_gpu_run_test(args, columns):
+def fr_gpu_run_test(args, columns, ranks=1):
     """A whole run on CUDA vectors (-dm_vec_type cuda: the right-hand side, the wave speeds and the TS's vector
-    operations on the device) ends where the host run ends: the same steps, and the final monitors (17 digits)
-    equal to 1e-10 relative."""
+    operations on the device; ranks > 1: the halo exchange of device vectors, the ranks sharing one GPU) ends where
+    the host run on one rank ends: the same steps, and the final monitors (17 digits) equal to 1e-10 relative."""
     def f():
         gpu_or_skip()
         sh, rh = fr_monitor_rows(args)
-        sd, rd = fr_monitor_rows(args + ["-dm_vec_type", "cuda"])
+        sd, rd = fr_monitor_rows(args + ["-dm_vec_type", "cuda"] + (["-gpu_shared"] if ranks > 1 else []), ranks)
         check(sh["steps"] == sd["steps"], "steps: host %s, device %s" % (sh["steps"], sd["steps"]))
         worst = 0.0
         for k in ["time"] + columns:
@@ -391,6 +391,9 @@ test("gpu/fr/run/sod-N2", gpu=True)(fr_gpu_run_test(
     ["-problem", "sod", "-order", "2", "-ts_max_time", "0.05", "-dm_plex_box_faces", "32,2"], ["L2_error_density", "mass"]))
 test("gpu/fr/run/advection-hexahedron-N4", gpu=True)(fr_gpu_run_test(
     ["-problem", "advection", "-order", "4", "-ts_max_steps", "20", "-dm_plex_dim", "3", "-dm_plex_box_faces", "4,4,4", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["L2_error", "energy_norm"]))  # (the mass is 0 to round-off: no relative test)
+test("gpu/fr/run/vortex-hexahedron-N2-2-ranks", gpu=True)(fr_gpu_run_test(
+    ["-problem", "isentropic_vortex", "-order", "2", "-ts_max_time", "0.02", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc", "-dm_plex_dim", "3", "-dm_plex_box_faces", "8,8,3", "-dm_plex_box_bd", "periodic,periodic,periodic"],
+    ["L2_error_density", "mass", "energy"], ranks=2))
 
 
 @test("fr/vortex/quadrilateral/N2-lserk4")
