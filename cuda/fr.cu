@@ -21,6 +21,7 @@
 
 #define FR_THREADS 256
 
+// ---- begin host-checked kernels (scripts/check-fr-cuda-host.sh compiles what follows, to the end marker, as host C++)
 // The sizes as compile-time constants (DIM = 0: the run-time values of the data), so that the point routines' loops
 // unroll and their divisions are by constants. NV = DIM + 2 (the Euler equations); other nv run the run-time sizes.
 template <int DIM, int N1>
@@ -81,6 +82,8 @@ __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant
     FRPointCorrect(&d, z, e0 + el, i, jump + (size_t)el * z.nv * Nfq, rhs + (size_t)(e0 + el) * s);
   }
 }
+
+// ---- end host-checked kernels
 
 // One warp an element: the largest speed / h over its points, -1 if a point is not physical (FRWaveSpeedElement).
 __global__ void FRWaveSpeedKernel(const __grid_constant__ FRKernelData d, const double *__restrict__ u, const double *__restrict__ h, double *__restrict__ speed)

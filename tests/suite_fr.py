@@ -413,3 +413,16 @@ def _():
     check(rate >= 2.7, "LSERK4, N = 2: density L2 errors %s, rate %.2f (expected >= 2.7)" % (errs, rate))
     return "errors %s rate %.2f" % (" ".join("%.3e" % e for e in errs), rate)
 test("fr/errors/elements-per-block")(error_test(ADV_BAD + ["-fr_elements_per_block", "-2"], r"-fr_elements_per_block -2: give 0 \(by order\) or a positive number"))
+
+
+@test("fr/cuda/kernel-bodies-on-host")
+def _():
+    """The bodies of the CUDA kernels of FR (cuda/fr.cu), compiled as host C++ and run one thread a block
+    (scripts/check-fr-cuda-host.sh), equal the host twins exactly: quadrilaterals and hexahedra N = 1, 2, 3, 5, 8,
+    Sod's boundaries, non-affine cells, advection (the run-time sizes), 2 ranks (halo neighbours); elements a block
+    1, 3 and the default. Checks the kernels' indexing where there is no GPU; races and launches are gpu/fr's."""
+    code, out = run(["sh", "scripts/check-fr-cuda-host.sh"], expect_ok=False)
+    check(code == 0 and "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" in out, "the CUDA kernels' bodies differ from the host twins:\n" + out[-2500:])
+    cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
+    check(len(cases) == 15 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    return "%d cases, %d kernel pairs exact" % (len(cases), sum(int(b) for _, _, b in cases))
