@@ -25,8 +25,10 @@ struct Dim3 {
   unsigned x;
 };
 static Dim3 threadIdx = {0}, blockIdx = {0}, blockDim = {1};
-static void __syncthreads() { }
-double      sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
+static void __syncthreads()
+{
+}
+double sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
 #include "fr_kernels.inc"
 
 typedef struct {
@@ -49,7 +51,7 @@ static double Emulate(const FRKernelData *kh, int E, const double *u, const doub
   const size_t        s = (size_t)kh->nv * kh->Np, t = (size_t)2 * kh->nv * kh->Nfaces * kh->nfp;
   std::vector<double> rh(kh->K * s), th(kh->K * t), sc(kh->dim * s), rd(kh->K * s, NAN), td(kh->K * t, NAN);
   double              worst = 0, m = 0;
-  auto                diff  = [&](const std::vector<double> &a, const std::vector<double> &b) {
+  auto                diff = [&](const std::vector<double> &a, const std::vector<double> &b) {
     for (size_t i = 0; i < a.size(); i++) worst = std::isnan(b[i]) ? INFINITY : std::max(worst, std::fabs(a[i] - b[i]));
   };
   FRVolumeHost(kh, u, rh.data(), sc.data(), th.data());
@@ -103,14 +105,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
       double w0 = Emulate<0, 0>(kh, Es[k], ua, ula), w1 = 0;
       switch (kh->nv == kh->dim + 2 ? kh->dim * 100 + kh->n1 : 0) { // the instantiations of cuda/fr.cu's FR_DISPATCH
-#define FR_CASE(D, N) \
-  case D * 100 + N: \
+#define FR_CASE(D, N)                       \
+  case D * 100 + N:                         \
     w1 = Emulate<D, N>(kh, Es[k], ua, ula); \
     break;
-        FR_CASE(2, 2) FR_CASE(2, 3) FR_CASE(2, 4) FR_CASE(2, 5) FR_CASE(2, 6) FR_CASE(2, 7) FR_CASE(2, 8) FR_CASE(2, 9)
-        FR_CASE(3, 2) FR_CASE(3, 3) FR_CASE(3, 4) FR_CASE(3, 5) FR_CASE(3, 6) FR_CASE(3, 7) FR_CASE(3, 8) FR_CASE(3, 9)
-      default:
-        break;
+        FR_CASE(2, 2)
+        FR_CASE(2, 3) FR_CASE(2, 4) FR_CASE(2, 5) FR_CASE(2, 6) FR_CASE(2, 7) FR_CASE(2, 8) FR_CASE(2, 9)
+            FR_CASE(3, 2) FR_CASE(3, 3) FR_CASE(3, 4) FR_CASE(3, 5) FR_CASE(3, 6) FR_CASE(3, 7) FR_CASE(3, 8) FR_CASE(3, 9) default : break;
       }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "fr_cuda_host: K %d elements a block %d run-time sizes %.3e compiled sizes %.3e\n", kh->K, Es[k], w0, w1));
       worst = std::max(worst, std::max(w0, w1));
