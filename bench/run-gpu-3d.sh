@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex|fr]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -137,6 +137,19 @@ for part in $parts; do
         grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d CG MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
       fi
     done ;;
+  fr)  # flux reconstruction (issue 17): time per RK stage per DOF-variable of -disc fr (Euler, isentropic vortex, LSERK4) on
+       # periodic quadrilaterals and hexahedra, N = ${FR_ORDERS:-1,2,3,4,5}: the GPU (about ${FR_SIZE:-8e6} DOF-variables a mesh) and one
+       # core of the GPU machine (2e5), the speedup in $OUT/fr_rhs.md; FR_SWEEP=1 also times 1..32 elements a thread block at
+       # N = ${FR_SWEEP_ORDERS:-2,3,4} (label gpu-sweep; the markdown shows its fastest: the data for the default, FRCUDAElementsPerBlock)
+    python3 bench/fr_bench.py --label gpu --orders ${FR_ORDERS:-1,2,3,4,5} --size ${FR_SIZE:-8e6} --steps 20 --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
+    if [ "${FR_SWEEP:-0}" = 1 ]; then
+      for e in 1 2 4 8 16 32; do
+        python3 bench/fr_bench.py --orders ${FR_SWEEP_ORDERS:-2,3,4} --size ${FR_SIZE:-8e6} --steps 10 --elements-per-block $e --label gpu-sweep --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
+      done
+    fi
+    [ "${FR_CPU:-1}" = 1 ] && python3 bench/fr_bench.py --label cpu1 --orders ${FR_ORDERS:-1,2,3,4,5} --size 2e5 --steps 2 --taskset 3 --csv "$OUT/fr_rhs.csv"
+    python3 -c "import sys; sys.path.insert(0, 'bench'); import fr_bench; fr_bench.write_markdown('$OUT/fr_rhs.csv', '$OUT/fr_rhs.md')"
+    cat "$OUT/fr_rhs.md" ;;
   tensorhex)  # the sum-factorized hexahedral kernels only (64 000 hexahedra, N = ${TH_ORDERS:-2,3,4,5,6,7,8}), one line per order
     ./build/bench/ipdg_bench -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 40,40,40 -bench_orders ${TH_ORDERS:-2,3,4,5,6,7,8} \
       -bench_reps 20 -bench_ins false -bench_kernels tensor -bench_csv "$OUT/tensor_hex${TH_TAG:-}.csv" 2>&1 | grep -E "^(hexa|throughput)" ;;

@@ -291,3 +291,137 @@ def _():
 ADV_BAD = ["-problem", "advection", "-disc", "fr", "-order", "2", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic"]
 test("fr/errors/advection-flux")(error_test(ADV_BAD + ["-euler_flux", "roe"], r"Physics advection has its own upwind flux: -euler_flux is for the Euler equations"))
 test("fr/errors/advection-means-file")(error_test(ADV_BAD + ["-euler_means_file", "means.bin"], r"-euler_means_file writes density and pressure means of the Euler equations; physics advection has one component"))
+
+
+# ---------------------------------------------------------------- CUDA (cuda/fr.cu; --gpu)
+TEST_FR_KERNELS = os.path.join(ROOT, "build", "tests", "test_fr_kernels")
+FR_KERNEL_CASES = {  # (label, flux, options): interior faces (periodic: the owned neighbours' traces), boundaries, non-affine cells
+    "quadrilateral": [("periodic", "hllc", ["-problem", "isentropic_vortex", "-dm_plex_box_faces", "5,4", "-dm_plex_box_bd", "periodic,periodic"]),
+                      ("sod-boundaries", "roe", ["-problem", "sod", "-dm_plex_box_faces", "8,3"]),
+                      ("bilinear", "rusanov", ["-problem", "isentropic_vortex", "-dm_plex_filename", "examples/meshes/periodic_distorted.msh"])],
+    "hexahedron": [("periodic", "hllc", ["-problem", "isentropic_vortex", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,4", "-dm_plex_box_bd", "periodic,periodic,periodic"]),
+                   ("trilinear-farfield", "roe", ["-problem", "freestream", "-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh", "-bc_farfield", "left,right,front,back,bottom,top"])],
+}
+
+
+def fr_kernel_numbers(args, ranks=1):
+    _, out = run((MPIEXEC + [str(ranks)] if ranks > 1 else []) + [TEST_FR_KERNELS, "-disc", "fr"] + args)
+    m = re.search(r"^gpu volume (\S+) trace (\S+) face (\S+) wave_speed (\S+) rhs (\S+)", out, re.M)
+    check(m, "no result line:\n" + out[-1500:])
+    return dict(zip(("volume", "trace", "face", "wave_speed", "rhs"), (float(v) for v in m.groups())))
+
+
+def fr_gpu_kernel_test(shape, order):
+    """Every CUDA kernel of FR (volume: the flux divergence and the traces; face: the common flux and the corrections;
+    the element speeds) equals its host twin to 1e-13 relative on the same input (elements a block 1, 3 and the
+    default), and so does the whole right-hand side on CUDA vectors (ConsLawRHS): interior, boundary and non-affine
+    cases, three numerical fluxes."""
+    def f():
+        gpu_or_skip()
+        worst = {}
+        for label, flux, args in FR_KERNEL_CASES[shape]:
+            nums = fr_kernel_numbers(["-order", str(order), "-test_flux", flux] + args)
+            for k, v in nums.items():
+                check(v <= 1e-13, "%s N = %d %s: CUDA %s differs from its host twin by %g (relative)" % (shape, order, label, k, v))
+                worst[k] = max(worst.get(k, 0.0), v)
+        return ", ".join("%s %.1e" % kv for kv in worst.items())
+    return f
+
+
+for _shape in ("quadrilateral", "hexahedron"):
+    for _order in range(1, 9):
+        test("gpu/fr/kernels/%s/N%d" % (_shape, _order), gpu=True)(fr_gpu_kernel_test(_shape, _order))
+
+
+@test("gpu/fr/kernels/run-time-sizes-and-halo", gpu=True)
+def _():
+    """The kernels' run-time-size instantiation (linear advection, nv = 1; order 9 on quadrilaterals, above the
+    compiled orders) and the halo neighbours of a 2-rank run (their u+ interpolated from the local array) equal the
+    host twins to 1e-13."""
+    gpu_or_skip()
+    cases = [(1, ["-problem", "advection", "-order", "3", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3", "-dm_plex_box_bd", "periodic,periodic,periodic"]),
+             (1, ["-problem", "isentropic_vortex", "-order", "9", "-dm_plex_box_faces", "4,3", "-dm_plex_box_bd", "periodic,periodic"]),
+             (2, ["-problem", "isentropic_vortex", "-order", "3", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,4", "-dm_plex_box_bd", "periodic,periodic,periodic"]),
+             (2, ["-problem", "sod", "-order", "2", "-dm_plex_box_faces", "8,3"])]
+    worst = 0.0
+    for ranks, args in cases:
+        nums = fr_kernel_numbers(args, ranks)
+        for k, v in nums.items():
+            check(v <= 1e-13, "%s (%d ranks): CUDA %s differs from its host twin by %g" % (" ".join(args), ranks, k, v))
+            worst = max(worst, v)
+    return "worst %.1e (advection, N = 9, 2 ranks)" % worst
+
+
+def fr_monitor_rows(args, ranks=1):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.csv")
+        out = run((MPIEXEC + [str(ranks)] if ranks > 1 else []) + FR[:-2] + args + ["-monitor_file", path, "-monitor_interval", "1000", "-progress_interval", "-1"])[1]
+        with open(path) as fh:
+            rows = list(csv.DictReader(fh))
+    return summary(out), rows[-1]
+
+
+def fr_gpu_run_test(args, columns, ranks=1):
+    """A whole run on CUDA vectors (-dm_vec_type cuda: the right-hand side, the wave speeds and the TS's vector
+    operations on the device; ranks > 1: the halo exchange of device vectors, the ranks sharing one GPU) ends where
+    the host run on one rank ends: the same steps, and the final monitors (17 digits) equal to 1e-10 relative."""
+    def f():
+        gpu_or_skip()
+        sh, rh = fr_monitor_rows(args)
+        sd, rd = fr_monitor_rows(args + ["-dm_vec_type", "cuda"] + (["-gpu_shared"] if ranks > 1 else []), ranks)
+        check(sh["steps"] == sd["steps"], "steps: host %s, device %s" % (sh["steps"], sd["steps"]))
+        worst = 0.0
+        for k in ["time"] + columns:
+            a, b = float(rh[k]), float(rd[k])
+            rel = abs(a - b) / max(abs(a), 1e-300)
+            check(rel <= 1e-10, "%s: host %.17g, device %.17g (relative %g)" % (k, a, b, rel))
+            worst = max(worst, rel)
+        return "%s steps, %s host %.10e device %.10e, worst relative %.1e" % (sh["steps"], columns[0], float(rh[columns[0]]), float(rd[columns[0]]), worst)
+    return f
+
+
+test("gpu/fr/run/vortex-quadrilateral-N3", gpu=True)(fr_gpu_run_test(
+    ["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc", "-dm_plex_box_faces", "16,16", "-dm_plex_box_bd", "periodic,periodic"],
+    ["L2_error_density", "mass", "energy"]))
+test("gpu/fr/run/vortex-hexahedron-N3-lserk4", gpu=True)(fr_gpu_run_test(
+    ["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.02", "-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5", "-euler_flux", "roe", "-dm_plex_dim", "3", "-dm_plex_box_faces", "8,8,3", "-dm_plex_box_bd", "periodic,periodic,periodic"],
+    ["L2_error_density", "mass", "energy"]))
+test("gpu/fr/run/sod-N2", gpu=True)(fr_gpu_run_test(
+    ["-problem", "sod", "-order", "2", "-ts_max_time", "0.05", "-dm_plex_box_faces", "32,2"], ["L2_error_density", "mass"]))
+test("gpu/fr/run/advection-hexahedron-N4", gpu=True)(fr_gpu_run_test(
+    ["-problem", "advection", "-order", "4", "-ts_max_steps", "20", "-dm_plex_dim", "3", "-dm_plex_box_faces", "4,4,4", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["L2_error", "energy_norm"]))  # (the mass is 0 to round-off: no relative test)
+test("gpu/fr/run/vortex-hexahedron-N2-2-ranks", gpu=True)(fr_gpu_run_test(
+    ["-problem", "isentropic_vortex", "-order", "2", "-ts_max_time", "0.02", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc", "-dm_plex_dim", "3", "-dm_plex_box_faces", "8,8,3", "-dm_plex_box_bd", "periodic,periodic,periodic"],
+    ["L2_error_density", "mass", "energy"], ranks=2))
+
+
+@test("fr/vortex/quadrilateral/N2-lserk4")
+def _():
+    """The low-storage RK of seed 003 (LSERK4, -ts_type rk -ts_rk_type lserk4: Carpenter & Kennedy, 5 stages, order 4)
+    drives -disc fr: the vortex at N = 2 on 16 and 32 periodic quadrilaterals a side to t = 0.05 converges at >= N + 0.7
+    and conserves to round-off."""
+    errs, hs = [], []
+    for n in (16, 32):
+        s = fr_run(["-problem", "isentropic_vortex", "-order", "2", "-ts_max_time", "0.05", "-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5", "-euler_flux", "hllc",
+                    "-dm_plex_box_faces", "%d,%d" % (n, n), "-dm_plex_box_bd", "periodic,periodic"])
+        check(abs(s["time"] - 0.05) < 1e-12, "final time %g, expected 0.05" % s["time"])
+        check(s["conservation"] < 1e-12, "conservation drift %g" % s["conservation"])
+        errs.append(s["L2_density"])
+        hs.append(s["h"])
+    rate = math.log(errs[0] / errs[1]) / math.log(hs[0] / hs[1])
+    check(rate >= 2.7, "LSERK4, N = 2: density L2 errors %s, rate %.2f (expected >= 2.7)" % (errs, rate))
+    return "errors %s rate %.2f" % (" ".join("%.3e" % e for e in errs), rate)
+test("fr/errors/elements-per-block")(error_test(ADV_BAD + ["-fr_elements_per_block", "-2"], r"-fr_elements_per_block -2: give 0 \(by order\) or a positive number"))
+
+
+@test("fr/cuda/kernel-bodies-on-host")
+def _():
+    """The bodies of the CUDA kernels of FR (cuda/fr.cu), compiled as host C++ and run one thread a block
+    (scripts/check-fr-cuda-host.sh), equal the host twins exactly: quadrilaterals and hexahedra N = 1, 2, 3, 5, 8,
+    Sod's boundaries, non-affine cells, advection (the run-time sizes), 2 ranks (halo neighbours); elements a block
+    1, 3 and the default. Checks the kernels' indexing where there is no GPU; races and launches are gpu/fr's."""
+    code, out = run(["sh", "scripts/check-fr-cuda-host.sh"], expect_ok=False)
+    check(code == 0 and "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" in out, "the CUDA kernels' bodies differ from the host twins:\n" + out[-2500:])
+    cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
+    check(len(cases) == 15 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    return "%d cases, %d kernel pairs exact" % (len(cases), sum(int(b) for _, _, b in cases))

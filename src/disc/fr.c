@@ -3,16 +3,22 @@
  * non-affine (bilinear, trilinear) quadrilaterals and hexahedra, the boundary points), the conservation-law table
  * the Euler and advection physics call (hoflow/conslaw.h), and the
  * element-wise operations (projection by interpolation at the solution points, errors by cubature of
- * degree 2N+1 as modal DG's, integrals by the Gauss weights). Host only; no limiter and no viscous terms yet.
+ * degree 2N+1 as modal DG's, integrals by the Gauss weights). The right-hand side and the wave speeds run on the
+ * host or, for CUDA vectors, on the device (cuda/fr.cu; the kernel data uploaded at the first device call). No
+ * limiter and no viscous terms yet.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
  * (MeshFaceOrientation, MeshFaceCubature: the face-shape Gauss cubature of degree 2N has the same N+1
  * points per direction), so periodic faces need no coordinates. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/fr.h>
 #include <hoflow/geom.h>
 #include <hoflow/kernels/fr.h>
+#include <hoflow/log.h>
+
+static PetscErrorCode FRDestroy(Disc);
 
 typedef struct {
   Disc         disc;
@@ -38,6 +44,11 @@ typedef struct {
   FRKernelData kd;
   OpShell      shell;
   Vec          speed; /* [K] the element speeds of the last max_wave_speed */
+  /* the device (cuda/fr.cu): the kernel data's device copy, the element sizes and traces there, elements a block */
+  FRKernelData  kd_device;
+  const double *h_device;
+  double       *trace_device;
+  PetscInt      elements_per_block;
 } FRDisc;
 
 /* the direction and side of face f of a tensor shape: its vertices share r_dir = side */
@@ -260,7 +271,20 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
   fr->kd.gamma = gamma;
   fr->kd.flux  = (int)flux;
   for (PetscInt j = 0; j < 3; j++) fr->kd.velocity[j] = cl->velocity[j];
+  fr->kd_device.gamma = gamma; /* the device copy is made once, at the first device call: keep it in step */
+  fr->kd_device.flux  = (int)flux;
+  for (PetscInt j = 0; j < 3; j++) fr->kd_device.velocity[j] = cl->velocity[j];
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flops of one right-hand side (log events): the volume part (the flux, about 30 flops a point, its transform, the
+ * divergence along the lines, the trace) and the face part (the numerical flux, about 60 flops a face point, the
+ * jumps, the corrections and the scaling) */
+static void FRFlops(const FRDisc *fr, PetscLogDouble *fv, PetscLogDouble *ff)
+{
+  const PetscLogDouble K = fr->K, Np = fr->Np, nv = fr->nv, dim = fr->dim, n1 = fr->n1, Nfq = fr->Nfaces * fr->nfp;
+  *fv = K * (Np * (30 + 2 * dim * dim * nv + 2 * dim * nv * n1) + Nfq * 4 * nv * n1);
+  *ff = K * (Nfq * (60 + 3 * nv) + Np * nv * (2 * fr->Nfaces + 1));
 }
 
 static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
@@ -269,16 +293,29 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   const PetscScalar *ua, *ul;
   PetscScalar       *fa;
   PetscBool          on_device;
+  PetscLogDouble     fv, ff;
 
   PetscFunctionBeginUser;
+  FRFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr has host kernels only: run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
-  FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace); /* while the neighbours' values are in flight */
+  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRVolume)); /* while the neighbours' values are in flight */
+  if (!on_device)
+    FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace);
+  else {
+    fr->kd_device.stream = fr->shell.stream;
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRVolumeCUDA(&fr->kd_device, (int)fr->elements_per_block, ua, fa, fr->trace_device)), "flux reconstruction volume"));
+  }
+  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  FRFaceHost(&fr->kd, ul, fr->trace, fa);
+  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
+  if (!on_device)
+    FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
+  else
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, fr->trace_device, fa)), "flux reconstruction face"));
+  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
   PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
   PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
@@ -291,18 +328,32 @@ static PetscErrorCode FRMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscI
   const PetscScalar *ua;
   PetscScalar       *sa;
   PetscReal          smin;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  if (fr->speed) { /* made for the other backend: remake */
+    PetscBool speed_on_device;
+    PetscCall(HoflowVecIsCUDA(fr->speed, &speed_on_device));
+    if (speed_on_device != on_device) PetscCall(VecDestroy(&fr->speed));
+  }
   if (!fr->speed) {
+    VecType type;
+    PetscCall(VecGetType(u, &type));
     PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &fr->speed));
     PetscCall(VecSetSizes(fr->speed, fr->K, PETSC_DETERMINE));
-    PetscCall(VecSetType(fr->speed, VECSTANDARD));
+    PetscCall(VecSetType(fr->speed, type));
   }
-  PetscCall(VecGetArrayRead(u, &ua));
-  PetscCall(VecGetArrayWrite(fr->speed, &sa));
-  FRWaveSpeedHost(&fr->kd, ua, fr->h, sa);
-  PetscCall(VecRestoreArrayWrite(fr->speed, &sa));
-  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&fr->shell, fr->speed, &sa));
+  if (!on_device)
+    FRWaveSpeedHost(&fr->kd, ua, fr->h, sa);
+  else {
+    fr->kd_device.stream = fr->shell.stream;
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRWaveSpeedCUDA(&fr->kd_device, ua, fr->h_device, sa)), "flux reconstruction wave speed"));
+  }
+  PetscCall(OpShellRestoreArrayWrite(&fr->shell, fr->speed, &sa));
+  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
   PetscCall(VecMax(fr->speed, NULL, speed));
   PetscCall(VecMin(fr->speed, NULL, &smin));
   *bad_cell = -1;
@@ -503,6 +554,59 @@ static PetscErrorCode FREvaluate(ConsLaw cl, Vec uvec, PetscInt b, PetscInt n, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------- the device (cuda/fr.cu) */
+/* Upload the kernel data at the first device call (OpShellBegin): the 1D tables, the metric, the face records, the
+ * boundary data and the element sizes; the traces are device scratch. */
+static PetscErrorCode FRDeviceSetUp(void *ctx)
+{
+  FRDisc             *fr = (FRDisc *)ctx;
+  const FRKernelData *h  = &fr->kd;
+  FRKernelData       *d  = &fr->kd_device;
+  HoflowDeviceArrays *a  = &fr->shell.device;
+  const size_t        K = (size_t)PetscMax(fr->K, 1), n1 = (size_t)fr->n1, Nfq = (size_t)fr->Nfaces * fr->nfp, dim = (size_t)fr->dim;
+
+  PetscFunctionBeginUser;
+  *d = *h;
+  PetscCall(HoflowDeviceArraysUpload(a, h->D, sizeof(double) * n1 * n1, (const void **)&d->D));
+  PetscCall(HoflowDeviceArraysUpload(a, h->lL, sizeof(double) * n1, (const void **)&d->lL));
+  PetscCall(HoflowDeviceArraysUpload(a, h->lR, sizeof(double) * n1, (const void **)&d->lR));
+  PetscCall(HoflowDeviceArraysUpload(a, h->gL, sizeof(double) * n1, (const void **)&d->gL));
+  PetscCall(HoflowDeviceArraysUpload(a, h->gR, sizeof(double) * n1, (const void **)&d->gR));
+  PetscCall(HoflowDeviceArraysUpload(a, h->line, sizeof(int) * Nfq, (const void **)&d->line));
+  PetscCall(HoflowDeviceArraysUpload(a, h->geo, sizeof(double) * K * fr->Np * (dim * dim + 1), (const void **)&d->geo));
+  PetscCall(HoflowDeviceArraysUpload(a, h->fgeo, sizeof(double) * K * Nfq * (dim + 1), (const void **)&d->fgeo));
+  PetscCall(HoflowDeviceArraysUpload(a, h->face_info, sizeof(int) * K * fr->Nfaces * FR_FACE_INFO, (const void **)&d->face_info));
+  PetscCall(HoflowDeviceArraysUpload(a, h->nb_line, sizeof(int) * K * Nfq, (const void **)&d->nb_line));
+  PetscCall(HoflowDeviceArraysUpload(a, h->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * K, (const void **)&fr->h_device));
+  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * 2 * fr->nv * Nfq, (const void **)&fr->trace_device));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after the physics changed bc_point: its device copy (uploaded with the rest at the first device call) */
+static PetscErrorCode FRUpdateBoundaryData(ConsLaw cl)
+{
+  FRDisc *fr = (FRDisc *)cl->data;
+
+  PetscFunctionBeginUser;
+  if (!fr->shell.device_ready) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HoflowDeviceCopyToChecked((void *)fr->kd_device.bc_point, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, fr->shell.stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRGetKernelData(Disc disc, const FRKernelData **host, const FRKernelData **device, const PetscReal **h, const PetscReal **h_device)
+{
+  FRDisc *fr = (FRDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  PetscCheck(disc->ops.destroy == FRDestroy, PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_ARG_WRONG, "FRGetKernelData needs -disc fr (got -disc %s)", disc->type);
+  if (host) *host = &fr->kd;
+  if (device) *device = fr->shell.device_ready ? &fr->kd_device : NULL;
+  if (h) *h = fr->h;
+  if (h_device) *h_device = fr->shell.device_ready ? fr->h_device : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- the Disc */
 /* every value's point: its solution point (checkpoints key elements by them) */
 static PetscErrorCode FRGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
@@ -581,7 +685,9 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2); quadrilaterals and hexahedra (simplices and prisms: dg, or -fr_c)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
   fr->c = -1;
   PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
+  PetscCall(PetscOptionsInt("-fr_elements_per_block", "CUDA kernels: elements a thread block (0: by order, about 256 solution points)", NULL, fr->elements_per_block, &fr->elements_per_block, NULL));
   PetscOptionsEnd();
+  PetscCheck(fr->elements_per_block >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_elements_per_block %" PetscInt_FMT ": give 0 (by order) or a positive number", fr->elements_per_block);
   PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
   fr->correction = (FRCorrection)correction;
   fr->c_given    = c_given;
@@ -622,7 +728,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
   disc->dm = fr->dm;
   PetscCall(PetscMalloc2(dim * fr->nv * fr->Np, &fr->scratch, PetscMax(fr->K, 1) * fr->Nfaces * fr->nfp * 2 * fr->nv, &fr->trace));
-  PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, NULL, NULL));
+  PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, FRDeviceSetUp, fr));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
   disc->ops.destroy    = FRDestroy;
   disc->ops.get_points = FRGetPoints;
@@ -646,6 +752,8 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   cl->ops.evaluate       = FREvaluate;
   cl->ops.energy         = FREnergy;
   disc->conslaw          = cl;
+
+  cl->ops.update_boundary_data = FRUpdateBoundaryData; /* the device's copy of bc_point (cuda/fr.cu) */
   PetscCall(PetscInfo(NULL, "-disc fr: N = %" PetscInt_FMT ", correction %s (c = %g)\n", fr->N, FRCorrections[fr->correction], (double)fr->c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -329,7 +329,7 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 
   PetscFunctionBeginUser;
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr has host kernels only: run without -dm_vec_type cuda");
+  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr on meshes with simplices or prisms has host kernels only (quadrilaterals and hexahedra run on CUDA): run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));

@@ -1,4 +1,5 @@
-/* Host kernels of flux reconstruction for the Euler equations (hoflow/kernels/fr.h). */
+/* Host kernels of flux reconstruction for the Euler equations and linear advection (hoflow/kernels/fr.h): the
+ * element routines over every owned element; cuda/fr.cu runs the same point routines one thread a point. */
 #include <hoflow/kernels/fr.h>
 
 void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr)
@@ -7,10 +8,10 @@ void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *s
   for (int e = 0; e < d->K; e++) FRElementVolume(d, e, u + e * s, rhs + e * s, scratch, tr + e * t);
 }
 
-void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *rhs)
+void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *scratch, double *rhs)
 {
-  const size_t s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
-  for (int e = 0; e < d->K; e++) FRElementFaces(d, e, ul, tr + e * t, rhs + e * s);
+  const size_t s = (size_t)d->nv * d->Np;
+  for (int e = 0; e < d->K; e++) FRElementFaces(d, e, ul, tr, scratch, rhs + e * s);
 }
 
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed)

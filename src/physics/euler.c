@@ -48,6 +48,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/conslaw.h>
 #include <hoflow/dg.h>
+#include <hoflow/ts.h>
 #include <hoflow/unsteady.h>
 
 typedef struct {
@@ -871,6 +872,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   un->physics_monitor = EulerMonitor;
   un->physics_errors  = EulerErrors;
   un->physics_failure = EulerFailure;
+  PetscCall(HoflowTSRegisterAll()); /* -ts_type rk -ts_rk_type lserk4: the low-storage RK of seed 003 (Carpenter & Kennedy) */
   PetscCall(TSSetType(un->ts, TSSSP));
   if (app->problem.default_max_time > 0) PetscCall(TSSetMaxTime(un->ts, app->problem.default_max_time));
   PetscCall(TSSetMaxSteps(un->ts, 1000000));

@@ -2,8 +2,9 @@
  * hoflow/pointwise/advection.h) on quadrilaterals and hexahedra (-disc fr, hoflow/fr.h): the right-hand side of
  * one element in two parts (the volume part and the element's trace need only its own values, so they run while
  * the halo exchange is in flight; the face part reads the neighbours'), the largest wave speed, as element
- * routines over affine and non-affine elements (the metric at every point). Host loops in src/kernels/fr.c (no
- * CUDA twins yet). PETSc-free.
+ * routines over affine and non-affine elements (the metric at every point), built from point routines (one
+ * solution or face point each) that the host loops (src/kernels/fr.c) and the CUDA kernels (cuda/fr.cu: one
+ * thread a point, several elements a thread block) share. PETSc-free.
  *
  * Layout: element l of the local array stores u[k*Np + i] at l*nv*Np (every element of the mesh has the
  * same Np); solution point i = i_0 + n1 (i_1 + n1 i_2), n1 = N + 1. Face f of an element is the face
@@ -36,92 +37,177 @@ typedef struct {
   double        gamma;
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
   double        velocity[3]; /* linear advection's velocity a */
+  void         *stream;      /* CUDA stream (device copies) */
 } FRKernelData;
 
+/* The sizes the point routines loop over, passed by value so that the CUDA kernels give them as compile-time
+ * constants (cuda/fr.cu: per dimension and order); the host takes them from the data (FRSizesOf). */
+typedef struct {
+  int dim, nv, n1, Np, nfp, Nfaces;
+} FRSizes;
+
+HOFLOW_HD FRSizes FRSizesOf(const FRKernelData *d)
+{
+  FRSizes z;
+  z.dim    = d->dim;
+  z.nv     = d->nv;
+  z.n1     = d->n1;
+  z.Np     = d->Np;
+  z.nfp    = d->nfp;
+  z.Nfaces = d->Nfaces;
+  return z;
+}
+
+/* The stride of direction rd in an element's solution points: n1^rd. */
+HOFLOW_HD int FRStride(FRSizes z, int rd)
+{
+  int stride = 1;
+  for (int j = 0; j < rd; j++) stride *= z.n1;
+  return stride;
+}
+
+/* The point q of face f (natural order: the other directions' indices, increasing) on the solution-point line
+ * through point i (i's own index along dir[f] is ignored): the face point where i's line ends. */
+HOFLOW_HD int FRFacePointOfLine(const FRKernelData *d, FRSizes z, int f, int i)
+{
+  const int dir = d->dir[f];
+  int       q = 0, stride = 1;
+  for (int j = 0; j < z.dim; j++, i /= z.n1) {
+    if (j == dir) continue;
+    q += (i % z.n1) * stride;
+    stride *= z.n1;
+  }
+  return q;
+}
+
 /* The state at the end of line (start, stride) on side s (+1: r = 1) by the 1D interpolation l_L or l_R. */
-HOFLOW_HD void FRLineEnd(const FRKernelData *d, const double *HOFLOW_RESTRICT u, int start, int stride, int s, double w[])
+HOFLOW_HD void FRLineEnd(const FRKernelData *d, FRSizes z, const double *HOFLOW_RESTRICT u, int start, int stride, int s, double w[])
 {
   const double *l = s > 0 ? d->lR : d->lL;
-  for (int k = 0; k < d->nv; k++) {
+  for (int k = 0; k < z.nv; k++) {
     double v = 0;
-    for (int m = 0; m < d->n1; m++) v += l[m] * u[(size_t)k * d->Np + start + m * stride];
+    for (int m = 0; m < z.n1; m++) v += l[m] * u[(size_t)k * z.Np + start + m * stride];
     w[k] = v;
   }
 }
 
-/* The volume part of owned element e, which needs no neighbour: rhs = the divergence of its discontinuous
- * transformed flux along every line, and its trace tr (2 nv doubles per face point, face by face: the state
- * u- and the discontinuous normal transformed flux Fh^D at the point); Fh is scratch of dim*Np*nv doubles. */
-HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+/* The point routines: one solution point or one face point of one element, called in loops by the host's element
+ * routines below and by one thread each in the CUDA kernels (cuda/fr.cu), so both run the same arithmetic in the
+ * same order. An element's arrays are element-relative: u and rhs [nv][Np] (u[k*Np + i]), the transformed
+ * fluxes Fh [dim][nv][Np], the trace tr [2 nv][Nfq] (the state u- at face point p = f*nfp + q in rows 0..nv-1,
+ * the discontinuous normal transformed flux Fh^D in rows nv..2nv-1; Nfq = Nfaces*nfp), the face jumps
+ * jump [nv][Nfq]. */
+
+/* Step 1 (seed 003 §II: the discontinuous flux at the solution points): Fh_d = J sum_j G_jd F_j(u) at point i of
+ * element e, Fh[(d*nv + k)*Np + i]. */
+HOFLOW_HD void FRPointFlux(const FRKernelData *d, FRSizes z, int e, int i, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fh)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  for (int i = 0; i < Np; i++) { /* the transformed flux Fh_d = J sum_j G_jd F_j at every point, Fh[(d*nv + k)*Np + i] */
-    const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
-    double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
-    for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
-    for (int rd = 0; rd < dim; rd++)
-      for (int k = 0; k < nv; k++) {
-        double s = 0;
-        for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
-        Fh[((size_t)rd * nv + k) * Np + i] = J * s;
-      }
-  }
-  for (int i = 0; i < nv * Np; i++) rhs[i] = 0;
-  for (int rd = 0, stride = 1; rd < dim; rd++, stride *= n1) /* the divergence of the discontinuous flux along every line */
-    for (int i = 0; i < Np; i++) {
-      const int id = (i / stride) % n1, start = i - id * stride;
-      for (int k = 0; k < nv; k++) {
-        const double *f = Fh + ((size_t)rd * nv + k) * Np + start;
-        double        s = 0;
-        for (int m = 0; m < n1; m++) s += d->D[id * n1 + m] * f[m * stride];
-        rhs[(size_t)k * Np + i] += s;
-      }
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
+  const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
+  double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
+  ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
+  for (int rd = 0; rd < dim; rd++)
+    for (int k = 0; k < nv; k++) {
+      double s = 0;
+      for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
+      Fh[((size_t)rd * nv + k) * Np + i] = J * s;
     }
-  for (int f = 0; f < d->Nfaces; f++) {
-    const int rd = d->dir[f], s = d->side[f];
-    int       stride = 1;
-    for (int j = 0; j < rd; j++) stride *= n1;
-    for (int q = 0; q < d->nfp; q++) {
-      double *t = tr + ((size_t)f * d->nfp + q) * 2 * nv;
-      FRLineEnd(d, u, d->line[f * d->nfp + q], stride, s, t);
-      FRLineEnd(d, Fh + (size_t)rd * nv * Np, d->line[f * d->nfp + q], stride, s, t + nv);
-    }
-  }
 }
 
-/* The face part of owned element e: rhs += (Fh^I - Fh^D) g' along the line of every face point (u+ from the
- * neighbour's line in the local array ul, or the boundary state), then rhs = -rhs / J at every solution point
- * (non-affine elements: the metric at every point; Fh_d is then a polynomial of the points' J G, which the
- * collocation differentiates exactly on bilinear quadrilaterals, so a uniform state stays uniform). */
-HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT rhs)
+/* Step 2 (sum factorization): rhs[k*Np + i] = sum_d sum_m D[i_d][m] Fh_d along point i's line in direction d, the
+ * divergence of the discontinuous flux. */
+HOFLOW_HD void FRPointDivergence(const FRKernelData *d, FRSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, n1 = d->n1, gs = dim * dim + 1;
-  for (int f = 0; f < d->Nfaces; f++) {
-    const int     rd = d->dir[f], s = d->side[f], *fi = d->face_info + ((size_t)e * d->Nfaces + f) * FR_FACE_INFO;
-    const double *gp     = s > 0 ? d->gR : d->gL;
-    int           stride = 1;
-    for (int j = 0; j < rd; j++) stride *= n1;
-    for (int q = 0; q < d->nfp; q++) {
-      const int     start = d->line[f * d->nfp + q];
-      const double *uM = tr + ((size_t)f * d->nfp + q) * 2 * nv, *FD = uM + nv, *fg = d->fgeo + (((size_t)e * d->Nfaces + f) * d->nfp + q) * (dim + 1);
-      double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
-      if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
-        const int g2 = fi[1], s2 = d->side[g2];
-        int       stride2 = 1;
-        for (int j = 0; j < d->dir[g2]; j++) stride2 *= n1;
-        FRLineEnd(d, ul + (size_t)fi[0] * nv * Np, d->nb_line[((size_t)e * d->Nfaces + f) * d->nfp + q], stride2, s2, uP);
-      } else
-        EulerBoundaryState(fi[1], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
-      ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
-      for (int k = 0; k < nv; k++) {
-        const double jump = s * fg[dim] * Fn[k] - FD[k];
-        for (int m = 0; m < n1; m++) rhs[(size_t)k * Np + start + m * stride] += jump * gp[m];
-      }
+  const int nv = z.nv, Np = z.Np, n1 = z.n1;
+  double    r[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) r[k] = 0;
+  for (int rd = 0, stride = 1; rd < z.dim; rd++, stride *= n1) {
+    const int     id = (i / stride) % n1, start = i - id * stride;
+    const double *Dr = d->D + id * n1;
+    for (int k = 0; k < nv; k++) {
+      const double *f = Fh + ((size_t)rd * nv + k) * Np + start;
+      double        s = 0;
+      for (int m = 0; m < n1; m++) s += Dr[m] * f[m * stride];
+      r[k] += s;
     }
   }
-  for (int k = 0; k < nv; k++)
-    for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] *= -1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim];
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = r[k];
+}
+
+/* Step 3 (the discontinuous solution and normal flux at the flux points): the trace at face point p = f*nfp + q,
+ * u- and Fh^D_dir[f] interpolated to the end of the point's line. */
+HOFLOW_HD void FRTracePoint(const FRKernelData *d, FRSizes z, int p, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+{
+  const int f = p / z.nfp, rd = d->dir[f], s = d->side[f], stride = FRStride(z, rd), start = d->line[p], Nfq = z.Nfaces * z.nfp;
+  double    w[2 * EULER_NV_MAX];
+  FRLineEnd(d, z, u, start, stride, s, w);
+  FRLineEnd(d, z, Fh + (size_t)rd * z.nv * z.Np, start, stride, s, w + z.nv);
+  for (int c = 0; c < 2 * z.nv; c++) tr[(size_t)c * Nfq + p] = w[c];
+}
+
+/* Step 4 (the common interface flux): jump[k*Nfq + p] = Fh^I - Fh^D at face point p of owned element e, Fh^I =
+ * s J |grad r_d| F*(u-, u+, n). u- is the element's trace; u+ the owned neighbour's trace at the same physical
+ * point (traces tr of every owned element, [K][2 nv][Nfq]), a halo neighbour's state interpolated from its line
+ * in the local array ul, or the boundary state. */
+HOFLOW_HD void FRFacePointJump(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT jump)
+{
+  const int     dim = z.dim, nv = z.nv, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, q = p % z.nfp, s = d->side[f];
+  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
+  const double *te = tr + (size_t)e * 2 * nv * Nfq, *fg = d->fgeo + ((size_t)e * Nfq + p) * (dim + 1);
+  double        uM[EULER_NV_MAX], FD[EULER_NV_MAX], uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) {
+    uM[k] = te[(size_t)k * Nfq + p];
+    FD[k] = te[(size_t)(nv + k) * Nfq + p];
+  }
+  if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
+    const int g2 = fi[1], start = d->nb_line[(size_t)e * Nfq + p];
+    if (fi[0] < d->K) {
+      const double *tn = tr + (size_t)fi[0] * 2 * nv * Nfq;
+      const int     p2 = g2 * z.nfp + FRFacePointOfLine(d, z, g2, start);
+      for (int k = 0; k < nv; k++) uP[k] = tn[(size_t)k * Nfq + p2];
+    } else
+      FRLineEnd(d, z, ul + (size_t)fi[0] * nv * z.Np, start, FRStride(z, d->dir[g2]), d->side[g2], uP);
+  } else
+    EulerBoundaryState(fi[1], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
+  ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
+  for (int k = 0; k < nv; k++) jump[(size_t)k * Nfq + p] = s * fg[dim] * Fn[k] - FD[k];
+}
+
+/* Step 5 (the corrected flux divergence): rhs[k*Np + i] += sum_faces jump g'(r_i along the face's direction), face by
+ * face, then rhs = -rhs / J at point i of owned element e (non-affine elements: the metric at every point; Fh_d is
+ * then a polynomial of the points' J G, which the collocation differentiates exactly on bilinear quadrilaterals, so
+ * a uniform state stays uniform). */
+HOFLOW_HD void FRPointCorrect(const FRKernelData *d, FRSizes z, int e, int i, const double *HOFLOW_RESTRICT jump, double *HOFLOW_RESTRICT rhs)
+{
+  const int dim = z.dim, nv = z.nv, Np = z.Np, Nfq = z.Nfaces * z.nfp, gs = dim * dim + 1;
+  double    r[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) r[k] = rhs[(size_t)k * Np + i];
+  for (int f = 0; f < z.Nfaces; f++) {
+    const double  gp = (d->side[f] > 0 ? d->gR : d->gL)[(i / FRStride(z, d->dir[f])) % z.n1];
+    const double *jf = jump + f * z.nfp + FRFacePointOfLine(d, z, f, i);
+    for (int k = 0; k < nv; k++) r[k] += jf[(size_t)k * Nfq] * gp;
+  }
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = r[k] * (-1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim]);
+}
+
+/* The volume part of owned element e, which needs no neighbour: rhs = the divergence of its discontinuous
+ * transformed flux (steps 1, 2), and its trace tr (step 3); Fh is scratch of dim*Np*nv doubles. */
+HOFLOW_HD void FRElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+{
+  const FRSizes z = FRSizesOf(d);
+  for (int i = 0; i < z.Np; i++) FRPointFlux(d, z, e, i, u, Fh);
+  for (int i = 0; i < z.Np; i++) FRPointDivergence(d, z, i, Fh, rhs);
+  for (int p = 0; p < z.Nfaces * z.nfp; p++) FRTracePoint(d, z, p, u, Fh, tr);
+}
+
+/* The face part of owned element e (steps 4, 5): the jumps at its face points into scratch jump [nv*Nfq], then the
+ * correction of rhs at every solution point; tr the traces of every owned element, ul the local array. */
+HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT jump, double *HOFLOW_RESTRICT rhs)
+{
+  const FRSizes z = FRSizesOf(d);
+  for (int p = 0; p < z.Nfaces * z.nfp; p++) FRFacePointJump(d, z, e, p, ul, tr, jump);
+  for (int i = 0; i < z.Np; i++) FRPointCorrect(d, z, e, i, jump, rhs);
 }
 
 /* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */
@@ -138,11 +224,19 @@ HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *
   return s;
 }
 
-/* every owned element: the volume part from the owned array u (before the halo exchange ends) with the trace
- * tr [K*Nfaces*nfp*2*nv] and scratch [dim*Np*nv]; then the face part from the local array ul */
+/* every owned element: the volume part from the owned array u (before the halo exchange ends) with the traces
+ * tr [K*2*nv*Nfaces*nfp] and scratch [dim*Np*nv]; then the face part from the local array ul and the traces, with
+ * scratch [nv*Nfaces*nfp] (<= dim*Np*nv); the element speeds speed[K] from the element sizes h[K] */
 void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr);
-void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *rhs);
+void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *scratch, double *rhs);
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed);
+/* Their CUDA twins (cuda/fr.cu) on a device copy of the data (device pointers, d->stream); 0 or a cudaError_t. The
+ * volume and face kernels take E elements a thread block (E <= 0: FRCUDAElementsPerBlock's choice). */
+int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, double *rhs, double *tr);
+int FRFaceCUDA(const FRKernelData *d, int E, const double *ul, const double *tr, double *rhs);
+int FRWaveSpeedCUDA(const FRKernelData *d, const double *u, const double *h, double *speed);
+/* The elements a thread block of the volume and face kernels by default (about 256 point threads). */
+int FRCUDAElementsPerBlock(int dim, int n1);
 
 #ifdef __cplusplus
 }

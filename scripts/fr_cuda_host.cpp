@@ -1,0 +1,127 @@
+// The bodies of the CUDA kernels of flux reconstruction (cuda/fr.cu, between its "host-checked kernels" markers)
+// compiled as host C++ and run one thread a block (blockDim 1: every loop of a thread runs whole and the barriers are
+// no-ops), against the host twins (FRVolumeHost, FRFaceHost) on hoflow's -disc fr data: checks the kernels' indexing
+// (groups of E elements, shared-memory offsets, partial last groups, the per-order instantiations) on machines
+// without a GPU. It cannot see races between threads, launch limits or the warp reductions: the GPU tests do.
+// Built and run by scripts/check-fr-cuda-host.sh; takes hoflow's options; prints one line per E and fails (exit 1)
+// unless both instantiations equal the host twins exactly (the same compiler and arithmetic).
+#define restrict __restrict
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#include <hoflow/compat.h>
+#include <hoflow/fr.h>
+#include <hoflow/physics.h>
+using std::min;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __grid_constant__
+#define __restrict__ __restrict
+#define __shared__
+#define FR_THREADS 256
+struct Dim3 {
+  unsigned x;
+};
+static Dim3 threadIdx = {0}, blockIdx = {0}, blockDim = {1};
+static void __syncthreads()
+{
+}
+double sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
+#include "fr_kernels.inc"
+
+typedef struct {
+  const Problem *problem;
+  PetscInt       nv;
+} Exact;
+
+static PetscErrorCode InitialState(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
+{
+  const Exact *ex = (const Exact *)ctx;
+  PetscFunctionBeginUser;
+  PetscCall((ex->problem->initial ? ex->problem->initial : ex->problem->exact)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// max |host - kernel| / max |host rhs| over the volume part, the traces and the face-corrected rhs (NaN: infinity)
+template <int DIM, int N1>
+static double Emulate(const FRKernelData *kh, int E, const double *u, const double *ul)
+{
+  const size_t        s = (size_t)kh->nv * kh->Np, t = (size_t)2 * kh->nv * kh->Nfaces * kh->nfp;
+  std::vector<double> rh(kh->K * s), th(kh->K * t), sc(kh->dim * s), rd(kh->K * s, NAN), td(kh->K * t, NAN);
+  double              worst = 0, m = 0;
+  auto                diff = [&](const std::vector<double> &a, const std::vector<double> &b) {
+    for (size_t i = 0; i < a.size(); i++) worst = std::isnan(b[i]) ? INFINITY : std::max(worst, std::fabs(a[i] - b[i]));
+  };
+  FRVolumeHost(kh, u, rh.data(), sc.data(), th.data());
+  for (int b = 0; b < (kh->K + E - 1) / E; b++) {
+    blockIdx.x = b;
+    FRVolumeKernel<DIM, N1>(*kh, E, u, rd.data(), td.data());
+  }
+  for (double v : rh) m = std::max(m, std::fabs(v));
+  diff(rh, rd);
+  diff(th, td);
+  FRFaceHost(kh, ul, th.data(), sc.data(), rh.data());
+  for (int b = 0; b < (kh->K + E - 1) / E; b++) {
+    blockIdx.x = b;
+    FRFaceKernel<DIM, N1>(*kh, E, ul, th.data(), rd.data());
+  }
+  diff(rh, rd);
+  return worst / std::max(m, 1e-300);
+}
+
+int main(int argc, char **argv)
+{
+  App                *app;
+  ConsLaw             cl;
+  Vec                 u, ul, r;
+  Exact               ex;
+  const FRKernelData *kh;
+  const PetscScalar  *ua, *ula;
+  double              worst = 0;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  PetscCall(DiscGetConsLaw(app->disc, "fr_cuda_host", &cl));
+  ex.problem = &app->problem;
+  ex.nv      = cl->nv;
+  if (cl->nv == 1) cl->velocity[0] = 1, cl->velocity[1] = 0.5, cl->velocity[2] = 0.25;
+  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(InitialState(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
+  PetscCall(ConsLawSetEquations(cl, 1.4, cl->nv == 1 ? EULER_FLUX_ADVECTION : EULER_FLUX_ROE));
+  PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
+  PetscCall(ConsLawProject(cl, InitialState, &ex, u));
+  PetscCall(VecDuplicate(u, &r));
+  PetscCall(VecSetRandom(r, NULL));
+  PetscCall(VecAXPY(u, 1e-2, r));
+  PetscCall(VecDestroy(&r));
+  PetscCall(DMGetLocalVector(app->disc->dm, &ul));
+  PetscCall(DMGlobalToLocal(app->disc->dm, u, INSERT_VALUES, ul));
+  PetscCall(FRGetKernelData(app->disc, &kh, NULL, NULL, NULL));
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(ul, &ula));
+  {
+    const int Np = kh->dim == 2 ? kh->n1 * kh->n1 : kh->n1 * kh->n1 * kh->n1, Es[3] = {1, 3, std::max(1, FR_THREADS / Np)};
+    for (int k = 0; k < 3; k++) {
+      double w0 = Emulate<0, 0>(kh, Es[k], ua, ula), w1 = 0;
+      switch (kh->nv == kh->dim + 2 ? kh->dim * 100 + kh->n1 : 0) { // the instantiations of cuda/fr.cu's FR_DISPATCH
+#define FR_CASE(D, N)                       \
+  case D * 100 + N:                         \
+    w1 = Emulate<D, N>(kh, Es[k], ua, ula); \
+    break;
+        FR_CASE(2, 2)
+        FR_CASE(2, 3) FR_CASE(2, 4) FR_CASE(2, 5) FR_CASE(2, 6) FR_CASE(2, 7) FR_CASE(2, 8) FR_CASE(2, 9)
+            FR_CASE(3, 2) FR_CASE(3, 3) FR_CASE(3, 4) FR_CASE(3, 5) FR_CASE(3, 6) FR_CASE(3, 7) FR_CASE(3, 8) FR_CASE(3, 9) default : break;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "fr_cuda_host: K %d elements a block %d run-time sizes %.3e compiled sizes %.3e\n", kh->K, Es[k], w0, w1));
+      worst = std::max(worst, std::max(w0, w1));
+    }
+  }
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(VecRestoreArrayRead(ul, &ula));
+  PetscCall(DMRestoreLocalVector(app->disc->dm, &ul));
+  PetscCall(VecDestroy(&u));
+  PetscCall(AppDestroy(&app));
+  PetscCall(PetscFinalize());
+  return worst == 0 ? 0 : 1;
+}
