@@ -34,6 +34,25 @@ test("fr/dense/advection/equivalence-dg/triangle")(frd_equivalence_test(FRD_TRI,
 test("fr/dense/advection/equivalence-dg/tetrahedron")(frd_equivalence_test(FRD_TET, (1, 2, 3, 4)))
 
 
+def frd_periodic_mesh(shape, n):
+    """the structured periodic mesh of scripts/periodic_mesh.py (n^3 cubes), written once per run into output/test-meshes"""
+    path = os.path.join(ROOT, "output", "test-meshes", "periodic_%s_%d.msh" % (shape, n))
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        run([sys.executable, os.path.join(ROOT, "scripts", "periodic_mesh.py"), "--shape", shape, "--n", str(n), "-o", path])
+    return ["-dm_plex_filename", path]
+
+
+def frd_equivalence_periodic(shape, orders):
+    def f():
+        return frd_equivalence_test(frd_periodic_mesh(shape, 4), orders)()
+    return f
+
+
+test("fr/dense/advection/equivalence-dg/prism")(frd_equivalence_periodic("prism", (1, 2, 3, 4)))
+test("fr/dense/advection/equivalence-dg/mixed")(frd_equivalence_periodic("mixed", (1, 2, 3, 4)))
+
+
 def frd_convergence_test(mesh, order, levels, tmax):
     """Linear advection of sin 2 pi x sin 2 pi y [sin 2 pi z] (periodic, SSP-RK 10-stage 4th order at CFL 0.5, c = 0):
     L2 errors on uniformly refined meshes (-dm_refine halves every edge, so h halves); the last rate >= N + 0.7."""
@@ -51,6 +70,27 @@ def frd_convergence_test(mesh, order, levels, tmax):
 
 for _order in (1, 2, 3, 4, 5):
     test("fr/dense/advection/convergence/triangle/N%d" % _order)(frd_convergence_test(FRD_TRI, _order, (0, 1, 2), 0.1))
+
+
+def frd_convergence_periodic(shape, order, sizes):
+    """frd_convergence_test on the structured periodic meshes of scripts/periodic_mesh.py with n = sizes[i] cubes per
+    direction (sizes double, so h halves), t = 0.05 (the suite keeps the levels that run in < 30 s here; finer
+    levels and N = 4, 5: scripts/fr_study.py, bench/results/cpu_2026-11-26_fr_study.csv)"""
+    def f():
+        errs = []
+        for n in sizes:
+            s = advection_run("fr", ["-order", str(order), "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5"] + frd_periodic_mesh(shape, n))
+            check(abs(s["time"] - 0.05) < 1e-12, "final time %g, expected 0.05" % s["time"])
+            errs.append(s["L2_u"])
+        rates = [math.log2(errs[i] / errs[i + 1]) for i in range(len(errs) - 1)]
+        check(rates[-1] >= order + 0.7, "%s N = %d: L2 errors %s, rates %s; expected the last >= %.1f" % (shape, order, errs, rates, order + 0.7))
+        return "errors %s rates %s" % (" ".join("%.3e" % e for e in errs), " ".join("%.2f" % r for r in rates))
+    return f
+
+
+test("fr/dense/advection/convergence/prism/N1")(frd_convergence_periodic("prism", 1, (6, 12, 24)))
+test("fr/dense/advection/convergence/prism/N2")(frd_convergence_periodic("prism", 2, (8, 16)))
+test("fr/dense/advection/convergence/prism/N3")(frd_convergence_periodic("prism", 3, (4, 8)))
 
 
 def frd_energy_test(mesh, orders, steps):
@@ -123,8 +163,29 @@ def _():
     return "errors %s rate %.2f (modal DG %s)" % (" ".join("%.3e" % e for e in errs), rate, " ".join("%.3e" % e for e in ref))
 
 
-test("fr/dense/errors/named-correction")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2", "-fr_correction", "hu"],
-                                                    r"-fr_correction hu: mesh examples/meshes/periodic_square\.msh has triangle elements, on which hoflow's FR uses the energy-stable family in filtered-DG form"))
+test("fr/dense/errors/named-correction")(error_test(["-disc", "fr", "-problem", "freestream", "-order", "2", "-fr_correction", "hu", "-dm_plex_filename", "examples/meshes/cube_prism.msh", "-bc_farfield", "left,right,front,back,bottom,top"],
+                                                    r"-fr_correction hu: mesh examples/meshes/cube_prism\.msh has prism elements; the named parameters of hoflow's simplex FR .* exist for meshes of triangles only or of tetrahedra only"))
+test("fr/dense/errors/named-correction-order")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "1", "-fr_correction", "sd"],
+                                                          r"-fr_correction sd on triangles: tabulated \(HiFiLES\) for N = 2\.\.4 only \(got -order 1\); give the parameter with -fr_c"))
+
+
+@test("fr/dense/advection/named-parameters")
+def _():
+    """-fr_correction sd|hu|plus on triangles (N = 2, 3) and tetrahedra (N = 3) are HiFiLES's c_+ of the shape and
+    c_SD = c_+ c_SD,1D / c_+,1D, c_HU likewise (its 1D c_+ 0.206, 3.80e-3), in hoflow's norm: the same on triangles,
+    3/2 of HiFiLES's value on tetrahedra (ref/vcjh.c): each run equals the run with that -fr_c to the last digit."""
+    cplus1d = {2: 0.206, 3: 3.80e-3}
+    table = {"triangle": {2: 3.13e-2, 3: 4.67e-4}, "tetrahedron": {3: 5.44e-4}}
+    res = []
+    for shape, mesh, scale in (("triangle", FRD_TRI, 1.0), ("tetrahedron", FRD_TET, 1.5)):
+        for order, cplus in table[shape].items():
+            csd, chu = frd_vcjh_1d(order)
+            for name, c in (("plus", cplus), ("sd", cplus * csd / cplus1d[order]), ("hu", cplus * chu / cplus1d[order])):
+                args = ["-order", str(order), "-ts_type", "rk", "-ts_rk_type", "4", "-cfl", "0.1", "-ts_max_steps", "5", "-ts_max_time", "10"] + mesh
+                a, b = advection_run("fr", args + ["-fr_correction", name]), advection_run("fr", args + ["-fr_c", "%.17g" % (scale * c)])
+                check(a["L2_u"] == b["L2_u"] and a["energy"] == b["energy"], "%s N = %d -fr_correction %s: L2 %.17g, with -fr_c %.6g: %.17g" % (shape, order, name, a["L2_u"], scale * c, b["L2_u"]))
+                res.append("%s N%d %s c = %.3e" % (shape[:3], order, name, scale * c))
+    return ", ".join(res)
 test("fr/dense/errors/negative-c")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2", "-fr_c", "-0.1"], r"-fr_c -0\.1: the VCJH parameter must be >= 0"))
 test("fr/dense/errors/nonconforming")(error_test(["-disc", "fr", "-problem", "freestream", "-order", "2", "-dm_plex_filename", "tests/meshes/hanging_mixed.msh", "-bc_farfield", "bottom,top"], r"hanging_mixed\.msh is not conforming"))
 
