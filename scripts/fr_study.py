@@ -10,7 +10,9 @@ rows.
   python3 scripts/fr_study.py --shapes prism --orders 3 --levels 3:4,8,16 -- -fr_c 1e-3
 
 --levels N:n1,n2,... sets the meshes of order N (default: DEFAULT_LEVELS below, chosen so the finest run takes
-a few minutes on one core of a 2-core laptop-class CPU). Arguments after `--` go to hoflow unchanged.
+a few minutes on one core of a 2-core laptop-class CPU). The mixed mesh needs an even n: give it
+--levels 4:4,6,8 --levels 5:6,8 (as bench/results/cpu_2026-11-26_fr_study_mixed_N*.csv). Arguments after `--` go
+to hoflow unchanged.
 """
 import argparse
 import csv
