@@ -682,7 +682,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->Nfaces = RefShapeTable[fr->shape].nfaces;
   fr->nfp    = dim == 2 ? fr->n1 : fr->n1 * fr->n1;
   PetscOptionsBegin(comm, NULL, "Flux reconstruction", NULL);
-  PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2); quadrilaterals and hexahedra (simplices and prisms: dg, or -fr_c)", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
+  PetscCall(PetscOptionsEList("-fr_correction", "VCJH correction functions: dg (c = 0, nodal DG), sd (spectral difference), hu (Huynh's g_2), plus (c_+, the largest explicit step; N >= 2); on quadrilaterals and hexahedra; on meshes of all triangles or all tetrahedra the simplex values (N = 2..4 triangles, 2..5 tetrahedra); prisms and mixed meshes: dg, or -fr_c", NULL, FRCorrections, 4, FRCorrections[correction], &correction, NULL));
   fr->c = -1;
   PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
   PetscCall(PetscOptionsInt("-fr_elements_per_block", "CUDA kernels: elements a thread block (0: by order, about 256 solution points)", NULL, fr->elements_per_block, &fr->elements_per_block, NULL));

@@ -25,8 +25,9 @@
  * modal DG's right-hand side, and the energy u^T J (M + K) u does not grow with an upwind flux, for every c >= 0
  * (FREnergy). c = 0 is nodal DG: with the same nodes, fluxes and exact integration it equals -disc mdg to
  * round-off (tests/suite_fr.py). The prisms' and the mixed hexahedra's K are hoflow's choice (the smallest K
- * with that property), not a published family; the literature's named values (c_SD, c_HU, c_+) on simplices are
- * not tabulated here, so -fr_correction sd|hu|plus is refused and -fr_c gives c.
+ * with that property), not a published family. -fr_correction sd|hu|plus on meshes of triangles only or of
+ * tetrahedra only take the literature's named values as HiFiLES tabulates them (VCJHSimplexParameter, ref/vcjh.c,
+ * converted to this norm); elsewhere they are refused and -fr_c gives c.
  *
  * The initial state is the L2 projection (cubature of degree 2N+1, modal DG's), so FR with c = 0 starts where
  * modal DG does; errors, integrals and means use that cubature too. */
@@ -631,18 +632,21 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   PetscInt       npm = 1, nqm;
 
   PetscFunctionBeginUser;
-  if (!c_given) {
-    char shapes[128] = "";
-    for (PetscInt b = 0; b < mesh->nblocks; b++)
-      if (!RefShapeTable[mesh->blocks[b].shape].tensor && !strstr(shapes, RefShapeTable[mesh->blocks[b].shape].name)) {
+  if (!c_given && correction != FR_CORRECTION_DG) { /* named parameters: meshes of triangles or of tetrahedra only */
+    RefShape simplex = mesh->blocks[0].shape;
+    char     shapes[128] = "";
+    for (PetscInt b = 0; b < mesh->nblocks; b++) {
+      if (!strstr(shapes, RefShapeTable[mesh->blocks[b].shape].name)) {
         PetscCall(PetscStrlcat(shapes, shapes[0] ? ", " : "", sizeof(shapes)));
         PetscCall(PetscStrlcat(shapes, RefShapeTable[mesh->blocks[b].shape].name, sizeof(shapes)));
       }
-    PetscCheck(correction == FR_CORRECTION_DG, comm, PETSC_ERR_SUP,
-               "-fr_correction %s: mesh %s has %s elements, on which hoflow's FR uses the energy-stable family in filtered-DG form (disc/fr_dense.c) and does not tabulate the named parameters (Castonguay et al. 2012 give c_SD, c_HU, c_+ for triangles, Williams & Jameson 2014 for tetrahedra): give -fr_correction dg or the parameter itself with -fr_c (>= 0)",
+      if (mesh->blocks[b].shape != simplex) simplex = REF_NUM_SHAPES;
+    }
+    PetscCheck(simplex == REF_TRIANGLE || simplex == REF_TETRAHEDRON, comm, PETSC_ERR_SUP,
+               "-fr_correction %s: mesh %s has %s elements; the named parameters of hoflow's simplex FR (energy-stable family in filtered-DG form, disc/fr_dense.c) exist for meshes of triangles only or of tetrahedra only (Castonguay et al. 2012, Williams & Jameson 2014, as tabulated by HiFiLES); prisms and mixed meshes have none: give -fr_correction dg or the parameter itself with -fr_c (>= 0)",
                FRCorrections[correction], mesh->source, shapes);
-    c = 0;
-  }
+    PetscCall(VCJHSimplexParameter(simplex, correction, disc->order, &c));
+  } else if (!c_given) c = 0;
   PetscCall(PetscNew(&fr));
   disc->data = fr;
   fr->disc   = disc;

@@ -60,3 +60,43 @@ PetscErrorCode VCJHCorrectionLeft(PetscInt N, PetscReal c, PetscInt n, const Pet
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The named VCJH parameters on triangles and tetrahedra, from HiFiLES (Castonguay, Williams, Jameson et al.'s
+ * FR code, github.com/HiFiLES/HiFiLES-solver, commit 4c55159, src/funcs.cpp compute_filt_matrix_tri and
+ * src/eles_tets.cpp compute_filt_matrix_tet), the implementation of Castonguay, Vincent & Jameson 2012 (J Sci
+ * Comput 51:224-256, triangles) and Williams & Jameson 2014 (J Sci Comput 59:721-759, tetrahedra): c_+ of the
+ * shape (the largest explicit step) is tabulated, and the "SD-like" and "HU-like" values scale it by the 1D ratio,
+ * c_SD = c_+ c_SD,1D / c_+,1D, with HiFiLES's 1D c_+ (not hoflow's VCJHCPlus, recomputed for another setting).
+ * HiFiLES's norm is u^T (M + K) u with u^T K u = c sum_alpha w_alpha (d^alpha u)^2 (its (1/Np) (D^alpha)^T
+ * D^alpha; the N-th derivatives are constant) on the same bi-unit reference shapes with the same multinomial w;
+ * hoflow's (disc/fr_dense.c) is c/2 |ref| sum_alpha w_alpha (d^alpha u)^2, so hoflow's c is 2 / |ref| times
+ * HiFiLES's: the same on triangles (|ref| = 2), 3/2 of it on tetrahedra (|ref| = 4/3). The published tables
+ * themselves could not be read here. */
+static const PetscReal VCJHCPlusHiFiLES1D[6] = {0, 0, 0.206, 3.80e-3, 4.67e-5, 4.28e-7};
+static const PetscReal VCJHCPlusTriangle[6]  = {0, 0, 3.13e-2, 4.67e-4, 6.55e-6, 0};
+static const PetscReal VCJHCPlusTetrahedron[6] = {0, 0, 3.07e-2, 5.44e-4, 9.92e-6, 1.10e-7};
+
+PetscErrorCode VCJHSimplexParameter(RefShape shape, FRCorrection type, PetscInt N, PetscReal *c)
+{
+  const PetscReal *table = shape == REF_TRIANGLE ? VCJHCPlusTriangle : VCJHCPlusTetrahedron;
+  const PetscReal  scale = shape == REF_TRIANGLE ? 1.0 : 1.5; /* 2 / |ref| */
+  PetscReal        c1d, cplus;
+
+  PetscFunctionBeginUser;
+  PetscCheck(shape == REF_TRIANGLE || shape == REF_TETRAHEDRON, PETSC_COMM_SELF, PETSC_ERR_SUP, "-fr_correction %s: named VCJH parameters exist for triangles and tetrahedra only (got %s)", FRCorrections[type], RefShapeTable[shape].name);
+  if (type == FR_CORRECTION_DG) {
+    *c = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(N >= 2 && N <= 5 && table[N] > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-fr_correction %s on %ss: tabulated (HiFiLES) for N = 2..%d only (got -order %" PetscInt_FMT "); give the parameter with -fr_c", FRCorrections[type], RefShapeTable[shape].name, shape == REF_TRIANGLE ? 4 : 5, N);
+  cplus = table[N];
+  switch (type) {
+  case FR_CORRECTION_PLUS:
+    *c = scale * cplus;
+    break;
+  default: /* sd, hu: the 1D ratio */
+    PetscCall(VCJHParameter(type, N, &c1d));
+    *c = scale * cplus * c1d / VCJHCPlusHiFiLES1D[N];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

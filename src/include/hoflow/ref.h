@@ -152,5 +152,8 @@ PETSC_EXTERN const char *const FRCorrections[];
 /* c of a scheme at order N (c_+: N = 1..FR_CPLUS_NMAX) */
 #define FR_CPLUS_NMAX 6
 PETSC_EXTERN PetscErrorCode VCJHParameter(FRCorrection type, PetscInt N, PetscReal *c);
+/* the named c on triangles and tetrahedra in hoflow's simplex norm (disc/fr_dense.c), from HiFiLES's tables: N = 2..4
+ * (triangles), 2..5 (tetrahedra); the source and the conversion are in ref/vcjh.c */
+PETSC_EXTERN PetscErrorCode VCJHSimplexParameter(RefShape shape, FRCorrection type, PetscInt N, PetscReal *c);
 /* g_L and its derivative at n points x (g or dg may be NULL); g_R(x) = g_L(-x), g_R'(x) = -g_L'(-x) */
 PETSC_EXTERN PetscErrorCode VCJHCorrectionLeft(PetscInt N, PetscReal c, PetscInt n, const PetscReal x[], PetscReal g[], PetscReal dg[]);
