@@ -316,9 +316,10 @@ int main(int argc, char **argv)
       if (tensor_shape && kinds_sel != 2 && kind != kinds_sel) continue;
       best_dofs = 0;
       PetscCall(PetscOptionsSetValue(NULL, "-ipdg_kernel", kind ? "tensor" : "dense"));
-      /* 3D dense on the device: one more pass, the apply on FP64 tensor cores (row apply-tc) */
-      for (PetscInt s = 0; s < (kind ? 1 : nepb + (on_device && mesh->dim == 3 ? 1 : 0)); s++) {
-        const PetscBool tc = (PetscBool)(!kind && s == nepb);
+      /* 3D dense on the device: three more passes, the apply on FP64 tensor cores with 8, 16, 32 elements a block (rows apply-tc) */
+      for (PetscInt s = 0; s < (kind ? 1 : nepb + (on_device && mesh->dim == 3 ? 3 : 0)); s++) {
+        const PetscBool tc = (PetscBool)(!kind && s >= nepb);
+        const PetscInt  tc_e = 8 << (tc ? s - nepb : 0);
         Mat             A;
         Vec          x;
         PetscRandom  rnd;
@@ -327,7 +328,8 @@ int main(int argc, char **argv)
         char         val[64];
 
         if (tc) {
-          PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+          PetscCall(PetscSNPrintf(val, sizeof(val), "0,%" PetscInt_FMT, tc_e));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
           PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));
           PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_apply_units", "tensor_cores"));
         } else if (sweep && on_device) {
@@ -367,7 +369,8 @@ int main(int argc, char **argv)
         }
         if (tc) { /* blocks of 8 elements, no elements per thread; the gradient is the CUDA-core one again */
           PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_apply_units"));
-          PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, 8, 0, "apply-tc", a, roofline));
+          PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
+          PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, tc_e, 0, "apply-tc", a, roofline));
         } else {
           PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_g, ept_g, kind ? "tensor-gradient" : "gradient", g, roofline));
           PetscCall(ReportKernel(csv, device, RefShapes[mesh->blocks[0].shape], N, mesh->Kglobal, epb_a, ept_a, kind ? "tensor-apply" : "apply", a, roofline));

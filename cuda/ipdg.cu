@@ -263,7 +263,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 // serves 8 elements, four times the CUDA-core kernel's best (whose L1 traffic the matrix reads
 // dominate: bench/results/h100_2026-11-26_ncu_tet_apply_N3_N4.txt). The pointwise steps between the
 // products run one thread an (element, node) or (element, face node) pair.
-constexpr int TC_E = 8, TC_WARPS = 4;
+constexpr int TC_WARPS = 8;
 
 __device__ __forceinline__ void MMA884(double c[2], double a, double b)
 {
@@ -276,25 +276,38 @@ __device__ __forceinline__ void MMA884(double c[2], double a, double b)
 }
 
 // c[m] += A_tile B_m for the nodes tile*8..tile*8+7: A (NP x K) given transposed (AT[k*NP + row]),
-// B_m (K entries x TC_E elements) in shared memory at B[m] + k*TC_E + e. Lane l holds A's (l/4, l%4)
+// B_m (K entries x 8 elements) in shared memory at B[m] + k*E + e (E the block's elements, the 8 of this
+// product starting at B[m]). Lane l holds A's (l/4, l%4)
 // and B's (l%4, l/4) of each k step; c[m] holds the products' (l/4, 2(l%4)) and (l/4, 2(l%4)+1).
-template <int NP, int K, int NB>
+// Two chains of accumulators (even and odd k steps) halve the dependent sequence of mma.
+template <int NP, int K, int NB, int E>
 __device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int tile, int lane, const double *const B[NB], double c[NB][2])
 {
   const int row = tile * 8 + (lane >> 2), kl = lane & 3, eb = lane >> 2;
-#pragma unroll 4
-  for (int k0 = 0; k0 < K; k0 += 4) {
-    const int    k = k0 + kl;
-    const double a = row < NP && k < K ? __ldg(AT + k * NP + row) : 0.0;
+  double    c2[NB][2];
 #pragma unroll
-    for (int m = 0; m < NB; m++) MMA884(c[m], a, k < K ? B[m][k * TC_E + eb] : 0.0);
+  for (int m = 0; m < NB; m++) c2[m][0] = c2[m][1] = 0;
+#pragma unroll 2
+  for (int k0 = 0; k0 < K; k0 += 8) {
+    const int    k = k0 + kl, kk = k + 4;
+    const double a = row < NP && k < K ? __ldg(AT + k * NP + row) : 0.0, aa = row < NP && kk < K ? __ldg(AT + kk * NP + row) : 0.0;
+#pragma unroll
+    for (int m = 0; m < NB; m++) {
+      MMA884(c[m], a, k < K ? B[m][k * E + eb] : 0.0);
+      MMA884(c2[m], aa, kk < K ? B[m][kk * E + eb] : 0.0);
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < NB; m++) {
+    c[m][0] += c2[m][0];
+    c[m][1] += c2[m][1];
   }
 }
 
-template <int NP, int NFN, int NF, int DIM>
+template <int NP, int NFN, int NF, int DIM, int TC_E>
 __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
-  constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NT = (NP + 7) / 8, NTH = 32 * TC_WARPS;
+  constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NT = (NP + 7) / 8 * (TC_E / 8), NTH = 32 * TC_WARPS;
   constexpr int            F_DU = 0, F_DGN = NFN, F_W = 2 * NFN, F_L = (2 + DIM) * NFN, F_Q = F_L + DIM * NP, F_R = F_Q + DIM * NP;
   extern __shared__ double sh[];
   const int                tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, eb = e0 + blockIdx.x * TC_E;
@@ -327,18 +340,18 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
   for (int tile = warp; tile < NT; tile += TC_WARPS) {
     const double *B[DIM];
     double        c[DIM][2];
+    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
 #pragma unroll
     for (int x = 0; x < DIM; x++) {
-      B[x]    = &SH(F_W + x * NFN, 0, 0);
+      B[x]    = &SH(F_W + x * NFN, 0, e8);
       c[x][0] = c[x][1] = 0;
     }
-    TileProduct<NP, NFN, DIM>(d.LIFTT, tile, lane, B, c);
-    const int row = tile * 8 + (lane >> 2);
+    TileProduct<NP, NFN, DIM, TC_E>(d.LIFTT, rt, lane, B, c);
     if (row < NP)
 #pragma unroll
       for (int x = 0; x < DIM; x++) {
-        SH(F_L + x * NP, row, 2 * (lane & 3))     = c[x][0];
-        SH(F_L + x * NP, row, 2 * (lane & 3) + 1) = c[x][1];
+        SH(F_L + x * NP, row, col)     = c[x][0];
+        SH(F_L + x * NP, row, col + 1) = c[x][1];
       }
   }
   __syncthreads();
@@ -361,17 +374,17 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
   __syncthreads();
   // r = -div q + lambda u (the divergence: sum_b D_b q_b, three products into one tile)
   for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    double c[1][2] = {{0, 0}};
+    const int rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2);
+    double    c[1][2] = {{0, 0}};
 #pragma unroll
     for (int b = 0; b < DIM; b++) {
-      const double *B[1] = {&SH(F_Q + b * NP, 0, 0)};
-      TileProduct<NP, NP, 1>(d.DT[b], tile, lane, B, c);
+      const double *B[1] = {&SH(F_Q + b * NP, 0, e8)};
+      TileProduct<NP, NP, 1, TC_E>(d.DT[b], rt, lane, B, c);
     }
-    const int row = tile * 8 + (lane >> 2);
     if (row < NP)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const int p = 2 * (lane & 3) + h, e = eb + p;
+        const int p = e8 + 2 * (lane & 3) + h, e = eb + p;
         SH(F_R, row, p) = e < e1 ? -c[0][h] + d.lambda * u[d.node0 + e * NP + row] : 0.0;
       }
   }
@@ -392,26 +405,26 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
   __syncthreads();
   // r -= LIFT s (each entry of r is read and written by the lane that computes it)
   for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const double *B[1]    = {&SH(F_W, 0, 0)};
+    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
+    const double *B[1]    = {&SH(F_W, 0, e8)};
     double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NFN, 1>(d.LIFTT, tile, lane, B, c);
-    const int row = tile * 8 + (lane >> 2);
+    TileProduct<NP, NFN, 1, TC_E>(d.LIFTT, rt, lane, B, c);
     if (row < NP) {
-      SH(F_R, row, 2 * (lane & 3)) -= c[0][0];
-      SH(F_R, row, 2 * (lane & 3) + 1) -= c[0][1];
+      SH(F_R, row, col) -= c[0][0];
+      SH(F_R, row, col + 1) -= c[0][1];
     }
   }
   __syncthreads();
   // multiply by the element mass matrix J M
   for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const double *B[1]    = {&SH(F_R, 0, 0)};
+    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2);
+    const double *B[1]    = {&SH(F_R, 0, e8)};
     double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NP, 1>(d.MT, tile, lane, B, c);
-    const int row = tile * 8 + (lane >> 2);
+    TileProduct<NP, NP, 1, TC_E>(d.MT, rt, lane, B, c);
     if (row < NP)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const int e = eb + 2 * (lane & 3) + h;
+        const int e = eb + e8 + 2 * (lane & 3) + h;
         if (e < e1) Au[d.node0 + e * NP + row] = __ldg(d.geo + e * GS + HOFLOW_GEO_J(DIM)) * c[0][h];
       }
   }
@@ -450,6 +463,13 @@ extern "C" int IPDGApplyUnits(RefShape shape, int N)
 {
   (void)shape, (void)N;
   return 1;
+}
+
+// Elements per block of the tensor-core apply for (shape, N): 8, 16 or 32.
+static int IPDGApplyTCElementsPerBlock(RefShape shape, int N)
+{
+  (void)shape, (void)N;
+  return 8;
 }
 
 extern "C" int IPDGElementsPerThread(int kernel, RefShape shape, int N)
@@ -505,22 +525,44 @@ static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u
   return (int)cudaGetLastError();
 }
 
-template <int NP, int NFN, int NF, int DIM>
-static int LaunchApplyTC(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
+// Elements per block of the tensor-core apply (8, 16 or 32): -ipdg_cuda_elements_per_block's apply entry,
+// else the tuned table; false where they do not fit a block's shared memory (CUDA cores then).
+template <int NP, int NFN, int NF, int DIM, int E>
+static bool ApplyTCFits()
 {
-  constexpr size_t    bytes = TC_E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
-  static const size_t limit = SharedLimit(ApplyTCKernel<NP, NFN, NF, DIM>, bytes);
-  if (bytes > limit) return (int)cudaErrorInvalidConfiguration;
-  const int grid = (e1 - e0 + TC_E - 1) / TC_E;
-  if (grid > 0) ApplyTCKernel<NP, NFN, NF, DIM><<<grid, 32 * TC_WARPS, bytes, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  constexpr size_t    bytes = E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  static const size_t limit = SharedLimit(ApplyTCKernel<NP, NFN, NF, DIM, E>, bytes);
+  return bytes <= limit;
+}
+
+template <int NP, int NFN, int NF, int DIM, int E>
+static int LaunchApplyTCE(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
+{
+  constexpr size_t bytes = E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  const int        grid  = (e1 - e0 + E - 1) / E;
+  if (grid > 0) ApplyTCKernel<NP, NFN, NF, DIM, E><<<grid, 32 * TC_WARPS, bytes, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
   return (int)cudaGetLastError();
+}
+
+// 1: launched (*err its status); 0: the elements do not fit, use CUDA cores
+template <int NP, int NFN, int NF, int DIM>
+static int LaunchApplyTC(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au, int *err)
+{
+  const int e = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGApplyTCElementsPerBlock(d->shape, d->N);
+  if (e >= 32 && ApplyTCFits<NP, NFN, NF, DIM, 32>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 32>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else if (e >= 16 && ApplyTCFits<NP, NFN, NF, DIM, 16>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 16>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else if (ApplyTCFits<NP, NFN, NF, DIM, 8>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else return 0;
+  return 1;
 }
 
 template <int NP, int NFN, int NF, int DIM>
 static int LaunchApply(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  if constexpr (DIM == 3)
-    if ((d->apply_units ? d->apply_units : IPDGApplyUnits(d->shape, d->N)) == 2) return LaunchApplyTC<NP, NFN, NF, DIM>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  if constexpr (DIM == 3) { /* tensor cores where 8 elements fit in a block's shared memory, else CUDA cores */
+    int err;
+    if ((d->apply_units ? d->apply_units : IPDGApplyUnits(d->shape, d->N)) == 2 && LaunchApplyTC<NP, NFN, NF, DIM>(d, e0, e1, u, gx, gy, gz, bc, Au, &err)) return err;
+  }
   switch (d->elements_per_thread[1] ? d->elements_per_thread[1] : IPDGElementsPerThread(1, d->shape, d->N)) {
   case 1:
     return LaunchApplyP<NP, NFN, NF, DIM, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);

@@ -435,6 +435,9 @@ for shape in ("tetrahedron", "prism", "hexahedron"):
     # the apply on FP64 tensor cores (-ipdg_cuda_apply_units tensor_cores), every order
     for order in range(1, 9):
         test("gpu/apply-tc/%s/N%d" % (shape, order), gpu=True)(gpu_apply_test(shape, order, ["-ipdg_cuda_apply_units", "tensor_cores", "-ipdg_kernel", "dense"]))
+    for order in (2, 4):  # 16 and 32 elements a block (-ipdg_cuda_elements_per_block's apply entry), partial blocks included
+        for e in (16, 32):
+            test("gpu/apply-tc/%s/N%d/E%d" % (shape, order, e), gpu=True)(gpu_apply_test(shape, order, ["-ipdg_cuda_apply_units", "tensor_cores", "-ipdg_kernel", "dense", "-ipdg_cuda_elements_per_block", "0,%d" % e]))
 
 
 def gpu_solve_test(shape, order, extra=()):

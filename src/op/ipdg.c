@@ -493,7 +493,7 @@ PetscErrorCode IPDGOperatorCreate(DGDisc *dg, PetscReal lambda, const PetscInt f
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_block", "Thread rows (element groups) per CUDA block for the gradient and apply kernels (0: tuned table)", NULL, rows, &n, NULL));
   n = 2;
   PetscCall(PetscOptionsIntArray("-ipdg_cuda_elements_per_thread", "Elements per CUDA thread (1, 2, 4, 8) for the gradient and apply kernels (0: tuned table)", NULL, per_thread, &n, NULL));
-  PetscCall(PetscOptionsEList("-ipdg_cuda_apply_units", "The 3D dense SIPDG apply on CUDA: FP64 CUDA cores, FP64 tensor cores (mma, sm_80 and later), or auto (the tuned table)", NULL, unit_names, 3, unit_names[units], &units, NULL));
+  PetscCall(PetscOptionsEList("-ipdg_cuda_apply_units", "The 3D dense SIPDG apply on CUDA: FP64 CUDA cores, FP64 tensor cores (mma, sm_80 and later; where 8 elements fit a block's shared memory, else CUDA cores), or auto (the tuned table)", NULL, unit_names, 3, unit_names[units], &units, NULL));
   PetscCall(PetscOptionsEList("-ipdg_kernel", "SIPDG kernels on quadrilaterals and hexahedra: dense matrices, sum factorization, or auto (where measured faster: sum factorization on the host; on CUDA for hexahedra N >= 2 and quadrilaterals N >= 4); simplices and prisms always dense", NULL, kernels, 3, kernels[kernel], &kernel, NULL));
   PetscOptionsEnd();
   ctx->tensor[0] = (PetscBool)(kernel != 0);
