@@ -340,6 +340,7 @@ int main(int argc, char **argv)
           PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_block", val));
           PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT ",%" PetscInt_FMT, epts[s / 6], epts[s / 6]));
           PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_elements_per_thread", val));
+          PetscCall(PetscOptionsSetValue(NULL, "-ipdg_cuda_apply_units", "cuda_cores")); /* the launch shapes are the CUDA cores' */
         }
         PetscCall(IPDGOperatorCreate(disc, 0.0, NULL, &A));
         PetscCall(DMCreateGlobalVector(disc->dm, &x));
@@ -352,6 +353,10 @@ int main(int argc, char **argv)
           epb_a = sweep ? epbs[s % 6] : IPDGElementsPerBlock(1, disc->ref->shape, (int)N);
           ept_g = sweep ? epts[s / 6] : IPDGElementsPerThread(0, disc->ref->shape, (int)N);
           ept_a = sweep ? epts[s / 6] : IPDGElementsPerThread(1, disc->ref->shape, (int)N);
+          if (!sweep && dim == 3 && IPDGApplyUnits(disc->ref->shape, (int)N) == 2) { /* the table's apply runs on tensor cores */
+            epb_a = IPDGApplyTCElementsPerBlock(disc->ref->shape, (int)N);
+            ept_a = 0;
+          }
         }
 #endif
         g.flops  = mesh->K * (kind ? IPDGTensorGradientFlopsPerElement((int)dim, (int)N) : IPDGGradientFlopsPerElement((int)dim, (int)Np));
@@ -385,6 +390,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsClearValue(NULL, "-ipdg_kernel"));
     if (ins && INSKernelsSupported(mesh->blocks[0].shape, (int)disc->N)) PetscCall(BenchINS(csv, device, mesh, disc, reps, on_device, roofline));
     if (sweep) {
+      PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_apply_units"));
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_block"));
       PetscCall(PetscOptionsClearValue(NULL, "-ipdg_cuda_elements_per_thread"));
     }

@@ -259,7 +259,7 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 // sum_b D_b q_b, LIFT on the surface fluxes, M) are 8 x 4 by 4 x 8 tiles: one warp a tile of 8 nodes
 // by the 8 elements, the matrix fragment read once from the transposed copies (zero outside the
 // matrix) for all 8 elements and the three weighted jumps, the elements' values from shared memory
-// stored entry by entry (the 8 elements' values of an entry side by side). Each matrix entry fetched
+// stored entry by entry (the elements' values of an entry side by side, entries E + 1 doubles apart against bank conflicts). Each matrix entry fetched
 // serves 8 elements, four times the CUDA-core kernel's best (whose L1 traffic the matrix reads
 // dominate: bench/results/h100_2026-11-26_ncu_tet_apply_N3_N4.txt). The pointwise steps between the
 // products run one thread an (element, node) or (element, face node) pair.
@@ -276,11 +276,11 @@ __device__ __forceinline__ void MMA884(double c[2], double a, double b)
 }
 
 // c[m] += A_tile B_m for the nodes tile*8..tile*8+7: A (NP x K) given transposed (AT[k*NP + row]),
-// B_m (K entries x 8 elements) in shared memory at B[m] + k*E + e (E the block's elements, the 8 of this
-// product starting at B[m]). Lane l holds A's (l/4, l%4)
+// B_m (K entries x 8 elements) in shared memory at B[m] + k*LD + e (LD the entry stride, the 8 elements of
+// this product starting at B[m]). Lane l holds A's (l/4, l%4)
 // and B's (l%4, l/4) of each k step; c[m] holds the products' (l/4, 2(l%4)) and (l/4, 2(l%4)+1).
 // Two chains of accumulators (even and odd k steps) halve the dependent sequence of mma.
-template <int NP, int K, int NB, int E>
+template <int NP, int K, int NB, int LD>
 __device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int tile, int lane, const double *const B[NB], double c[NB][2])
 {
   const int row = tile * 8 + (lane >> 2), kl = lane & 3, eb = lane >> 2;
@@ -293,8 +293,8 @@ __device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int t
     const double a = row < NP && k < K ? __ldg(AT + k * NP + row) : 0.0, aa = row < NP && kk < K ? __ldg(AT + kk * NP + row) : 0.0;
 #pragma unroll
     for (int m = 0; m < NB; m++) {
-      MMA884(c[m], a, k < K ? B[m][k * E + eb] : 0.0);
-      MMA884(c2[m], aa, kk < K ? B[m][kk * E + eb] : 0.0);
+      MMA884(c[m], a, k < K ? B[m][k * LD + eb] : 0.0);
+      MMA884(c2[m], aa, kk < K ? B[m][kk * LD + eb] : 0.0);
     }
   }
 #pragma unroll
@@ -304,7 +304,7 @@ __device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int t
   }
 }
 
-template <int NP, int NFN, int NF, int DIM, int TC_E>
+template <int NP, int NFN, int NF, int DIM, int TC_E, int PAD>
 __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
 {
   constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NT = (NP + 7) / 8 * (TC_E / 8), NTH = 32 * TC_WARPS;
@@ -312,7 +312,7 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
   extern __shared__ double sh[];
   const int                tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, eb = e0 + blockIdx.x * TC_E;
   const double *const      g[3] = {gx, gy, gz};
-#define SH(F, k, p) sh[((F) + (k)) * TC_E + (p)]
+#define SH(F, k, p) sh[((F) + (k)) * (TC_E + PAD) + (p)] /* entry stride TC_E + 1 (odd, PAD 1): no bank conflicts across entries */
 
   // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
   for (int i = tid; i < TC_E * NFN; i += NTH) {
@@ -346,7 +346,7 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
       B[x]    = &SH(F_W + x * NFN, 0, e8);
       c[x][0] = c[x][1] = 0;
     }
-    TileProduct<NP, NFN, DIM, TC_E>(d.LIFTT, rt, lane, B, c);
+    TileProduct<NP, NFN, DIM, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
     if (row < NP)
 #pragma unroll
       for (int x = 0; x < DIM; x++) {
@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
 #pragma unroll
     for (int b = 0; b < DIM; b++) {
       const double *B[1] = {&SH(F_Q + b * NP, 0, e8)};
-      TileProduct<NP, NP, 1, TC_E>(d.DT[b], rt, lane, B, c);
+      TileProduct<NP, NP, 1, TC_E + PAD>(d.DT[b], rt, lane, B, c);
     }
     if (row < NP)
 #pragma unroll
@@ -408,7 +408,7 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
     const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
     const double *B[1]    = {&SH(F_W, 0, e8)};
     double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NFN, 1, TC_E>(d.LIFTT, rt, lane, B, c);
+    TileProduct<NP, NFN, 1, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
     if (row < NP) {
       SH(F_R, row, col) -= c[0][0];
       SH(F_R, row, col + 1) -= c[0][1];
@@ -420,7 +420,7 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
     const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2);
     const double *B[1]    = {&SH(F_R, 0, e8)};
     double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NP, 1, TC_E>(d.MT, rt, lane, B, c);
+    TileProduct<NP, NP, 1, TC_E + PAD>(d.MT, rt, lane, B, c);
     if (row < NP)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
@@ -461,15 +461,22 @@ extern "C" int IPDGElementsPerBlock(int kernel, RefShape shape, int N)
 // (ApplyTCKernel). Chosen by bench/run-gpu-3d.sh sweep on an H100.
 extern "C" int IPDGApplyUnits(RefShape shape, int N)
 {
-  (void)shape, (void)N;
-  return 1;
+  /* H100, 199 680 tetrahedra (bench/results/h100_2026-11-26_tet_apply_tensor_cores.md): the tensor cores
+   * faster than the CUDA cores at every order (1.16x at N = 1, 1.12x at N = 3, 1.5-1.7x at N = 4, 5, 7) */
+  return shape == REF_TETRAHEDRON ? 2 : 1;
 }
 
-// Elements per block of the tensor-core apply for (shape, N): 8, 16 or 32.
-static int IPDGApplyTCElementsPerBlock(RefShape shape, int N)
+// The tensor-core apply's elements a block for (shape, N), + 100 where the entries are packed (PAD 0):
+// tetrahedra N = 6, whose padded block fits two blocks an SM instead of three (3.25 against 3.83 ms).
+static int ApplyTCShape(RefShape shape, int N)
 {
-  (void)shape, (void)N;
-  return 8;
+  static const int tet[HOFLOW_NMAX + 1] = {8, 32, 16, 8, 8, 8, 108, 8, 8};
+  return shape == REF_TETRAHEDRON && N <= 8 ? tet[N] : 8;
+}
+
+extern "C" int IPDGApplyTCElementsPerBlock(RefShape shape, int N)
+{
+  return ApplyTCShape(shape, N) % 100;
 }
 
 extern "C" int IPDGElementsPerThread(int kernel, RefShape shape, int N)
@@ -526,21 +533,22 @@ static int LaunchApplyP(const IPDGKernelData *d, int e0, int e1, const double *u
 }
 
 // Elements per block of the tensor-core apply (8, 16 or 32): -ipdg_cuda_elements_per_block's apply entry,
-// else the tuned table; false where they do not fit a block's shared memory (CUDA cores then).
-template <int NP, int NFN, int NF, int DIM, int E>
+// else the tuned table; PAD 1 spaces entries E + 1 doubles apart (no bank conflicts), 0 packs them (more
+// blocks an SM where shared memory limits them); false where they do not fit (CUDA cores then).
+template <int NP, int NFN, int NF, int DIM, int E, int PAD>
 static bool ApplyTCFits()
 {
-  constexpr size_t    bytes = E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
-  static const size_t limit = SharedLimit(ApplyTCKernel<NP, NFN, NF, DIM, E>, bytes);
+  constexpr size_t    bytes = (E + PAD) * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  static const size_t limit = SharedLimit(ApplyTCKernel<NP, NFN, NF, DIM, E, PAD>, bytes);
   return bytes <= limit;
 }
 
-template <int NP, int NFN, int NF, int DIM, int E>
+template <int NP, int NFN, int NF, int DIM, int E, int PAD>
 static int LaunchApplyTCE(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au)
 {
-  constexpr size_t bytes = E * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
+  constexpr size_t bytes = (E + PAD) * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double);
   const int        grid  = (e1 - e0 + E - 1) / E;
-  if (grid > 0) ApplyTCKernel<NP, NFN, NF, DIM, E><<<grid, 32 * TC_WARPS, bytes, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
+  if (grid > 0) ApplyTCKernel<NP, NFN, NF, DIM, E, PAD><<<grid, 32 * TC_WARPS, bytes, (cudaStream_t)d->stream>>>(*d, e0, e1, u, gx, gy, gz, bc, Au);
   return (int)cudaGetLastError();
 }
 
@@ -548,10 +556,11 @@ static int LaunchApplyTCE(const IPDGKernelData *d, int e0, int e1, const double 
 template <int NP, int NFN, int NF, int DIM>
 static int LaunchApplyTC(const IPDGKernelData *d, int e0, int e1, const double *u, const double *gx, const double *gy, const double *gz, const double *bc, double *Au, int *err)
 {
-  const int e = d->elements_per_block[1] ? d->elements_per_block[1] : IPDGApplyTCElementsPerBlock(d->shape, d->N);
-  if (e >= 32 && ApplyTCFits<NP, NFN, NF, DIM, 32>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 32>(d, e0, e1, u, gx, gy, gz, bc, Au);
-  else if (e >= 16 && ApplyTCFits<NP, NFN, NF, DIM, 16>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 16>(d, e0, e1, u, gx, gy, gz, bc, Au);
-  else if (ApplyTCFits<NP, NFN, NF, DIM, 8>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 8>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  const int e = d->elements_per_block[1] ? d->elements_per_block[1] : ApplyTCShape(d->shape, d->N) % 100, pad = e == 8 && ApplyTCShape(d->shape, d->N) >= 100 ? 0 : 1;
+  if (e >= 32 && ApplyTCFits<NP, NFN, NF, DIM, 32, 1>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 32, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else if (e >= 16 && ApplyTCFits<NP, NFN, NF, DIM, 16, 1>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 16, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else if (pad && ApplyTCFits<NP, NFN, NF, DIM, 8, 1>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 8, 1>(d, e0, e1, u, gx, gy, gz, bc, Au);
+  else if (ApplyTCFits<NP, NFN, NF, DIM, 8, 0>()) *err = LaunchApplyTCE<NP, NFN, NF, DIM, 8, 0>(d, e0, e1, u, gx, gy, gz, bc, Au);
   else return 0;
   return 1;
 }

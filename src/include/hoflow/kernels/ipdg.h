@@ -69,6 +69,8 @@ int IPDGElementsPerBlock(int kernel, RefShape shape, int N);
 int IPDGElementsPerThread(int kernel, RefShape shape, int N);
 /* The units of the tuned 3D dense apply (cuda/ipdg.cu) for (shape, N): 1 CUDA cores, 2 FP64 tensor cores. */
 int IPDGApplyUnits(RefShape shape, int N);
+/* ... and the tensor-core apply's elements a block (8, 16, 32). */
+int IPDGApplyTCElementsPerBlock(RefShape shape, int N);
 
 /* Floating-point operations of one gradient / one apply / the diagonal, per element (log events), and
  * the bytes a kernel must move through memory per element (each input read once, each output written
