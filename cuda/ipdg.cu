@@ -100,6 +100,27 @@ __device__ __forceinline__ void RowTimesBatch(const double *__restrict__ AT, int
   }
 }
 
+// The jumps at face node tf (node fn of face f) of element e: [u], [du/dn] (mirror states on the boundary) and
+// the weighted jumps w_x = n_x sJ/J [u] / 2 (both apply kernels' first phase).
+template <int NP, int NFN, int NF, int DIM>
+__device__ __forceinline__ void FaceNodeJumps(const IPDGKernelData &d, int e, int tf, int f, int fn, const double *__restrict__ u, const double *const g[3], const double *__restrict__ bc, double *ju, double *jg, double w[DIM])
+{
+  constexpr int SS   = HOFLOW_SGEO_SIZE(DIM);
+  const double *sg   = d.sgeo + (e * NF + f) * SS;
+  const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
+  const int     type = d.face_type[e * NF + f], idM = d.node0 + e * NP + fn;
+  const int     idP  = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
+  double        gnM = 0, gnP = 0;
+#pragma unroll
+  for (int x = 0; x < DIM; x++) {
+    gnM += sg[x] * g[x][idM];
+    gnP += sg[x] * g[x][idP];
+  }
+  EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, ju, jg);
+#pragma unroll
+  for (int x = 0; x < DIM; x++) w[x] = 0.5 * sg[x] * sj * *ju;
+}
+
 // Per element shared memory (doubles): du, dgn, w (DIM components) on face nodes; L, q (DIM
 // components each) and r on nodes.
 __host__ __device__ constexpr int ApplySharedPerElement(int NP, int NFN, int DIM)
@@ -130,25 +151,15 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
     for (int p = 0; p < P; p++) {
       const int e = eb + p;
       if (e >= e1) break;
-      const int     base = d.node0 + e * NP;
-      const double *sg   = d.sgeo + (e * NF + f) * SS;
-      const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
-      const int     type = d.face_type[e * NF + f], idM = base + fn;
-      const int     idP = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
-      double        gnM = 0, gnP = 0, ju, jg;
-#pragma unroll
-      for (int x = 0; x < DIM; x++) {
-        gnM += sg[x] * g[x][idM];
-        gnP += sg[x] * g[x][idP];
-      }
-      EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, &ju, &jg);
+      double ju, jg, w[DIM];
+      FaceNodeJumps<NP, NFN, NF, DIM>(d, e, tf, f, fn, u, g, bc, &ju, &jg, w);
       S_DU(p)
       [tf] = ju;
       S_DGN(p)
       [tf] = jg;
 #pragma unroll
       for (int x = 0; x < DIM; x++) S_W(p, x)
-                                    [tf] = 0.5 * sg[x] * sj * ju;
+                                    [tf] = w[x];
     }
   }
   __syncthreads();
@@ -318,22 +329,13 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
   for (int i = tid; i < TC_E * NFN; i += NTH) {
     const int p = i / NFN, tf = i % NFN, e = eb + p;
     if (e >= e1) continue;
-    const int     f = __ldg(d.node_face + tf), fn = __ldg(d.face_nodes + tf);
-    const double *sg   = d.sgeo + (e * NF + f) * SS;
-    const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
-    const int     type = d.face_type[e * NF + f], idM = d.node0 + e * NP + fn;
-    const int     idP  = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
-    double        gnM = 0, gnP = 0, ju, jg;
-#pragma unroll
-    for (int x = 0; x < DIM; x++) {
-      gnM += sg[x] * g[x][idM];
-      gnP += sg[x] * g[x][idP];
-    }
-    EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, &ju, &jg);
+    const int f = __ldg(d.node_face + tf), fn = __ldg(d.face_nodes + tf);
+    double    ju, jg, w[DIM];
+    FaceNodeJumps<NP, NFN, NF, DIM>(d, e, tf, f, fn, u, g, bc, &ju, &jg, w);
     SH(F_DU, tf, p)  = ju;
     SH(F_DGN, tf, p) = jg;
 #pragma unroll
-    for (int x = 0; x < DIM; x++) SH(F_W + x * NFN, tf, p) = 0.5 * sg[x] * sj * ju;
+    for (int x = 0; x < DIM; x++) SH(F_W + x * NFN, tf, p) = w[x];
   }
   __syncthreads();
   // lifted jumps L_x = LIFT w_x

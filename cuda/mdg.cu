@@ -96,15 +96,10 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
     const int     el = it / Nq, q = it % Nq;
     const double *g = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
-    double        w[EULER_NV_MAX], Fl[3 * EULER_NV_MAX];
+    double        w[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
     MDGEvaluateT(nv, Np, Nq, d.PqT, q, c + (size_t)el * s, w);
-    ConsLawPointFlux(d.flux, dim, d.gamma, d.velocity, w, Fl);
-    for (int rd = 0; rd < dim; rd++)
-      for (int k = 0; k < nv; k++) {
-        double t = 0;
-        for (int j = 0; j < dim; j++) t += g[j * dim + rd] * Fl[j * nv + k];
-        F[(((size_t)el * dim + rd) * nv + k) * Nq + q] = g[dim * dim] * t;
-      }
+    ConsLawPointReferenceFlux(d.flux, dim, nv, d.gamma, d.velocity, g, w, Fr);
+    for (int rk = 0; rk < dim * nv; rk++) F[((size_t)el * dim * nv + rk) * Nq + q] = Fr[rk];
   }
   for (int it = threadIdx.x; it < Eb * d.nfq; it += blockDim.x) { // the trace: the state at every face point
     const int el = it / d.nfq, qq = it % d.nfq, e = e0 + el;

@@ -23,6 +23,20 @@ PetscErrorCode ConsLawCreate(Disc disc, ConsLaw *cl)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ConsLawSetLayout(ConsLaw cl, void *data, PetscInt N, PetscInt nbpoints, const PetscReal bx[], const PetscReal bn[], const PetscInt btype[], PetscReal bc_point[], const PetscInt elem_dof[])
+{
+  PetscFunctionBeginUser;
+  cl->data      = data;
+  cl->cfl_scale = 2 * N + 1;
+  cl->nbpoints  = nbpoints;
+  cl->bx        = bx;
+  cl->bn        = bn;
+  cl->btype     = btype;
+  cl->bc_point  = bc_point;
+  cl->elem_dof  = elem_dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ConsLawDestroy(ConsLaw *cl)
 {
   PetscFunctionBeginUser;

@@ -734,14 +734,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   disc->ops.get_points = FRGetPoints;
 
   PetscCall(ConsLawCreate(disc, &cl));
-  cl->data               = fr;
-  cl->cfl_scale          = 2 * fr->N + 1;
-  cl->nbpoints           = fr->nbpoints;
-  cl->bx                 = fr->bx;
-  cl->bn                 = fr->bn;
-  cl->btype              = fr->btype;
-  cl->bc_point           = fr->bc_point;
-  cl->elem_dof           = fr->elem_dof;
+  PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));
   cl->ops.set_equations  = FRSetEquations;
   cl->ops.rhs            = FRRHS;
   cl->ops.max_wave_speed = FRMaxWaveSpeed;

@@ -678,14 +678,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   disc->ops.get_points = FRDGetPoints;
 
   PetscCall(ConsLawCreate(disc, &cl));
-  cl->data               = fr;
-  cl->cfl_scale          = 2 * fr->N + 1;
-  cl->nbpoints           = fr->nbpoints;
-  cl->bx                 = fr->bx;
-  cl->bn                 = fr->bn;
-  cl->btype              = fr->btype;
-  cl->bc_point           = fr->bc_point;
-  cl->elem_dof           = fr->elem_dof;
+  PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));
   cl->ops.set_equations  = FRDSetEquations;
   cl->ops.rhs            = FRDRHS;
   cl->ops.max_wave_speed = FRDMaxWaveSpeed;

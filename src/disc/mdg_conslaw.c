@@ -136,14 +136,7 @@ PetscErrorCode MDGConsLawCreate(MDGDisc *mdg)
 
   PetscFunctionBeginUser;
   PetscCall(ConsLawCreate(mdg->disc, &cl));
-  cl->data                     = mdg;
-  cl->cfl_scale                = 2 * mdg->N + 1;
-  cl->nbpoints                 = mdg->nbpoints;
-  cl->bx                       = mdg->bx;
-  cl->bn                       = mdg->bn;
-  cl->btype                    = mdg->btype;
-  cl->bc_point                 = mdg->bc_point;
-  cl->elem_dof                 = mdg->elem_dof;
+  PetscCall(ConsLawSetLayout(cl, mdg, mdg->N, mdg->nbpoints, mdg->bx, mdg->bn, mdg->btype, mdg->bc_point, mdg->elem_dof));
   cl->ops.set_equations        = MDGConsLawSetEquations;
   cl->ops.set_viscous          = MDGConsLawSetViscous;
   cl->ops.set_limiter          = MDGConsLawSetLimiter;

@@ -85,6 +85,9 @@ struct _n_ConsLaw {
 PETSC_EXTERN PetscErrorCode DiscGetConsLaw(Disc disc, const char what[], ConsLaw *cl);
 /* For implementations: a ConsLaw for disc (its fields and ops to be filled), and its destruction (DiscDestroy). */
 PETSC_EXTERN PetscErrorCode ConsLawCreate(Disc disc, ConsLaw *cl);
+/* For implementations: the fields every discretization fills the same way (its data, the explicit step's scale
+ * 2N + 1, the boundary face points and the element rows); the ops stay theirs. */
+PETSC_EXTERN PetscErrorCode ConsLawSetLayout(ConsLaw cl, void *data, PetscInt N, PetscInt nbpoints, const PetscReal bx[], const PetscReal bn[], const PetscInt btype[], PetscReal bc_point[], const PetscInt elem_dof[]);
 PETSC_EXTERN PetscErrorCode ConsLawDestroy(ConsLaw *cl);
 /* For implementations: a clone of the mesh's DM whose section holds elem_dof[l+1] - elem_dof[l] values on local element
  * l ([Klocal+1]), stored in element order (owned elements first, as the global vector; halo elements after them). */

@@ -103,16 +103,11 @@ HOFLOW_HD void FRLineEnd(const FRKernelData *d, FRSizes z, const double *HOFLOW_
 HOFLOW_HD void FRPointFlux(const FRKernelData *d, FRSizes z, int e, int i, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fh)
 {
   const int     dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
-  const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
-  double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+  const double *g = d->geo + ((size_t)e * Np + i) * gs;
+  double        w[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
   for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-  ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
-  for (int rd = 0; rd < dim; rd++)
-    for (int k = 0; k < nv; k++) {
-      double s = 0;
-      for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
-      Fh[((size_t)rd * nv + k) * Np + i] = J * s;
-    }
+  ConsLawPointReferenceFlux(d->flux, dim, nv, d->gamma, d->velocity, g, w, Fr);
+  for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
 }
 
 /* Step 2 (sum factorization): rhs[k*Np + i] = sum_d sum_m D[i_d][m] Fh_d along point i's line in direction d, the

@@ -59,16 +59,11 @@ HOFLOW_HD void FRDenseElementVolume(const FRDenseKernelData *d, int e, const dou
 {
   const int dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
   for (int i = 0; i < Np; i++) {
-    const double *g = d->geo + ((size_t)e * Np + i) * gs, J = g[dim * dim];
-    double        w[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+    const double *g = d->geo + ((size_t)e * Np + i) * gs;
+    double        w[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
     for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, w, F);
-    for (int rd = 0; rd < dim; rd++)
-      for (int k = 0; k < nv; k++) {
-        double s = 0;
-        for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
-        Fh[((size_t)rd * nv + k) * Np + i] = J * s;
-      }
+    ConsLawPointReferenceFlux(d->flux, dim, nv, d->gamma, d->velocity, g, w, Fr);
+    for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
   }
   for (int k = 0; k < nv; k++)
     for (int i = 0; i < Np; i++) {

@@ -123,19 +123,13 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
   for (int i = 0; i < nv * Np; i++) r[i] = 0;
   for (int q = 0; q < Nq; q++) {
     const double *g = d->vgeo + ((size_t)e * Nq + q) * gs;
-    double        u[EULER_NV_MAX], F[3 * EULER_NV_MAX];
+    double        u[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
     MDGEvaluate(nv, Np, d->Pq + q * Np, c, u);
-    ConsLawPointFlux(d->flux, dim, d->gamma, d->velocity, u, F);
-    for (int rd = 0; rd < dim; rd++) { /* w J (dr_rd/dx_j) F_j: the flux in reference direction rd */
+    ConsLawPointReferenceFlux(d->flux, dim, nv, d->gamma, d->velocity, g, u, Fr); /* w J (dr_rd/dx_j) F_j */
+    for (int rd = 0; rd < dim; rd++) {
       const double *dP = d->dPq + ((size_t)rd * Nq + q) * Np;
-      double        Fr[EULER_NV_MAX];
-      for (int k = 0; k < nv; k++) {
-        double s = 0;
-        for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
-        Fr[k] = g[dim * dim] * s;
-      }
       for (int k = 0; k < nv; k++)
-        for (int m = 0; m < Np; m++) r[k * Np + m] += dP[m] * Fr[k];
+        for (int m = 0; m < Np; m++) r[k * Np + m] += dP[m] * Fr[rd * nv + k];
     }
   }
 }

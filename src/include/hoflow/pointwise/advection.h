@@ -30,6 +30,20 @@ HOFLOW_HD void ConsLawPointFlux(int flux, int dim, double gamma, const double a[
     EulerFlux(dim, gamma, u, f);
 }
 
+/* The fluxes in the reference directions at a point, Fr[rd*nv + k] = J sum_j (dr_rd/dx_j) F_j,k(u): g the point's
+ * metric, dr_rd/dx_j at g[j*dim + rd], then J at g[dim*dim] (the volume terms of -disc mdg and -disc fr) */
+HOFLOW_HD void ConsLawPointReferenceFlux(int flux, int dim, int nv, double gamma, const double a[], const double g[], const double u[], double Fr[])
+{
+  double F[3 * EULER_NV_MAX];
+  ConsLawPointFlux(flux, dim, gamma, a, u, F);
+  for (int rd = 0; rd < dim; rd++)
+    for (int k = 0; k < nv; k++) {
+      double s = 0;
+      for (int j = 0; j < dim; j++) s += g[j * dim + rd] * F[j * nv + k];
+      Fr[rd * nv + k] = g[dim * dim] * s;
+    }
+}
+
 /* n.F*(u-, u+, n), n the unit normal out of u-'s element */
 HOFLOW_HD void ConsLawPointNumericalFlux(int flux, int dim, double gamma, const double a[], const double uM[], const double uP[], const double n[], double f[])
 {
