@@ -17,37 +17,7 @@ static const char help[] = "SIPDG and incompressible-flow kernel benchmark again
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <petscksp.h>
-
-/* Measured device-to-device copy bandwidth of the GPU, bytes read plus bytes written per second. */
-static PetscErrorCode MeasureCopyBandwidth(DM dm, PetscReal *bandwidth)
-{
-  Vec            a, b;
-  const PetscInt n = 1 << 26, reps = 20; /* 512 MiB per vector */
-  PetscLogDouble t0, t1;
-  VecType        vtype;
-
-  PetscFunctionBeginUser;
-  PetscCall(DMGetVecType(dm, &vtype));
-  PetscCall(VecCreate(PETSC_COMM_SELF, &a));
-  PetscCall(VecSetSizes(a, n, n));
-  PetscCall(VecSetType(a, vtype));
-  PetscCall(VecDuplicate(a, &b));
-  PetscCall(VecSet(a, 1.0));
-  PetscCall(VecCopy(a, b));
-#if defined(HOFLOW_HAVE_CUDA)
-  PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
-#endif
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(VecCopy(k % 2 ? b : a, k % 2 ? a : b));
-#if defined(HOFLOW_HAVE_CUDA)
-  PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA synchronize failed");
-#endif
-  PetscCall(PetscTime(&t1));
-  *bandwidth = 2.0 * n * sizeof(PetscScalar) * reps / (t1 - t0);
-  PetscCall(VecDestroy(&a));
-  PetscCall(VecDestroy(&b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "copy_bandwidth.h"
 
 /* The CPU's memory bandwidth: a STREAM-like triad a = b + s c over three arrays of `mib` MiB each
  * (far larger than the caches), best of 10 passes, counted as STREAM does: two arrays read and one
@@ -282,7 +252,7 @@ int main(int argc, char **argv)
 #endif
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device: %s\ncells: %" PetscInt_FMT " (%s)\n", device, mesh->Kglobal, RefShapes[mesh->blocks[0].shape]));
   if (on_device) {
-    PetscCall(MeasureCopyBandwidth(mesh->dm, &roofline.Bg));
+    PetscCall(MeasureCopyBandwidth(mesh->dm, 512, &roofline.Bg)); /* 512 MiB a vector */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "copy bandwidth Bg: %.1f GB/s (read + write)\nshared-memory bandwidth Bsh: %.1f GB/s\n", (double)(roofline.Bg * 1e-9), (double)(roofline.Bsh * 1e-9)));
   } else { /* one core: its memory bandwidth and its FP64 peak */
     PetscCall(MeasureTriadBandwidth(stream_mib, &roofline.Bg));
