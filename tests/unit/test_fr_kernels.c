@@ -63,19 +63,7 @@ static PetscErrorCode RelativeVecs(Vec a, Vec b, PetscReal scale, PetscReal *rel
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OnDevice(Vec x, Vec *xd)
-{
-  PetscInt n, N;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetSize(x, &N));
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)x), xd));
-  PetscCall(VecSetSizes(*xd, n, N));
-  PetscCall(VecSetType(*xd, VECCUDA));
-  PetscCall(VecCopy(x, *xd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "device_vec.h"
 
 static PetscErrorCode Download(const void *device, size_t bytes, void *stream, void *host)
 {
@@ -182,8 +170,8 @@ int main(int argc, char **argv)
     Vec                 ud, fd;
     PetscReal           rel_rhs, rel_speed, speed_d, worst[3] = {0, 0, 0}, scale = speed * umax; /* the fluxes' divergence ~ max (|v|+c)/h max |u| */
     PetscInt            cd, E[3] = {1, 3, 0};
-    PetscCall(OnDevice(uh, &ud));
-    PetscCall(OnDevice(f, &fd));
+    PetscCall(DuplicateOnDevice(uh, &ud));
+    PetscCall(DuplicateOnDevice(f, &fd));
     PetscCall(VecSet(fd, NAN));
     PetscCall(ConsLawRHS(cl, ud, fd)); /* the first device call uploads the kernel data */
     PetscCall(RelativeVecs(f, fd, scale, &rel_rhs));

@@ -12,20 +12,7 @@ static const char help[] = "Compares every CUDA kernel with its host twin on the
 #include <hoflow/solver.h>
 
 #if defined(HOFLOW_HAVE_CUDA)
-/* A CUDA vector with x's layout and values. */
-static PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
-{
-  PetscInt n, N;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetSize(x, &N));
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)x), xd));
-  PetscCall(VecSetSizes(*xd, n, N));
-  PetscCall(VecSetType(*xd, VECCUDA));
-  PetscCall(VecCopy(x, *xd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "device_vec.h"
 
 /* ||yd - yh|| / ||yh||, infinite if yd holds a NaN (an unwritten entry of the poisoned output). */
 static PetscErrorCode RelativeDifference(Vec yh, Vec yd, PetscReal *rel)

@@ -22,19 +22,7 @@ static PetscErrorCode ExactState(PetscInt dim, const PetscReal x[], PetscReal u[
 }
 
 #if defined(HOFLOW_HAVE_CUDA)
-static PetscErrorCode OnDevice(Vec x, Vec *xd)
-{
-  PetscInt n, N;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetSize(x, &N));
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)x), xd));
-  PetscCall(VecSetSizes(*xd, n, N));
-  PetscCall(VecSetType(*xd, VECCUDA));
-  PetscCall(VecCopy(x, *xd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "device_vec.h"
 
 /* max |b - a| / max(max |a|, scale): scale, the size of the terms a sums (a right-hand side that
  * nearly cancels, e.g. a steady state, is compared at the size of its fluxes' divergence) */
@@ -96,8 +84,8 @@ int main(int argc, char **argv)
     PetscCall(VecSetRandom(uh, NULL));
     PetscCall(VecAYPX(uh, 1e-2, u));
     PetscCall(MDGEulerRHS(mdg, uh, f));
-    PetscCall(OnDevice(uh, &ud));
-    PetscCall(OnDevice(f, &fd));
+    PetscCall(DuplicateOnDevice(uh, &ud));
+    PetscCall(DuplicateOnDevice(f, &fd));
     PetscCall(VecSet(fd, NAN));
     PetscCall(MDGEulerRHS(mdg, ud, fd));
     PetscCall(MDGMaxWaveSpeed(mdg, uh, &speed, &cell));
