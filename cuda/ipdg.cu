@@ -105,18 +105,20 @@ __device__ __forceinline__ void RowTimesBatch(const double *__restrict__ AT, int
 template <int NP, int NFN, int NF, int DIM>
 __device__ __forceinline__ void FaceNodeJumps(const IPDGKernelData &d, int e, int tf, int f, int fn, const double *__restrict__ u, const double *const g[3], const double *__restrict__ bc, double *ju, double *jg, double w[DIM])
 {
-  constexpr int SS   = HOFLOW_SGEO_SIZE(DIM);
-  const double *sg   = d.sgeo + (e * NF + f) * SS;
-  const double  sj   = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)];
-  const int     type = d.face_type[e * NF + f], idM = d.node0 + e * NP + fn;
-  const int     idP  = type == HOFLOW_FACE_INTERIOR ? d.vmapP[e * NFN + tf] : idM;
+  constexpr int SS = HOFLOW_SGEO_SIZE(DIM);
+  double        sg[DIM], sj;
+#pragma unroll
+  for (int x = 0; x < DIM; x++) sg[x] = __ldg(d.sgeo + (e * NF + f) * SS + x);
+  sj = __ldg(d.sgeo + (e * NF + f) * SS + HOFLOW_SGEO_SJ_OVER_J(DIM));
+  const int     type = __ldg(d.face_type + e * NF + f), idM = d.node0 + e * NP + fn, vP = __ldg(d.vmapP + e * NFN + tf);
+  const int     idP  = type == HOFLOW_FACE_INTERIOR ? vP : idM;
   double        gnM = 0, gnP = 0;
 #pragma unroll
   for (int x = 0; x < DIM; x++) {
-    gnM += sg[x] * g[x][idM];
-    gnP += sg[x] * g[x][idP];
+    gnM += sg[x] * __ldg(g[x] + idM);
+    gnP += sg[x] * __ldg(g[x] + idP);
   }
-  EllipticFaceJumps(type, u[idM], gnM, u[idP], gnP, bc ? bc[e * NFN + tf] : 0.0, ju, jg);
+  EllipticFaceJumps(type, __ldg(u + idM), gnM, __ldg(u + idP), gnP, bc ? __ldg(bc + e * NFN + tf) : 0.0, ju, jg);
 #pragma unroll
   for (int x = 0; x < DIM; x++) w[x] = 0.5 * sg[x] * sj * *ju;
 }
@@ -266,14 +268,17 @@ __global__ void ApplyKernel(const IPDGKernelData d, int e0, int e1, const double
 }
 
 // The apply on FP64 tensor cores (mma.sync m8n8k4, sm_80 and later) for 3D dense elements: a block of
-// TC_E = 8 elements, whose four matrix products (LIFT on the three weighted jumps, the divergence
-// sum_b D_b q_b, LIFT on the surface fluxes, M) are 8 x 4 by 4 x 8 tiles: one warp a tile of 8 nodes
-// by the 8 elements, the matrix fragment read once from the transposed copies (zero outside the
-// matrix) for all 8 elements and the three weighted jumps, the elements' values from shared memory
-// stored entry by entry (the elements' values of an entry side by side, entries E + 1 doubles apart against bank conflicts). Each matrix entry fetched
-// serves 8 elements, four times the CUDA-core kernel's best (whose L1 traffic the matrix reads
-// dominate: bench/results/h100_2026-11-26_ncu_tet_apply_N3_N4.txt). The pointwise steps between the
-// products run one thread an (element, node) or (element, face node) pair.
+// TC_E = 8, 16 or 32 elements, whose matrix products are 8 x 4 by 4 x 8 tiles: one warp a tile of 8 nodes by
+// 8 elements, the matrix fragment read once from the transposed copies (zero outside the matrix) for all 8
+// elements, the elements' values from shared memory stored entry by entry (the elements' values of an entry
+// side by side, entries E + 1 doubles apart against bank conflicts). Each matrix entry fetched serves 8
+// elements, four times the CUDA-core kernel's best (whose L1 traffic the matrix reads dominate:
+// bench/results/h100_2026-11-26_ncu_tet_apply_N3_N4.txt). Two products: LIFT on the three weighted jumps,
+// then Au = J (sum_b (M D_b)(-q_b) + (M LIFT)(-s) + M (lambda u)), the mass matrix multiplied into the
+// derivative and lift matrices beforehand (MDT, MLIFTT), so the divergence, the surface lift and the mass
+// are one accumulation (three phases and two barriers fewer than the host's order of operations). The
+// pointwise steps between the products run one thread an (element, node) or (element, face node) pair;
+// __launch_bounds__ asks for the blocks an SM that the shared memory allows (8 at N <= 3: 64 warps an SM).
 constexpr int TC_WARPS = 8;
 
 __device__ __forceinline__ void MMA884(double c[2], double a, double b)
@@ -315,17 +320,25 @@ __device__ __forceinline__ void TileProduct(const double *__restrict__ AT, int t
   }
 }
 
-template <int NP, int NFN, int NF, int DIM, int TC_E, int PAD>
-__global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+// Blocks an SM that shared memory allows (228 KB an SM, 1 KB reserved a block), at most 8 (2048 threads).
+__host__ __device__ constexpr int TCMinBlocks(size_t bytes)
 {
-  constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NT = (NP + 7) / 8 * (TC_E / 8), NTH = 32 * TC_WARPS;
+  return 233472 / (bytes + 1024) >= 8 ? 8 : (233472 / (bytes + 1024) < 1 ? 1 : (int)(233472 / (bytes + 1024)));
+}
+
+template <int NP, int NFN, int NF, int DIM, int TC_E, int PAD>
+__global__ void __launch_bounds__(32 * TC_WARPS, TCMinBlocks((TC_E + PAD) * ApplySharedPerElement(NP, NFN, DIM) * sizeof(double))) ApplyTCKernel(const IPDGKernelData d, int e0, int e1, const double *__restrict__ u, const double *__restrict__ gx, const double *__restrict__ gy, const double *__restrict__ gz, const double *__restrict__ bc, double *__restrict__ Au)
+{
+  constexpr int            GS = HOFLOW_GEO_SIZE(DIM), SS = HOFLOW_SGEO_SIZE(DIM), NRT = (NP + 7) / 8, NT = NRT * (TC_E / 8), NTH = 32 * TC_WARPS;
   constexpr int            F_DU = 0, F_DGN = NFN, F_W = 2 * NFN, F_L = (2 + DIM) * NFN, F_Q = F_L + DIM * NP, F_R = F_Q + DIM * NP;
+  constexpr int            RF = (TC_E * NFN + NTH - 1) / NTH; /* rounds of the face-node loops, unrolled: the loads of all rounds in flight */
   extern __shared__ double sh[];
   const int                tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, eb = e0 + blockIdx.x * TC_E;
   const double *const      g[3] = {gx, gy, gz};
 #define SH(F, k, p) sh[((F) + (k)) * (TC_E + PAD) + (p)] /* entry stride TC_E + 1 (odd, PAD 1): no bank conflicts across entries */
 
   // jumps of u and of the normal derivative at the face nodes (mirror states on the boundary)
+#pragma unroll RF
   for (int i = tid; i < TC_E * NFN; i += NTH) {
     const int p = i / NFN, tf = i % NFN, e = eb + p;
     if (e >= e1) continue;
@@ -338,91 +351,95 @@ __global__ void __launch_bounds__(32 * TC_WARPS) ApplyTCKernel(const IPDGKernelD
     for (int x = 0; x < DIM; x++) SH(F_W + x * NFN, tf, p) = w[x];
   }
   __syncthreads();
-  // lifted jumps L_x = LIFT w_x
-  for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const double *B[DIM];
-    double        c[DIM][2];
-    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
-#pragma unroll
-    for (int x = 0; x < DIM; x++) {
-      B[x]    = &SH(F_W + x * NFN, 0, e8);
-      c[x][0] = c[x][1] = 0;
+  // lifted jumps L_x = LIFT w_x: with few row tiles (N <= 3) one warp a (tile, x), so more warps work;
+  // else one warp a tile for the three x (each matrix fragment serves three products)
+  if constexpr (2 * NT <= TC_WARPS) {
+    for (int item = warp; item < NT * DIM; item += TC_WARPS) {
+      const int     tile = item / DIM, x = item % DIM, rt = tile % NRT, e8 = tile / NRT * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
+      const double *B[1]    = {&SH(F_W + x * NFN, 0, e8)};
+      double        c[1][2] = {{0, 0}};
+      TileProduct<NP, NFN, 1, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
+      if (row < NP) {
+        SH(F_L + x * NP, row, col)     = c[0][0];
+        SH(F_L + x * NP, row, col + 1) = c[0][1];
+      }
     }
-    TileProduct<NP, NFN, DIM, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
-    if (row < NP)
+  } else {
+    for (int tile = warp; tile < NT; tile += TC_WARPS) {
+      const double *B[DIM];
+      double        c[DIM][2];
+      const int     rt = tile % NRT, e8 = tile / NRT * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
 #pragma unroll
       for (int x = 0; x < DIM; x++) {
-        SH(F_L + x * NP, row, col)     = c[x][0];
-        SH(F_L + x * NP, row, col + 1) = c[x][1];
+        B[x]    = &SH(F_W + x * NFN, 0, e8);
+        c[x][0] = c[x][1] = 0;
       }
+      TileProduct<NP, NFN, DIM, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
+      if (row < NP)
+#pragma unroll
+        for (int x = 0; x < DIM; x++) {
+          SH(F_L + x * NP, row, col)     = c[x][0];
+          SH(F_L + x * NP, row, col + 1) = c[x][1];
+        }
+    }
   }
   __syncthreads();
-  // the volume flux q = grad u + L in reference directions
+  // -q, the volume flux grad u + L in reference directions, and lambda u (zero in the unused columns: the
+  // products then see finite values there)
   for (int i = tid; i < TC_E * NP; i += NTH) {
     const int p = i / NP, t = i % NP, e = eb + p;
-    if (e >= e1) continue;
+    if (e >= e1) {
+#pragma unroll
+      for (int a = 0; a < DIM; a++) SH(F_Q + a * NP, t, p) = 0.0;
+      SH(F_R, t, p) = 0.0;
+      continue;
+    }
     const double *ge = d.geo + e * GS;
     double        qx[DIM];
 #pragma unroll
-    for (int x = 0; x < DIM; x++) qx[x] = g[x][d.node0 + e * NP + t] + SH(F_L + x * NP, t, p);
+    for (int x = 0; x < DIM; x++) qx[x] = __ldg(g[x] + d.node0 + e * NP + t) + SH(F_L + x * NP, t, p);
 #pragma unroll
     for (int a = 0; a < DIM; a++) {
       double s = 0;
 #pragma unroll
       for (int x = 0; x < DIM; x++) s += __ldg(ge + x * DIM + a) * qx[x];
-      SH(F_Q + a * NP, t, p) = s;
+      SH(F_Q + a * NP, t, p) = -s;
     }
+    SH(F_R, t, p) = d.lambda * __ldg(u + d.node0 + e * NP + t);
   }
-  __syncthreads();
-  // r = -div q + lambda u (the divergence: sum_b D_b q_b, three products into one tile)
-  for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const int rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2);
-    double    c[1][2] = {{0, 0}};
-#pragma unroll
-    for (int b = 0; b < DIM; b++) {
-      const double *B[1] = {&SH(F_Q + b * NP, 0, e8)};
-      TileProduct<NP, NP, 1, TC_E + PAD>(d.DT[b], rt, lane, B, c);
-    }
-    if (row < NP)
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int p = e8 + 2 * (lane & 3) + h, e = eb + p;
-        SH(F_R, row, p) = e < e1 ? -c[0][h] + d.lambda * u[d.node0 + e * NP + row] : 0.0;
-      }
-  }
-  // surface fluxes s (overwrite w_0)
+  // -s, the surface fluxes (overwrite w_0)
+#pragma unroll RF
   for (int i = tid; i < TC_E * NFN; i += NTH) {
     const int p = i / NFN, tf = i % NFN, e = eb + p;
     if (e >= e1) {
-      SH(F_W, tf, p) = 0.0; /* finite values in the product's unused columns */
+      SH(F_W, tf, p) = 0.0;
       continue;
     }
     const int     f = __ldg(d.node_face + tf), m = __ldg(d.face_nodes + tf);
     const double *sg = d.sgeo + (e * NF + f) * SS;
     double        nL = 0;
 #pragma unroll
-    for (int x = 0; x < DIM; x++) nL += sg[x] * SH(F_L + x * NP, m, p);
-    SH(F_W, tf, p) = sg[HOFLOW_SGEO_SJ_OVER_J(DIM)] * (0.5 * SH(F_DGN, tf, p) + sg[HOFLOW_SGEO_TAU(DIM)] * SH(F_DU, tf, p) - nL);
+    for (int x = 0; x < DIM; x++) nL += __ldg(sg + x) * SH(F_L + x * NP, m, p);
+    SH(F_W, tf, p) = -__ldg(sg + HOFLOW_SGEO_SJ_OVER_J(DIM)) * (0.5 * SH(F_DGN, tf, p) + __ldg(sg + HOFLOW_SGEO_TAU(DIM)) * SH(F_DU, tf, p) - nL);
   }
   __syncthreads();
-  // r -= LIFT s (each entry of r is read and written by the lane that computes it)
+  // Au = J (sum_b (M D_b)(-q_b) + (M LIFT)(-s) + M (lambda u))
   for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2), col = e8 + 2 * (lane & 3);
-    const double *B[1]    = {&SH(F_W, 0, e8)};
-    double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NFN, 1, TC_E + PAD>(d.LIFTT, rt, lane, B, c);
-    if (row < NP) {
-      SH(F_R, row, col) -= c[0][0];
-      SH(F_R, row, col + 1) -= c[0][1];
+    const int rt = tile % NRT, e8 = tile / NRT * 8, row = rt * 8 + (lane >> 2);
+    double    c[1][2] = {{0, 0}};
+#pragma unroll
+    for (int b = 0; b < DIM; b++) {
+      const double *B[1] = {&SH(F_Q + b * NP, 0, e8)};
+      TileProduct<NP, NP, 1, TC_E + PAD>(d.MDT[b], rt, lane, B, c);
     }
-  }
-  __syncthreads();
-  // multiply by the element mass matrix J M
-  for (int tile = warp; tile < NT; tile += TC_WARPS) {
-    const int     rt = tile % ((NP + 7) / 8), e8 = tile / ((NP + 7) / 8) * 8, row = rt * 8 + (lane >> 2);
-    const double *B[1]    = {&SH(F_R, 0, e8)};
-    double        c[1][2] = {{0, 0}};
-    TileProduct<NP, NP, 1, TC_E + PAD>(d.MT, rt, lane, B, c);
+    {
+      const double *B[1] = {&SH(F_W, 0, e8)};
+      TileProduct<NP, NFN, 1, TC_E + PAD>(d.MLIFTT, rt, lane, B, c);
+    }
+    if (d.lambda != 0) {
+      const double *B[1] = {&SH(F_R, 0, e8)};
+      TileProduct<NP, NP, 1, TC_E + PAD>(d.MT, rt, lane, B, c);
+    }
     if (row < NP)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
@@ -472,7 +489,7 @@ extern "C" int IPDGApplyUnits(RefShape shape, int N)
 // tetrahedra N = 6, whose padded block fits two blocks an SM instead of three (3.25 against 3.83 ms).
 static int ApplyTCShape(RefShape shape, int N)
 {
-  static const int tet[HOFLOW_NMAX + 1] = {8, 32, 16, 8, 8, 8, 108, 8, 8};
+  static const int tet[HOFLOW_NMAX + 1] = {8, 32, 8, 8, 8, 8, 108, 8, 8};
   return shape == REF_TETRAHEDRON && N <= 8 ? tet[N] : 8;
 }
 

@@ -58,6 +58,28 @@ static PetscErrorCode MatDestroy_IPDG(Mat A)
 
 /* Upload geometry, trace maps and transposed reference matrices of every block once; allocate the
  * device gradient. */
+/* M D_a and M LIFT of the reference element, uploaded transposed (the 3D tensor-core apply's last product). */
+static PetscErrorCode IPDGUploadMassProducts(HoflowDeviceArrays *a, PetscInt Np, PetscInt Nfn, const RefElement *ref, IPDGKernelData *d)
+{
+  PetscReal *P;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(Np * PetscMax(Np, Nfn), &P));
+  for (PetscInt k = 0; k < 4; k++) {
+    const PetscReal *B    = k < 3 ? ref->D[k] : ref->LIFT;
+    const PetscInt   cols = k < 3 ? Np : Nfn;
+    for (PetscInt i = 0; i < Np; i++)
+      for (PetscInt j = 0; j < cols; j++) {
+        PetscReal s = 0;
+        for (PetscInt m = 0; m < Np; m++) s += ref->M[i * Np + m] * B[m * cols + j];
+        P[i * cols + j] = s;
+      }
+    PetscCall(HoflowDeviceArraysUploadTranspose(a, Np, cols, P, k < 3 ? &d->MDT[k] : &d->MLIFTT));
+  }
+  PetscCall(PetscFree(P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode IPDGDeviceSetUp(void *ptr)
 {
   IPDGContext        *ctx = (IPDGContext *)ptr;
@@ -120,6 +142,7 @@ static PetscErrorCode IPDGDeviceSetUp(void *ptr)
     }
     PetscCall(HoflowDeviceArraysUploadTranspose(a, h->Np, h->Nfn, ref->LIFT, &d->LIFTT));
     PetscCall(HoflowDeviceArraysUploadTranspose(a, h->Np, h->Np, ref->M, &d->MT));
+    if (h->dim == 3) PetscCall(IPDGUploadMassProducts(a, h->Np, h->Nfn, ref, d));
     PetscCall(HoflowDeviceArraysUpload(a, h->diag_tables, sizeof(double) * IPDGDiagonalTablesSize(h->dim, h->Np, h->Nfn), (const void **)&d->diag_tables));
     d->LIFT = d->M = NULL;
     if (h->tensor) {

@@ -26,6 +26,9 @@ typedef struct {
   /* Transposes of D, LIFT, M (column-major copies): a warp of threads, one per node, then reads
    * consecutive addresses. Used by the CUDA kernels; may be NULL on the host. */
   const double *DT[3], *LIFTT, *MT;
+  /* Transposes of M D_a and M LIFT (the face mass matrix): the 3D tensor-core apply multiplies by the mass
+   * matrix inside its last product (CUDA only; NULL on the host). */
+  const double *MDT[3], *MLIFTT;
   /* Reference tables for the diagonal (IPDGDiagonalTablesSize doubles): (D_a^T M D_b)_ii for the
    * dim(dim+1)/2 pairs a <= b, M_ii [(dim(dim+1)/2 + 1) Np]; per face node a of face f (reference
    * node m) sum_b Mface_ab D_d[m_b][m] for each d [dim*Nfn]; Mface_aa [Nfn]. */
