@@ -31,6 +31,8 @@ typedef enum {
   PMG_COARSE_CG1  /* the order-1 DG level is smoothed matrix-free; below it the continuous order-1 space (op/cg1.c) */
 } PMGCoarseSpace;
 
+/* A[l]: the matrix-free operator of DG level l; P[l]: level l+1 to level l, P[nlevels-1] the continuous
+ * order-1 space to DG order 1 with cg1; Acoarse: the assembled coarse matrix (order-1 SIPDG or CG1). */
 typedef struct {
   PMGCoarseSpace  coarse_space;
   CG1MatrixType   cg1_matrix;                       /* how the continuous coarse matrix is made */
@@ -45,7 +47,7 @@ typedef struct {
   PetscInt        nlevels, level_order[HOFLOW_NMAX + 1]; /* the DG schedule in use, finest first */
   DGDisc         *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
   Disc            level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
-  Mat             A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse; /* A[l] DG level l matrix-free, P[l] level l+1 to l (P[nlevels-1]: CG1 to DG1 with cg1), Acoarse assembled */
+  Mat             A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
   PC              mg;
 } PC_PMG;
 
@@ -334,9 +336,10 @@ PetscErrorCode PCCreate_PMG(PC pc)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&pmg));
-  pmg->coarsen    = PMG_AUTO;
-  pmg->kind       = HOFLOW_CHEBY_FIRST;
-  pmg->eigest_its = 10;
+  pmg->coarsen      = PMG_AUTO;
+  pmg->coarse_space = PMG_COARSE_CG1; /* as many iterations as dg1 or fewer, an AMG problem 6x smaller (docs/design-notes.md) */
+  pmg->kind         = HOFLOW_CHEBY_FIRST;
+  pmg->eigest_its   = 10;
   PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree_opt));
   pc->data                = pmg;
   pc->ops->setup          = PCSetUp_PMG;
