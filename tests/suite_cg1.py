@@ -100,3 +100,33 @@ for _shape in CG1_SOLVES:
     test("solver/pmg-amg/cg1/vs-dg1/%s/1-2-ranks" % _shape)(cg1_solve_test(_shape))
 
 test("errors/pmg-coarse-space")(error_test(["-pc_type", "pmg", "-pc_pmg_coarse_space", "cg2"], r"Unknown option cg2 for -pc_pmg_coarse_space. Available options: dg1 cg1"))
+
+
+# ---------------------------------------------------------------- GPU (make test-gpu)
+@test("gpu/solver/pmg_amg-cg1", gpu=True)
+def _():
+    """cg1 on one GPU: as many iterations as dg1 (plus two: the device BoomerAMG), the same solution, and
+    the continuous level's transfer (an AIJCUSPARSE MatMultAdd/MatMultTranspose) and the smoothed order-1
+    DG level without copies between host and device."""
+    gpu_or_skip()
+    args = [HOFLOW, "-dm_vec_type", "cuda", "-order", "4", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-12", "-dm_plex_filename", SQUARE, "-dm_refine", "2"]
+    sd = summary(run(args + ["-pc_pmg_coarse_space", "dg1"])[1])
+    _, out = run(args + ["-pc_pmg_coarse_space", "cg1", "-pmg_pc_mg_log", "-log_view"])
+    sc = summary(out)
+    check(sc["iterations"] <= sd["iterations"] + 2 and abs(sc["L2"] - sd["L2"]) <= 1e-5 * sd["L2"], "cg1 %s / dg1 %s" % (sc, sd))
+    ev = log_events(out, ["MGInterp Level 1", "MGSmooth Level 1", "MGResid Level 1"])
+    for name, (c2g, g2c, _) in ev.items():
+        check(c2g == 0 and g2c == 0, "%s copies between host and device: CpuToGpu %g, GpuToCpu %g" % (name, c2g, g2c))
+    return "iterations cg1 %d, dg1 %d; L2 %.6e / %.6e; %s" % (sc["iterations"], sd["iterations"], sc["L2"], sd["L2"], " ".join("%s %d/%d;" % (k, v[0], v[1]) for k, v in ev.items()))
+
+
+@test("gpu/solver/pmg_amg-cg1-2-gpus", gpu=True)
+def _():
+    """cg1 on two GPUs (the gathered coarse solve of the CG1 matrix, the default there): the iterations of
+    one GPU within one and the same solution."""
+    two_gpus_or_skip()
+    args = ["-dm_vec_type", "cuda", "-order", "4", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-12", "-dm_plex_filename", SQUARE, "-dm_refine", "2", "-pc_pmg_coarse_space", "cg1"]
+    s1 = summary(run([HOFLOW] + args)[1])
+    s2 = summary(run_two_gpus(args))
+    check(abs(s1["iterations"] - s2["iterations"]) <= 1 and abs(s1["L2"] - s2["L2"]) <= 1e-5 * s1["L2"], "cg1, 1 GPU vs 2 GPUs: %s / %s" % (s1, s2))
+    return "iterations %d / %d, L2 %.6e / %.6e" % (s1["iterations"], s2["iterations"], s1["L2"], s2["L2"])
