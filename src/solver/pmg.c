@@ -5,10 +5,12 @@
  * nodal interpolation (DGTransferCreate) and its transpose; each is smoothed by Chebyshev/Jacobi
  * (-pc_pmg_chebyshev_degree; every pmg of a run starts from -pc_pmg_chebyshev_degree_default, 2
  * unless given; the diagonal from the operator) with one fused vector kernel per
- * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The order-1 operator is assembled
- * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
- * where PETSc has no hypre; -pmg_mg_coarse_pc_type gather: the same, gathered onto every rank,
- * solver/pc_gather.c). Everything is a PETSc PCMG underneath, with options prefix
+ * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The coarse level (-pc_pmg_coarse_space) is
+ * cg1 (the default): below the smoothed order-1 DG level, the continuous order-1 space of the mesh
+ * (op/cg1.c: one unknown per vertex, the injection into DG order 1, the matrix P^T A_1 P); or dg1:
+ * the order-1 SIPDG operator itself, assembled. Either matrix (AIJCUSPARSE for CUDA vectors) is
+ * solved by one BoomerAMG V-cycle (GAMG where PETSc has no hypre; -pmg_mg_coarse_pc_type gather:
+ * the same, gathered onto every rank, solver/pc_gather.c). Everything is a PETSc PCMG underneath, with options prefix
  * <prefix>pmg_: -pmg_mg_levels_ksp_max_it, -pmg_mg_coarse_pc_type gamg, -pmg_pc_mg_log, ...
  * The smoothers and transfers run on the backend of the vectors (CUDA kernels for CUDA vectors). */
 #include <petsc/private/pcimpl.h>
