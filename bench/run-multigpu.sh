@@ -30,7 +30,7 @@ run() {
   printf '%-28s ranks %s rc %3d wall %6d ms\n' "$name" "$n" $rc $(( (t1 - t0) / 1000000 ))
   grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
   grep -m3 -E "PETSC ERROR: [A-Z].*|CUDA ERROR|cudaError|hypre_assert|not GPU-aware" "$OUT/$name.log" | cut -c1-200
-  grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
+  grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|CG1Assemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
 }
 for part in ${*:-crash aware strong weak ins tests}; do
   case $part in
