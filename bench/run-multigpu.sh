@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|aware|strong|weak|ins|scale|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|aware|strong|weak|ins|scale|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -30,7 +30,7 @@ run() {
   printf '%-28s ranks %s rc %3d wall %6d ms\n' "$name" "$n" $rc $(( (t1 - t0) / 1000000 ))
   grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
   grep -m3 -E "PETSC ERROR: [A-Z].*|CUDA ERROR|cudaError|hypre_assert|not GPU-aware" "$OUT/$name.log" | cut -c1-200
-  grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
+  grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|CG1Assemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
 }
 for part in ${*:-crash aware strong weak ins tests}; do
   case $part in
@@ -119,6 +119,23 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run weak-2gpu-gather 2 $W -dm_plex_box_faces 639,639 $L $G
       for f in r7-1gpu-levels r7-2gpu-levels r7-1gpu-gather r7-2gpu-gather weak-1gpu-gather weak-2gpu weak-2gpu-gather; do
         echo "$f:"; grep -E "^(MGSmooth Level 0|GatherAllgather|PCApply|KSPSolve) " "$OUT/$f.log" | cut -c1-40,150-230
+      done ) ;;
+  cg1)    # issue 13: the continuous order-1 coarse space (-pc_pmg_coarse_space cg1, the default; op/cg1.c) against the
+          # order-1 SIPDG matrix (dg1): 19.3 M DOFs on 1 and 2 GPUs (the gathered coarse solve on 2) and the weak pair
+          # 452^2 / 639^2 quadrilaterals. Per run: PCSetUp, the coarse matrix (IPDGAssemble or CG1Assemble),
+          # BoomerAMG's setup (MGSetup Level 0), its V-cycles (MGSmooth Level 0), the order-1 DG smoothing of cg1
+          # (MGSmooth Level 1), KSPSolve.
+    ( source scripts/gpu-toolchain/env.sh
+      L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
+      W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
+      for cs in dg1 cg1; do
+        run r7-1gpu-$cs 1 $P6 -dm_refine 7 $L -pc_pmg_coarse_space $cs
+        run r7-2gpu-$cs 2 $P6 -dm_refine 7 $L -pc_pmg_coarse_space $cs
+        run weak-1gpu-$cs 1 $W -dm_plex_box_faces 452,452 $L -pc_pmg_coarse_space $cs
+        run weak-2gpu-$cs 2 $W -dm_plex_box_faces 639,639 $L -pc_pmg_coarse_space $cs
+      done
+      for f in r7-1gpu-dg1 r7-1gpu-cg1 r7-2gpu-dg1 r7-2gpu-cg1 weak-1gpu-dg1 weak-1gpu-cg1 weak-2gpu-dg1 weak-2gpu-cg1; do
+        echo "$f:"; grep -E "^(PCSetUp|IPDGAssemble|CG1Assemble|MGSetup Level 0|MGSmooth Level 0|MGSmooth Level 1|KSPSolve) " "$OUT/$f.log" | cut -c1-40,150-230
       done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh

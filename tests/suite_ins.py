@@ -190,14 +190,15 @@ def _():
     _, out = run(TV + ["-order", "3", "-ts_dt", "5e-3", "-ts_max_steps", "4", "-ins_subcycles", "2", "-vel_pc_type", "pmg", "-log_view"])
     events = {}
     for stage, body in re.findall(r"^--- Event Stage \d+: (.+?)\s*$(.*?)(?=^--- Event Stage|^-{20,}\s*$\s*^Object Type|\Z)", out, re.M | re.S):
-        for name, count in re.findall(r"^(PCSetUp|PMGSetUp|IPDGAssemble|KSPSolve|INSAdvection)\s+(\d+)\s", body, re.M):
+        for name, count in re.findall(r"^(PCSetUp|PMGSetUp|IPDGAssemble|CG1Assemble|KSPSolve|INSAdvection)\s+(\d+)\s", body, re.M):
             events[(stage, name)] = int(count)
-    expected = {("INS setup", "PMGSetUp"): 3, ("INS setup", "IPDGAssemble"): 3, ("INS advection", "INSAdvection"): None,
+    # the coarse matrix: pMG's continuous order-1 space (CG1Assemble; IPDGAssemble with -pc_pmg_coarse_space dg1)
+    expected = {("INS setup", "PMGSetUp"): 3, ("INS setup", "CG1Assemble"): 3, ("INS advection", "INSAdvection"): None,
                 ("INS velocity", "KSPSolve"): 8, ("INS pressure", "KSPSolve"): 4}
     for key, n in expected.items():
         check(key in events and (n is None or events[key] == n), "%s/%s: %s (expected %s)" % (key[0], key[1], events.get(key), n))
     for stage in ("INS advection", "INS velocity", "INS pressure", "INS update"):
-        for ev in ("PCSetUp", "PMGSetUp", "IPDGAssemble"):
+        for ev in ("PCSetUp", "PMGSetUp", "IPDGAssemble", "CG1Assemble"):
             check(events.get((stage, ev), 0) == 0, "%s inside the stage %s: %d" % (ev, stage, events.get((stage, ev), 0)))
     return "; ".join("%s/%s %d" % (k[0], k[1], v) for k, v in sorted(events.items()))
 

@@ -274,7 +274,8 @@ def _():
 # the gathered matrix keeps the partition's numbering (a permutation of the 1-rank matrix) and
 # BoomerAMG's coarsening depends on the order of the rows, so the preconditioner is rank-independent
 # only up to that: iterations within one across rank counts. Observed (2026-11-26, CPU): triangles
-# N = 4, 10 k DOFs: 21 iterations at rtol 1e-12 on 1, 2, 3 ranks, default and gather; hexahedra N = 3,
+# N = 4, 10 k DOFs: 21 iterations at rtol 1e-12 on 1, 2, 3 ranks, default and gather (20 with the
+# continuous coarse space, -pc_pmg_coarse_space cg1, the default since); hexahedra N = 3,
 # 4^3: 18; (not a test) triangles N = 4, 161 k DOFs, rtol 1e-10: gather 17/17/18, default 17/18/18.
 GATHER = ["-pmg_mg_coarse_pc_type", "gather"]
 

@@ -4,6 +4,7 @@
 
 PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
+PetscLogEvent HOFLOW_CG1Assemble;
 PetscLogEvent HOFLOW_SEMConvection;
 PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace;
 
@@ -27,6 +28,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("DGTransfer", HOFLOW_CLASSID, &HOFLOW_DGTransfer));
   PetscCall(PetscLogEventRegister("LORAssemble", HOFLOW_CLASSID, &HOFLOW_LORAssemble));
   PetscCall(PetscLogEventRegister("PMGSetUp", HOFLOW_CLASSID, &HOFLOW_PMGSetUp));
+  PetscCall(PetscLogEventRegister("CG1Assemble", HOFLOW_CLASSID, &HOFLOW_CG1Assemble));
   PetscCall(PetscLogEventRegister("GatherAllgather", HOFLOW_CLASSID, &HOFLOW_GatherComm));
   PetscCall(PetscLogEventRegister("INSAdvection", HOFLOW_CLASSID, &HOFLOW_INSAdvection));
   PetscCall(PetscLogEventRegister("INSGradient", HOFLOW_CLASSID, &HOFLOW_INSGradient));

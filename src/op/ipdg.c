@@ -763,7 +763,7 @@ static void AddFaceProductDiag(PetscInt nf, PetscInt np, PetscInt nq, PetscReal 
  * matrices: volume sum_q Dq^T (w J G G^T) Dq + lambda Iq^T diag(w J) Iq; on each face, at its points
  * g with weights w sJ: traces T (interpolated from the face nodes) and normal derivatives G (the face
  * nodes' basis gradients, interpolated), of this element and, through vmapP, of the neighbour. */
-static PetscErrorCode AssembleCurvedElement(IPDGContext *ctx, PetscInt e, PetscSection gsec, PetscInt row0, PetscReal *Dx[3], PetscReal *B11, PetscReal *B12, PetscReal *T1, PetscReal *T2, PetscReal *G1, PetscReal *G2, PetscInt coo_i[], PetscInt coo_j[], PetscReal vals[], PetscCount *ncoo)
+static PetscErrorCode AssembleCurvedElement(IPDGContext *ctx, PetscInt e, PetscBool interior_faces, PetscSection gsec, PetscInt row0, PetscReal *Dx[3], PetscReal *B11, PetscReal *B12, PetscReal *T1, PetscReal *T2, PetscReal *G1, PetscReal *G2, PetscInt coo_i[], PetscInt coo_j[], PetscReal vals[], PetscCount *ncoo)
 {
   const DGDisc     *dg   = ctx->dg;
   const Mesh       *mesh = dg->mesh;
@@ -797,7 +797,7 @@ static PetscErrorCode AssembleCurvedElement(IPDGContext *ctx, PetscInt e, PetscS
     const PetscReal *If  = cv->If + cv->if_offset[f][cv->fperm[k * Nfaces + f]];
     const PetscReal *fq  = cv->fq + (k * Nfqt + cv->fq_offset[f]) * (dim + 1);
     const PetscReal  tau = dg->sgeo[slot * HOFLOW_SGEO_SIZE(dim) + HOFLOW_SGEO_TAU(dim)];
-    if (type == HOFLOW_FACE_NEUMANN) continue;
+    if (type == HOFLOW_FACE_NEUMANN || (!interior_faces && type != HOFLOW_FACE_DIRICHLET)) continue;
     for (PetscInt g = 0; g < Nfq; g++) w[g] = fq[g * (dim + 1) + dim];
     /* this element: T1 = If on its face nodes, G1 = n . interpolated nodal gradients of its basis */
     for (PetscInt t = 0; t < Nfq * Np; t++) T1[t] = G1[t] = 0;
@@ -864,39 +864,38 @@ static PetscErrorCode AssembleCurvedElement(IPDGContext *ctx, PetscInt e, PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Assemble the SIPDG bilinear form
+/* The triplets of the SIPDG bilinear form
  *   a(u,v) = sum_E (grad v, grad u) + lambda (v,u) - sum_F ( {{grad u}}.[[v]] + {{grad v}}.[[u]] - tau [[u]].[[v]] )
  * from element and face matrices, independently of the matrix-free path (eq. 28). Each rank
  * assembles the rows of its own elements, visiting every face from both sides. Dirichlet faces
- * carry the mirror-state penalty 2 tau, as the matrix-free operator does. */
-PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
+ * carry the mirror-state penalty 2 tau, as the matrix-free operator does. Without interior_faces
+ * only the volume and Dirichlet-face terms: the form restricted to fields without jumps
+ * (IPDGOperatorAssembleTriplets). */
+PetscErrorCode IPDGOperatorAssembleTriplets(Mat A, PetscBool interior_faces, PetscCount *ncoo_out, PetscInt **coo_i_out, PetscInt **coo_j_out, PetscScalar **vals_out)
 {
   IPDGContext  *ctx;
   const DGDisc *dg;
   const Mesh   *mesh;
-  PetscInt      dim, n, NpMax = 0, NfpMax = 0, *coo_i, *coo_j;
+  PetscInt      dim, NpMax = 0, NfpMax = 0, *coo_i, *coo_j;
   PetscCount    ncoo = 0, cap = 0;
   PetscSection  gsec;
   PetscReal    *Dx[3], *Dx2[3], *B11, *B12, *T1, *T2, *G1, *G2, *Mf, *tmp, *vals;
-  MatNullSpace  nullsp;
 
   PetscFunctionBeginUser;
   PetscCall(IPDGOperatorGetContext(A, &ctx));
   dg   = ctx->dg;
   mesh = dg->mesh;
   dim  = dg->dim;
-  n    = dg->nodes;
   for (PetscInt b = 0; b < dg->nblocks; b++) {
     NpMax  = PetscMax(NpMax, dg->blocks[b].Np);
     NfpMax = PetscMax(NfpMax, dg->blocks[b].ref->NfpMax);
     if (dg->blocks[b].curved) NfpMax = PetscMax(NfpMax, dg->blocks[b].cv->NfqMax); /* face points */
   }
-  PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
   PetscCall(DMGetGlobalSection(dg->dm, &gsec));
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt Np = dg->elem_node[e + 1] - dg->elem_node[e];
     cap += Np * Np;
-    for (PetscInt f = mesh->face_slot[e]; f < mesh->face_slot[e + 1]; f++)
+    for (PetscInt f = mesh->face_slot[e]; f < mesh->face_slot[e + 1] && interior_faces; f++)
       if (mesh->face_elem[f] >= 0) cap += Np * (dg->elem_node[mesh->face_elem[f] + 1] - dg->elem_node[mesh->face_elem[f]]);
   }
   PetscCall(PetscMalloc3(cap, &coo_i, cap, &coo_j, cap, &vals));
@@ -912,7 +911,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
 
     PetscCall(PetscSectionGetOffset(gsec, cell, &row0));
     if (dg->blocks[mesh->elem_block[e]].curved) {
-      PetscCall(AssembleCurvedElement(ctx, e, gsec, row0, Dx, B11, B12, T1, T2, G1, G2, coo_i, coo_j, vals, &ncoo));
+      PetscCall(AssembleCurvedElement(ctx, e, interior_faces, gsec, row0, Dx, B11, B12, T1, T2, G1, G2, coo_i, coo_j, vals, &ncoo));
       continue;
     }
     ElementDerivatives(ref, g, Dx);
@@ -932,7 +931,7 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
       const PetscReal *sg = dg->sgeo + slot * HOFLOW_SGEO_SIZE(dim), tau = sg[HOFLOW_SGEO_TAU(dim)], sJ = sg[HOFLOW_SGEO_SJ_OVER_J(dim)] * J;
       const PetscInt   type = ctx->face_type[slot], nb = mesh->face_elem[slot];
 
-      if (type == HOFLOW_FACE_NEUMANN) continue;
+      if (type == HOFLOW_FACE_NEUMANN || (!interior_faces && type != HOFLOW_FACE_DIRICHLET)) continue;
       for (PetscInt k = 0; k < Nfp * Nfp; k++) Mf[k] = sJ * ref->Mface[ref->face_mass_offset[f] + k];
       for (PetscInt a = 0; a < Nfp; a++) {
         const PetscInt m = ref->face_nodes[off + a];
@@ -988,14 +987,33 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
         vals[ncoo]  = B11[i * Np + j];
       }
   }
-  PetscCall(HoflowMatCreateFromTriplets(dg->dm, "ipdg_assembled_", n, ncoo, coo_i, coo_j, vals, assembled));
+  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree2(Dx[d], Dx2[d]));
+  PetscCall(PetscFree3(B11, B12, tmp));
+  PetscCall(PetscFree5(T1, T2, G1, G2, Mf));
+  *ncoo_out  = ncoo;
+  *coo_i_out = coo_i;
+  *coo_j_out = coo_j;
+  *vals_out  = vals;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
+{
+  DGDisc      *dg;
+  PetscInt    *coo_i, *coo_j;
+  PetscScalar *vals;
+  PetscCount   ncoo;
+  MatNullSpace nullsp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
+  PetscCall(IPDGOperatorGetDisc(A, &dg));
+  PetscCall(IPDGOperatorAssembleTriplets(A, PETSC_TRUE, &ncoo, &coo_i, &coo_j, &vals));
+  PetscCall(HoflowMatCreateFromTriplets(dg->dm, "ipdg_assembled_", dg->nodes, ncoo, coo_i, coo_j, vals, assembled));
   PetscCall(PetscObjectSetName((PetscObject)*assembled, "assembled SIPDG"));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (nullsp) PetscCall(MatSetNullSpace(*assembled, nullsp));
   PetscCall(PetscFree3(coo_i, coo_j, vals));
-  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree2(Dx[d], Dx2[d]));
-  PetscCall(PetscFree3(B11, B12, tmp));
-  PetscCall(PetscFree5(T1, T2, G1, G2, Mf));
   PetscCall(PetscLogEventEnd(HOFLOW_IPDGAssemble, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

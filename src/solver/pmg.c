@@ -5,10 +5,12 @@
  * nodal interpolation (DGTransferCreate) and its transpose; each is smoothed by Chebyshev/Jacobi
  * (-pc_pmg_chebyshev_degree; every pmg of a run starts from -pc_pmg_chebyshev_degree_default, 2
  * unless given; the diagonal from the operator) with one fused vector kernel per
- * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The order-1 operator is assembled
- * (MatSetValuesCOO; AIJCUSPARSE for CUDA vectors) and solved by one BoomerAMG V-cycle (GAMG
- * where PETSc has no hypre; -pmg_mg_coarse_pc_type gather: the same, gathered onto every rank,
- * solver/pc_gather.c). Everything is a PETSc PCMG underneath, with options prefix
+ * iteration (-ksp_type chebyjacobi, solver/chebyjacobi.c). The coarse level (-pc_pmg_coarse_space) is
+ * cg1 (the default): below the smoothed order-1 DG level, the continuous order-1 space of the mesh
+ * (op/cg1.c: one unknown per vertex, the injection into DG order 1, the matrix P^T A_1 P); or dg1:
+ * the order-1 SIPDG operator itself, assembled. Either matrix (AIJCUSPARSE for CUDA vectors) is
+ * solved by one BoomerAMG V-cycle (GAMG where PETSc has no hypre; -pmg_mg_coarse_pc_type gather:
+ * the same, gathered onto every rank, solver/pc_gather.c). Everything is a PETSc PCMG underneath, with options prefix
  * <prefix>pmg_: -pmg_mg_levels_ksp_max_it, -pmg_mg_coarse_pc_type gamg, -pmg_pc_mg_log, ...
  * The smoothers and transfers run on the backend of the vectors (CUDA kernels for CUDA vectors). */
 #include <petsc/private/pcimpl.h>
@@ -25,7 +27,17 @@ typedef enum {
   PMG_AUTO /* minus1 on tetrahedra and prisms, halving on everything else */
 } PMGCoarsening;
 
+static const char *const PMGCoarseSpaces[] = {"dg1", "cg1", "PMGCoarseSpace", "PMG_COARSE_", NULL};
+typedef enum {
+  PMG_COARSE_DG1, /* the order-1 SIPDG matrix is the coarse level */
+  PMG_COARSE_CG1  /* the order-1 DG level is smoothed matrix-free; below it the continuous order-1 space (op/cg1.c) */
+} PMGCoarseSpace;
+
+/* A[l]: the matrix-free operator of DG level l; P[l]: level l+1 to level l, P[nlevels-1] the continuous
+ * order-1 space to DG order 1 with cg1; Acoarse: the assembled coarse matrix (order-1 SIPDG or CG1). */
 typedef struct {
+  PMGCoarseSpace  coarse_space;
+  CG1MatrixType   cg1_matrix;                       /* how the continuous coarse matrix is made */
   PetscInt        orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
   PMGCoarsening   coarsen;
   PetscInt        degree_opt;                            /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
@@ -34,7 +46,7 @@ typedef struct {
   PetscReal       bounds_opt[2];                         /* targeted [emin, emax] as fractions of the estimate (0: automatic) */
   PetscReal       bounds[2];                             /* in use: [0.1, 1.1] in 1D/2D, [0.05, 1.1] in 3D */
   PetscInt        eigest_its;                            /* CG iterations of the estimate */
-  PetscInt        nlevels, level_order[HOFLOW_NMAX + 1]; /* the schedule in use, finest first */
+  PetscInt        nlevels, level_order[HOFLOW_NMAX + 1]; /* the DG schedule in use, finest first */
   DGDisc         *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
   Disc            level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
   Mat             A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
@@ -122,7 +134,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   char            mgprefix[256];
   KSP             ksp;
   PC              cpc;
-  PetscInt        L;
+  PetscInt        L, Lmg;
   const PetscInt *face_type;
   RefElement     *fine_ref;
 
@@ -148,11 +160,17 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     PetscCall(PMGNullSpace(pc->pmat, pmg->A[l]));
     PetscCall(DGTransferCreate(pmg->disc[l], pmg->disc[l - 1], &pmg->P[l - 1]));
   }
-  PetscCall(IPDGOperatorAssemble(pmg->A[L - 1], &pmg->Acoarse));
-  PetscCall(PMGNullSpace(pc->pmat, pmg->Acoarse));
-  if (L > 1) { /* the assembled matrix replaces the order-1 operator (the transfer keeps its own table) */
-    PetscCall(MatDestroy(&pmg->A[L - 1]));
-    PetscCall(DiscDestroy(&pmg->level_disc[L - 1]));
+  if (pmg->coarse_space == PMG_COARSE_CG1) { /* order 1 stays a smoothed matrix-free level */
+    PetscCall(CG1CoarseSpaceCreate(pmg->A[L - 1], pmg->cg1_matrix, &pmg->P[L - 1], &pmg->Acoarse));
+    Lmg = L + 1;
+  } else {
+    PetscCall(IPDGOperatorAssemble(pmg->A[L - 1], &pmg->Acoarse));
+    PetscCall(PMGNullSpace(pc->pmat, pmg->Acoarse));
+    if (L > 1) { /* the assembled matrix replaces the order-1 operator (the transfer keeps its own table) */
+      PetscCall(MatDestroy(&pmg->A[L - 1]));
+      PetscCall(DiscDestroy(&pmg->level_disc[L - 1]));
+    }
+    Lmg = L;
   }
 
   /* PCMG numbers levels from the coarsest (0) to the finest (L-1) */
@@ -161,13 +179,13 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   PetscCall(PetscSNPrintf(mgprefix, sizeof(mgprefix), "%spmg_", prefix ? prefix : ""));
   PetscCall(PCSetOptionsPrefix(pmg->mg, mgprefix));
   PetscCall(PCSetType(pmg->mg, PCMG));
-  PetscCall(PCMGSetLevels(pmg->mg, L, NULL));
+  PetscCall(PCMGSetLevels(pmg->mg, Lmg, NULL));
   PetscCall(PCMGSetType(pmg->mg, PC_MG_MULTIPLICATIVE));
   PetscCall(PCMGSetCycleType(pmg->mg, PC_MG_CYCLE_V));
   PetscCall(PCMGSetGalerkin(pmg->mg, PC_MG_GALERKIN_NONE));
-  for (PetscInt l = 0; l < L; l++) {
-    const PetscInt lev = L - 1 - l;
-    if (l < L - 1) {
+  for (PetscInt l = 0; l < Lmg; l++) {
+    const PetscInt lev = Lmg - 1 - l;
+    if (l < Lmg - 1) {
       PC spc;
       PetscCall(PCMGSetInterpolation(pmg->mg, lev, pmg->P[l]));
       PetscCall(PCMGGetSmoother(pmg->mg, lev, &ksp));
@@ -258,6 +276,8 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
 
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
+  PetscCall(PetscOptionsEnum("-pc_pmg_coarse_space", "Coarse space of the AMG solve: dg1 (the order-1 SIPDG matrix) or cg1 (continuous order 1 below a smoothed order-1 DG level)", NULL, PMGCoarseSpaces, (PetscEnum)pmg->coarse_space, (PetscEnum *)&pmg->coarse_space, NULL));
+  PetscCall(PetscOptionsEnum("-pc_pmg_cg1_matrix", "With cg1: the coarse matrix assembled directly (direct) or as P^T A_dg1 P from the assembled order-1 SIPDG matrix (galerkin); the same matrix", NULL, CG1MatrixTypes, (PetscEnum)pmg->cg1_matrix, (PetscEnum *)&pmg->cg1_matrix, NULL));
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
   pmg->norders = set ? n : 0;
   PetscCall(PetscOptionsEnum("-pc_pmg_coarsen", "Order coarsening when -pc_pmg_orders is not given (auto: minus1 on tetrahedra and prisms, halving otherwise)", NULL, PMGCoarsenings, (PetscEnum)pmg->coarsen, (PetscEnum *)&pmg->coarsen, NULL));
@@ -283,7 +303,8 @@ static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow p-multigrid, orders"));
   for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; order 1 assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1]));
+  if (pmg->coarse_space == PMG_COARSE_CG1) PetscCall(PetscViewerASCIIPrintf(viewer, ", then continuous order 1 (%s matrix)", CG1MatrixTypes[pmg->cg1_matrix]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; %s assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1], pmg->coarse_space == PMG_COARSE_CG1 ? "continuous order 1" : "order 1"));
   if (pmg->mg) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PCView(pmg->mg, viewer));
@@ -317,9 +338,10 @@ PetscErrorCode PCCreate_PMG(PC pc)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&pmg));
-  pmg->coarsen    = PMG_AUTO;
-  pmg->kind       = HOFLOW_CHEBY_FIRST;
-  pmg->eigest_its = 10;
+  pmg->coarsen      = PMG_AUTO;
+  pmg->coarse_space = PMG_COARSE_CG1; /* as many iterations as dg1 or fewer, an AMG problem 6x smaller (docs/design-notes.md) */
+  pmg->kind         = HOFLOW_CHEBY_FIRST;
+  pmg->eigest_its   = 10;
   PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree_opt));
   pc->data                = pmg;
   pc->ops->setup          = PCSetUp_PMG;

@@ -3,7 +3,9 @@ static const char help[] = "Checks the SIPDG MatShell against an independent ass
                            "the constants are from its null space (zero on periodic and pure-Neumann Poisson). Takes hoflow's\n"
                            "options; -test_operator_max_eigen_size n skips the dense eigenvalues above n unknowns;\n"
                            "-test_operator_kernels only compares the dense and the sum-factorized (-ipdg_kernel) SIPDG, mass and\n"
-                           "inverse mass operators (-test_operator_kernels_inverse 0: not the inverse mass).\n";
+                           "inverse mass operators (-test_operator_kernels_inverse 0: not the inverse mass);\n"
+                           "-test_operator_cg1 (at -order 1) only checks the continuous order-1 coarse space (op/cg1.c): its\n"
+                           "directly assembled matrix against P^T A P of the assembled SIPDG matrix, its size against the DG one's.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
@@ -51,6 +53,46 @@ static PetscErrorCode ExtremeEigenvalues(Mat A, PetscReal *emin, PetscReal *esec
   *emax    = w[n - 1];
   PetscCall(PetscFree2(w, work));
   PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The continuous order-1 space below the order-1 SIPDG operator A: the direct assembly against the
+ * Galerkin product, symmetry, P 1 = 1, and the sizes of both coarse matrices. */
+static PetscErrorCode CheckCG1(Mat A)
+{
+  Mat       P, Pg, Adirect, Agalerkin, Adg, At;
+  Vec       one_c, one_f;
+  PetscReal rel, rel_sym, rel_p, rel_pg, frob;
+  PetscInt  rows, rows_dg;
+  MatInfo   info, info_dg;
+
+  PetscFunctionBeginUser;
+  PetscCall(CG1CoarseSpaceCreate(A, CG1_MATRIX_DIRECT, &P, &Adirect));
+  PetscCall(CG1CoarseSpaceCreate(A, CG1_MATRIX_GALERKIN, &Pg, &Agalerkin));
+  PetscCall(RelativeDifference(Adirect, Agalerkin, &rel));
+  PetscCall(RelativeDifference(Pg, P, &rel_pg));
+  PetscCall(MatTranspose(Adirect, MAT_INITIAL_MATRIX, &At));
+  PetscCall(RelativeDifference(At, Adirect, &rel_sym));
+  PetscCall(MatDestroy(&At));
+  PetscCall(MatCreateVecs(P, &one_c, &one_f));
+  PetscCall(VecSet(one_c, 1.0));
+  PetscCall(MatMult(P, one_c, one_f));
+  PetscCall(VecShift(one_f, -1.0));
+  PetscCall(VecNorm(one_f, NORM_INFINITY, &rel_p));
+  PetscCall(MatNorm(Adirect, NORM_FROBENIUS, &frob));
+  PetscCall(IPDGOperatorAssemble(A, &Adg));
+  PetscCall(MatGetSize(Adirect, &rows, NULL));
+  PetscCall(MatGetSize(Adg, &rows_dg, NULL));
+  PetscCall(MatGetInfo(Adirect, MAT_GLOBAL_SUM, &info));
+  PetscCall(MatGetInfo(Adg, MAT_GLOBAL_SUM, &info_dg));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg1: direct_vs_galerkin %.3e symmetry %.3e constant_injection %.3e rows %" PetscInt_FMT " nonzeros %.0f dg1_rows %" PetscInt_FMT " dg1_nonzeros %.0f frobenius %.12e\n", (double)rel, (double)rel_sym, (double)PetscMax(rel_p, rel_pg), rows, info.nz_used, rows_dg, info_dg.nz_used, (double)frob));
+  PetscCall(VecDestroy(&one_c));
+  PetscCall(VecDestroy(&one_f));
+  PetscCall(MatDestroy(&Adg));
+  PetscCall(MatDestroy(&P));
+  PetscCall(MatDestroy(&Pg));
+  PetscCall(MatDestroy(&Adirect));
+  PetscCall(MatDestroy(&Agalerkin));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,6 +193,17 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &A));
+  {
+    PetscBool cg1 = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_operator_cg1", &cg1, NULL));
+    if (cg1) { /* only this check */
+      PetscCall(CheckCG1(A));
+      PetscCall(MatDestroy(&A));
+      PetscCall(AppDestroy(&app));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(MatComputeOperator(A, MATAIJ, &Ashell));
   PetscCall(IPDGOperatorAssemble(A, &Aassembled));
   PetscCall(RelativeDifference(Ashell, Aassembled, &rel_op));

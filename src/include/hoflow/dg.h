@@ -103,6 +103,22 @@ PETSC_EXTERN PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda);
  * matrix, AIJCUSPARSE when the vectors are CUDA vectors; options prefix ipdg_assembled_. The operator's
  * null space, if any, is attached to it. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled);
+/* The triplets (global row, global column, value; rows of this rank's elements, PetscFree3 them) of that
+ * assembly; without interior_faces only the volume and Dirichlet-face terms, which are the whole form on
+ * fields without jumps (the continuous order-1 space of op/cg1.c). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorAssembleTriplets(Mat A, PetscBool interior_faces, PetscCount *ncoo, PetscInt **coo_i, PetscInt **coo_j, PetscScalar **vals);
+/* The continuous order-1 space of the mesh (op/cg1.c; pMG's -pc_pmg_coarse_space cg1): one unknown per
+ * mesh vertex (P1 on simplices, Q1 on quadrilaterals and hexahedra, P1 x Q1 on prisms), owned by the
+ * vertex's owner in the DMPlex point SF. For an order-1 SIPDG operator A: P, the injection into its DG
+ * space (each DG node takes its vertex's value; DG rows x vertex columns, AIJ or AIJCUSPARSE by vector
+ * type), and Acg = P^T A P, assembled from element and Dirichlet-face matrices (CG1_MATRIX_DIRECT) or
+ * as the product of the assembled A (CG1_MATRIX_GALERKIN, MatPtAP); options prefix cg1_. */
+typedef enum {
+  CG1_MATRIX_DIRECT,
+  CG1_MATRIX_GALERKIN
+} CG1MatrixType;
+PETSC_EXTERN const char *const CG1MatrixTypes[];
+PETSC_EXTERN PetscErrorCode    CG1CoarseSpaceCreate(Mat A, CG1MatrixType type, Mat *P, Mat *Acg);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
