@@ -168,3 +168,20 @@ def _():
         check(int(s["steps"]) == 30, "restart ran to step %s, expected 10 + 20" % s["steps"])
         check(e_re <= 2 * e_start, "restart with -ts_dt 0.01: L2 %.3e, a fresh start at 0.01 %.3e (history of the old step used?)" % (e_re, e_start))
         return "L2 %.3e restarted at dt 0.01 after 10 steps of 0.02; a fresh start-up at 0.01: %.3e" % (e_re, e_start)
+
+
+@test("sem_ns/cuda-emulated")
+def _():
+    """cuda/sem_flow.cu itself, run on the CPU (tests/emu: launches rewritten, each CUDA thread an OS thread, the
+    dynamic shared memory a static array) against the host kernels of src/kernels/sem_flow.c on random data
+    (shared and repeated dofs, random matrices and geometry), quadrilaterals and hexahedra N = 2..8: the collocated
+    and over-integrated convection, the pressure and velocity right-hand sides, the divergence, the enstrophy."""
+    import shutil
+    if not shutil.which("g++"):
+        raise Skip("no g++ for the CPU emulation of the CUDA source")
+    _, out = run([os.path.join(ROOT, "tests", "emu", "run.sh"), "sem_flow"])
+    m = re.search(r"sem_flow_emu: worst (\S+)", out)
+    check(m, "no result line:\n" + out[-1000:])
+    rel = float(m.group(1))
+    check(rel <= 1e-14, "emulated CUDA flow kernels differ from the host kernels: relative %g\n%s" % (rel, out[-3000:]))
+    return "worst relative %.1e over 14 cases x 6 kernels" % rel
