@@ -198,7 +198,7 @@ for part in $parts; do
     restart=""; [ "${TGV_RESTART:-0}" = 1 ] && restart="-restart output/tgv/checkpoint.h5"
     /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${TGV_TIMEOUT:-450} ./hoflow -options_file options/taylor_green_3d.yaml \
       -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir output/tgv -checkpoint_interval 250 $restart -log_view ${TGV_EXTRA:-} > "$OUT/tgv.txt" 2>&1
-    grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm) |GpuToCpu|^ *[0-9]+: +VC" "$OUT/tgv.txt" | cut -c1-200 | tail -30
+    grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm) |GpuToCpu|^ *[0-9]+: +VC" "$OUT/tgv.txt" | cut -c1-280 | tail -30
     cp output/tgv/monitors.csv "$OUT/tgv_monitors.csv"
     python3 scripts/tgv_compare.py output/tgv/monitors.csv --plot "$OUT/tgv.png" --label "hoflow N=7 16^3" ;;
   esac

@@ -85,8 +85,10 @@ __device__ void BlockVorticity(const SEMFlowKernelData &d, const double *g, cons
     BlockReferenceGradient(d, ue + c * Np, r);
     for (int q = threadIdx.x; q < Np; q += blockDim.x) {
       if (dim == 2) {
-        if (c == 0) w[q] -= NodeDerivative(d, g, r, q, 1);
-        else w[q] += NodeDerivative(d, g, r, q, 0);
+        if (c == 0)
+          w[q] -= NodeDerivative(d, g, r, q, 1);
+        else
+          w[q] += NodeDerivative(d, g, r, q, 0);
       } else {
         const double g0 = NodeDerivative(d, g, r, q, 0), g1 = NodeDerivative(d, g, r, q, 1), g2 = NodeDerivative(d, g, r, q, 2);
         if (c == 0) w[Np + q] += g2, w[2 * Np + q] -= g1;

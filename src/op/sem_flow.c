@@ -89,12 +89,12 @@ static PetscErrorCode SEMFlowGaussGeometry(SEMFlow *flow)
 /* The kernel data on the device, at the first call with CUDA vectors (OpShellBegin). */
 static PetscErrorCode SEMFlowDeviceSetUp(void *ctx)
 {
-  SEMFlow            *flow = (SEMFlow *)ctx;
-  const SEMFlowKernelData *h = &flow->kd;
-  SEMFlowKernelData  *d    = &flow->kd_device;
-  HoflowDeviceArrays *dev  = &flow->shell_u.device;
-  const size_t        n = (size_t)h->K * h->Np, dd = (size_t)h->dim * h->dim;
-  const void         *ptr;
+  SEMFlow                 *flow = (SEMFlow *)ctx;
+  const SEMFlowKernelData *h    = &flow->kd;
+  SEMFlowKernelData       *d    = &flow->kd_device;
+  HoflowDeviceArrays      *dev  = &flow->shell_u.device;
+  const size_t             n = (size_t)h->K * h->Np, dd = (size_t)h->dim * h->dim;
+  const void              *ptr;
 
   PetscFunctionBeginUser;
   *d = *h;
