@@ -192,12 +192,13 @@ for part in $parts; do
         # N = 7, BDF3 dt 0.008) to t = ${TGV_T:-20} on one GPU, then the peak dissipation against the 512^3 spectral
         # reference (scripts/tgv_compare.py: value and time within 2 %). TGV_EXTRA: e.g. "-dm_plex_box_faces 24,24,24
         # -ts_dt 0.005" (the finer mesh). -log_view's GpuToCpu column shows what the steps copy to the host. The run
-        # stops after TGV_TIMEOUT seconds (default 450, so that the build fits the 10 minutes of a command) with a
-        # checkpoint every 250 steps in output/tgv (kept on the machine between calls): TGV_RESTART=1 continues it.
+        # stops after TGV_TIMEOUT seconds (default 400, so that an incremental build fits the 10 minutes of a command)
+        # with a checkpoint every TGV_CHECKPOINT (250) steps in output/tgv (kept on the machine between calls):
+        # TGV_RESTART=1 continues it (TGV_CHECKPOINT=0: none).
     mkdir -p output/tgv
     restart=""; [ "${TGV_RESTART:-0}" = 1 ] && restart="-restart output/tgv/checkpoint.h5"
-    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${TGV_TIMEOUT:-450} ./hoflow -options_file options/taylor_green_3d.yaml \
-      -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir output/tgv -checkpoint_interval 250 $restart -log_view ${TGV_EXTRA:-} > "$OUT/tgv.txt" 2>&1
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${TGV_TIMEOUT:-400} ./hoflow -options_file options/taylor_green_3d.yaml \
+      -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir output/tgv -checkpoint_interval ${TGV_CHECKPOINT:-250} $restart -log_view ${TGV_EXTRA:-} > "$OUT/tgv.txt" 2>&1
     grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm) |GpuToCpu|^ *[0-9]+: +VC" "$OUT/tgv.txt" | cut -c1-280 | tail -30
     cp output/tgv/monitors.csv "$OUT/tgv_monitors.csv"
     python3 scripts/tgv_compare.py output/tgv/monitors.csv --plot "$OUT/tgv.png" --label "hoflow N=7 16^3" ;;
