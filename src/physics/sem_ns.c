@@ -13,7 +13,11 @@
  *
  * The boundary term of (46), -(gamma/dt) <n.u_D, q>, is the collocated face integral at the face's GLL
  * nodes (w dA n from Nanson's formula). Boundary data: the problem's exact solution (or its boundary
- * function) on the -bc_dirichlet groups; periodic meshes need none. */
+ * function) on the -bc_dirichlet groups; periodic meshes need none.
+ *
+ * With -dm_vec_type cuda every step runs on the device (the flow kernels' CUDA twins, the SEM operator, the LOR
+ * matrices as cuSPARSE matrices); only scalars come back, except the Dirichlet data, interpolated on the host
+ * and uploaded each step. Monitors (energy, -dE/dt, enstrophy, divergence) are device reductions. */
 #include <math.h>
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
