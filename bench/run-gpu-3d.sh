@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex|fr]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex|fr|tgv]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -188,6 +188,20 @@ for part in $parts; do
     kill $smi
     grep -E "^progress|^hoflow|^wall|^(TSStep|MDGVolume|MDGFace|MDGLift|MDGLimit|MeshSetup|DGSetup) " "$OUT/dmr.txt" | cut -c1-160 | tail -25
     echo "peak GPU memory used: $(sort -n "$OUT/dmr_gpu_memory.txt" | tail -1) MiB" ;;
+  tgv)  # the 3D Taylor-Green vortex at Re = 1600 (issue 18, seed 001 §7.5): options/taylor_green_3d.yaml (16^3 hexahedra,
+        # N = 7, BDF3 dt 0.008) to t = ${TGV_T:-20} on one GPU, then the peak dissipation against the 512^3 spectral
+        # reference (scripts/tgv_compare.py: value and time within 2 %). TGV_EXTRA: e.g. "-dm_plex_box_faces 24,24,24
+        # -ts_dt 0.005" (the finer mesh). -log_view's GpuToCpu column shows what the steps copy to the host. The run
+        # stops after TGV_TIMEOUT seconds (default 400, so that an incremental build fits the 10 minutes of a command)
+        # with a checkpoint every TGV_CHECKPOINT (250) steps in output/tgv (kept on the machine between calls):
+        # TGV_RESTART=1 continues it (TGV_CHECKPOINT=0: none).
+    mkdir -p output/tgv
+    restart=""; [ "${TGV_RESTART:-0}" = 1 ] && restart="-restart output/tgv/checkpoint.h5"
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${TGV_TIMEOUT:-400} ./hoflow -options_file options/taylor_green_3d.yaml \
+      -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir output/tgv -checkpoint_interval ${TGV_CHECKPOINT:-250} $restart -log_view ${TGV_EXTRA:-} > "$OUT/tgv.txt" 2>&1
+    grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm) |GpuToCpu|^ *[0-9]+: +VC" "$OUT/tgv.txt" | cut -c1-280 | tail -30
+    cp output/tgv/monitors.csv "$OUT/tgv_monitors.csv"
+    python3 scripts/tgv_compare.py output/tgv/monitors.csv --plot "$OUT/tgv.png" --label "hoflow N=7 16^3" ;;
   esac
 done
 date -u

@@ -168,3 +168,105 @@ def _():
         check(int(s["steps"]) == 30, "restart ran to step %s, expected 10 + 20" % s["steps"])
         check(e_re <= 2 * e_start, "restart with -ts_dt 0.01: L2 %.3e, a fresh start at 0.01 %.3e (history of the old step used?)" % (e_re, e_start))
         return "L2 %.3e restarted at dt 0.01 after 10 steps of 0.02; a fresh start-up at 0.01: %.3e" % (e_re, e_start)
+
+
+@test("sem_ns/cuda-emulated")
+def _():
+    """cuda/sem_flow.cu itself, run on the CPU (tests/emu: launches rewritten, each CUDA thread an OS thread, the
+    dynamic shared memory a static array) against the host kernels of src/kernels/sem_flow.c on random data
+    (shared and repeated dofs, random matrices and geometry), quadrilaterals and hexahedra N = 2..8: the collocated
+    and over-integrated convection, the pressure and velocity right-hand sides, the divergence, the enstrophy."""
+    import shutil
+    if not shutil.which("g++"):
+        raise Skip("no g++ for the CPU emulation of the CUDA source")
+    _, out = run([os.path.join(ROOT, "tests", "emu", "run.sh"), "sem_flow"])
+    m = re.search(r"sem_flow_emu: worst (\S+)", out)
+    check(m, "no result line:\n" + out[-1000:])
+    rel = float(m.group(1))
+    check(rel <= 1e-14, "emulated CUDA flow kernels differ from the host kernels: relative %g\n%s" % (rel, out[-3000:]))
+    return "worst relative %.1e over 14 cases x 6 kernels" % rel
+
+
+# ---------------------------------------------------------------- GPU: whole velocity-correction runs on device vectors
+# The same run with host and CUDA vectors; both solve with CG + Jacobi on the LOR matrix to tight tolerances (the
+# GPU machine's hypre is a device build: its host runs would need GAMG, another preconditioner), so the two differ
+# only by round-off amplified through the solves. Compared: the last row of monitors.csv (17 digits): quantities of
+# the solution's size (energies, 2 nu eps) to 1e-10 relative, errors and the divergence to 1e-10 absolute (the
+# fields are of size 1: an error of 1e-5 then agrees to 1e-5 of itself, which is all CG's tolerances allow).
+SEM_NS_GPU_SOLVE = ["-pres_pc_type", "jacobi", "-vel_pc_type", "jacobi", "-pres_ksp_rtol", "1e-13", "-vel_ksp_rtol", "1e-14"]
+
+
+def gpu_sem_ns_test(args, columns, tol=1e-10):
+    def f():
+        gpu_or_skip()
+        rows = []
+        for backend in ([], ["-dm_vec_type", "cuda"]):
+            with tempfile.TemporaryDirectory() as tmp:
+                sem_ns_run(args + SEM_NS_GPU_SOLVE + backend + ["-output_dir", tmp, "-monitor_file", os.path.join(tmp, "monitors.csv")])
+                rows.append(list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))[-1])
+        out = []
+        for c in columns:
+            h, d = float(rows[0][c]), float(rows[1][c])
+            absolute = c.startswith("L2_error") or c == "divergence"
+            diff = abs(d - h) / (1.0 if absolute else abs(h))
+            check(diff <= tol, "%s at t = %s: host %.16e, CUDA %.16e (%s difference %.1e > %.0e)" % (c, rows[0]["time"], h, d, "absolute" if absolute else "relative", diff, tol))
+            out.append("%s %.6e (%.1e)" % (c, h, diff))
+        return ", ".join(out)
+    return f
+
+
+test("gpu/sem_ns/beltrami-hexahedra-N4", gpu=True)(gpu_sem_ns_test(["-problem", "beltrami_sem", "-order", "4", "-ts_dt", "1e-3", "-ts_max_time", "0.01", "-velcorr_order", "3", "-sem_ns_exact_history"], ["L2_error_velocity", "L2_error_pressure", "kinetic_energy"]))
+test("gpu/sem_ns/kovasznay-N6", gpu=True)(gpu_sem_ns_test(["-problem", "kovasznay", "-order", "6", "-ts_dt", "0.01", "-ts_max_time", "0.1"], ["L2_error_velocity", "L2_error_pressure", "divergence"]))
+test("gpu/sem_ns/kovasznay-N6-dealias", gpu=True)(gpu_sem_ns_test(["-problem", "kovasznay", "-order", "6", "-ts_dt", "0.01", "-ts_max_time", "0.1", "-sem_ns_dealias"], ["L2_error_velocity", "L2_error_pressure", "divergence"]))
+# the periodic box of -problem taylor_green_3d with 3^3 cells (mesh options replace the problem's whole default)
+TGV3_MESH = ["-dm_plex_dim", "3", "-dm_plex_simplex", "0", "-dm_plex_box_faces", "3,3,3", "-dm_plex_box_lower", "0,0,0",
+             "-dm_plex_box_upper", ",".join(["6.283185307179586"] * 3), "-dm_plex_box_bd", "periodic,periodic,periodic"]
+test("gpu/sem_ns/taylor-green-3d-N5", gpu=True)(gpu_sem_ns_test(["-problem", "taylor_green_3d", "-order", "5"] + TGV3_MESH + ["-ts_dt", "0.01", "-ts_max_time", "0.2", "-velcorr_order", "3"], ["energy", "enstrophy_dissipation", "divergence"]))
+
+
+@test("sem_ns/taylor-green-3d/dissipation")
+def _():
+    """The 3D Taylor–Green vortex at Re = 1600 on 4^3 hexahedra, N = 6, BDF2 dt 0.025 to t = 0.5: the energy starts at
+    1/8, the enstrophy form 2 nu eps starts at 3/(8 nu^-1) = 4.6875e-4 and at t = 0.5 equals the spectral reference's
+    -dE/dt (4.8025e-4) within 0.1 %, and -dE/dt (backward differences) equals 2 nu eps within 0.5 %."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s = summary(run([HOFLOW, "-problem", "taylor_green_3d", "-order", "6", "-ts_dt", "0.025", "-ts_max_time", "0.5", "-velcorr_order", "2", "-progress_interval", "-1", "-output_dir", tmp])[1])
+        import csv
+        rows = list(csv.DictReader(open(os.path.join(tmp, "monitors.csv"))))
+    e0, z0 = float(rows[0]["energy"]), float(rows[0]["enstrophy_dissipation"])
+    z, d = float(rows[-1]["enstrophy_dissipation"]), float(rows[-1]["dissipation"])
+    check(abs(e0 - 0.125) < 1e-12 and abs(z0 - 0.375 / 800) < 1e-3 * z0, "t = 0: energy %.12f (1/8), 2 nu eps %.6e (4.6875e-4)" % (e0, z0))
+    check(abs(z - 4.8024611e-4) < 1e-3 * z, "t = 0.5: 2 nu eps %.6e, reference -dE/dt 4.8025e-4" % z)
+    check(abs(d - z) < 5e-3 * z, "t = 0.5: -dE/dt %.6e against 2 nu eps %.6e" % (d, z))
+    return "E(0) %.6f, 2 nu eps %.4e -> %.4e (reference 4.8025e-4), -dE/dt %.4e, div %s" % (e0, z0, z, d, s["div"])
+
+
+# ---------------------------------------------------------------- GPU: each flow kernel against its host twin
+def gpu_sem_flow_test(mesh_args, order, ranks=1):
+    """tests/unit/test_sem_flow.c with -dm_vec_type cuda: each operation of hoflow/sem_flow.h on random device
+    vectors (the CUDA kernels of cuda/sem_flow.cu) against host copies (the host kernels), to 1e-14 relative."""
+    def f():
+        gpu_or_skip()
+        cmd = [TEST_SEM_FLOW, "-order", str(order), "-dm_vec_type", "cuda"] + mesh_args
+        if ranks > 1:
+            cmd = [*MPIEXEC, str(ranks)] + cmd + ["-gpu_shared"]
+        _, out = run(cmd)
+        m = re.search(r"^sem_flow_device: .*$", out, re.M)
+        check(m, "no result line:\n" + out[-1500:])
+        vals = dict(zip(m.group(0).split()[1::2], (float(v) for v in m.group(0).split()[2::2])))
+        bad = {k: v for k, v in vals.items() if v > 1e-14}
+        check(not bad, "CUDA flow kernels differ from the host kernels: %s" % bad)
+        return m.group(0)[17:]
+    return f
+
+
+GPU_SEM_FLOW_MESHES = {
+    "quadrilateral/affine": ["-dm_plex_box_faces", "4,3", "-dm_plex_box_lower", "0.1,0.2", "-dm_plex_box_upper", "1.3,1.1"],
+    "hexahedron/affine": ["-dm_plex_dim", "3", "-dm_plex_box_faces", "3,2,2", "-dm_plex_box_lower", "0.1,0.2,-0.3", "-dm_plex_box_upper", "1.3,1.1,0.5"],
+    "quadrilateral/non-affine": ["-dm_plex_filename", "tests/meshes/trapezoid.msh", "-dm_refine", "1", "-bc_dirichlet", "wall", "-bc_neumann", "none"],
+    "hexahedron/non-affine": ["-dm_plex_filename", "examples/meshes/cube_hex_distorted.msh"],
+}
+for _mesh, _args in GPU_SEM_FLOW_MESHES.items():
+    for _order in range(2, 9):
+        test("gpu/sem_flow/%s/N%d" % (_mesh, _order), gpu=True)(gpu_sem_flow_test(_args, _order))
+test("gpu/sem_flow/hexahedron/non-affine/N4/2-ranks", gpu=True)(gpu_sem_flow_test(GPU_SEM_FLOW_MESHES["hexahedron/non-affine"], 4, ranks=2))

@@ -498,16 +498,18 @@ PetscErrorCode SEMDiscInterpolate(SEMDisc *sem, SEMVectorFunction f, void *ctx, 
   Vec          ul = sem->work[0];
   PetscScalar *ua;
   PetscReal    v[8];
+  PetscInt     n;
 
   PetscFunctionBeginUser;
   PetscCheck(sem->ncomp <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "-disc sem interpolation of %" PetscInt_FMT " components: at most 8", sem->ncomp);
-  PetscCall(VecZeroEntries(ul));
-  PetscCall(VecGetArray(ul, &ua));
+  PetscCall(VecGetLocalSize(ul, &n));
+  PetscCall(VecGetArrayWrite(ul, &ua)); /* host values: no copy from a device vector */
+  PetscCall(PetscArrayzero(ua, n));
   for (PetscInt k = 0; k < sem->K * sem->Np; k++) {
     PetscCall(f(sem->x + k * sem->dim, v, ctx));
     for (PetscInt c = 0; c < sem->ncomp; c++) ua[sem->gather[k] + c] = v[c];
   }
-  PetscCall(VecRestoreArray(ul, &ua));
+  PetscCall(VecRestoreArrayWrite(ul, &ua));
   PetscCall(DMLocalToGlobal(sem->dm, ul, INSERT_VALUES, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

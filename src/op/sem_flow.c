@@ -86,6 +86,42 @@ static PetscErrorCode SEMFlowGaussGeometry(SEMFlow *flow)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The kernel data on the device, at the first call with CUDA vectors (OpShellBegin). */
+static PetscErrorCode SEMFlowDeviceSetUp(void *ctx)
+{
+  SEMFlow                 *flow = (SEMFlow *)ctx;
+  const SEMFlowKernelData *h    = &flow->kd;
+  SEMFlowKernelData       *d    = &flow->kd_device;
+  HoflowDeviceArrays      *dev  = &flow->shell_u.device;
+  const size_t             n = (size_t)h->K * h->Np, dd = (size_t)h->dim * h->dim;
+  const void              *ptr;
+
+  PetscFunctionBeginUser;
+  *d = *h;
+#define SEM_FLOW_UPLOAD(field, type, count) \
+  do { \
+    PetscCall(HoflowDeviceArraysUpload(dev, h->field, sizeof(type) * (count), &ptr)); \
+    d->field = (const type *)ptr; \
+  } while (0)
+  SEM_FLOW_UPLOAD(ugather, int, n);
+  SEM_FLOW_UPLOAD(pgather, int, n);
+  SEM_FLOW_UPLOAD(D1, double, (size_t)h->N1 * h->N1);
+  SEM_FLOW_UPLOAD(D1T, double, (size_t)h->N1 * h->N1);
+  SEM_FLOW_UPLOAD(g, double, n * dd);
+  SEM_FLOW_UPLOAD(wJ, double, n);
+  if (h->Nq) {
+    size_t Nqp = 1;
+    for (int k = 0; k < h->dim; k++) Nqp *= (size_t)h->Nq;
+    SEM_FLOW_UPLOAD(B, double, (size_t)h->Nq * h->N1);
+    SEM_FLOW_UPLOAD(DB, double, (size_t)h->Nq * h->N1);
+    SEM_FLOW_UPLOAD(BT, double, (size_t)h->Nq * h->N1);
+    SEM_FLOW_UPLOAD(gq, double, (size_t)h->K * Nqp * dd);
+    SEM_FLOW_UPLOAD(wJq, double, (size_t)h->K * Nqp);
+  }
+#undef SEM_FLOW_UPLOAD
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SEMFlowCreate(SEMDisc *u, SEMDisc *p, PetscBool dealias, SEMFlow **flow_out)
 {
   SEMFlow *flow;
@@ -98,8 +134,8 @@ PetscErrorCode SEMFlowCreate(SEMDisc *u, SEMDisc *p, PetscBool dealias, SEMFlow 
   PetscCall(SEMFlowNodeGeometry(flow));
   flow->kd = (SEMFlowKernelData){(int)u->dim, (int)u->N1, (int)u->Np, (int)u->K, u->gather, p->gather, u->ref->D1, u->D1T, flow->g, u->wJ, 0, NULL, NULL, NULL, NULL, NULL};
   if (dealias) PetscCall(SEMFlowGaussGeometry(flow));
-  for (PetscInt k = 0; k < 3; k++) PetscCall(DMCreateLocalVector(u->dm, &flow->ul[k]));
-  PetscCall(DMCreateLocalVector(p->dm, &flow->pl));
+  PetscCall(OpShellInit(&flow->shell_u, "SEM flow operators", u->dm, SEMFlowDeviceSetUp, flow));
+  PetscCall(OpShellInit(&flow->shell_p, "SEM flow operators (pressure layout)", p->dm, NULL, NULL));
   *flow_out = flow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -113,93 +149,176 @@ PetscErrorCode SEMFlowDestroy(SEMFlow **flow)
     PetscCall(PetscFree3((*flow)->B, (*flow)->DB, (*flow)->BT));
     PetscCall(PetscFree2((*flow)->gq, (*flow)->wJq));
   }
-  for (PetscInt k = 0; k < 3; k++) PetscCall(VecDestroy(&(*flow)->ul[k]));
-  PetscCall(VecDestroy(&(*flow)->pl));
+  PetscCall(OpShellDestroy(&(*flow)->shell_u));
+  PetscCall(OpShellDestroy(&(*flow)->shell_p));
+  PetscCall(VecDestroy(&(*flow)->elem[0]));
+  PetscCall(VecDestroy(&(*flow)->elem[1]));
   PetscCall(PetscFree(*flow));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The backend of a call with input x (both layouts' shells follow it). */
+static PetscErrorCode SEMFlowBegin(SEMFlow *flow, Vec x, PetscBool *on_device)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpShellBegin(&flow->shell_u, x, on_device));
+  PetscCall(OpShellBegin(&flow->shell_p, x, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local (ghosted) values of global x of layout sem, read-only: x itself where the local layout is the
+ * global one, else exchanged into local slot k of shell. */
+static PetscErrorCode SEMFlowInput(OpShell *shell, SEMDisc *sem, PetscInt k, Vec x, Vec *xl)
+{
+  PetscFunctionBeginUser;
+  *xl = x;
+  if (sem->local_is_global) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OpShellGetLocal(shell, k, xl));
+  PetscCall(DMGlobalToLocal(sem->dm, x, INSERT_VALUES, *xl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The zeroed vector the kernel adds into for global y: y itself where the local layout is the global one,
+ * else local slot k of shell; SEMFlowOutputEnd adds it into y. */
+static PetscErrorCode SEMFlowOutputBegin(OpShell *shell, SEMDisc *sem, PetscInt k, Vec y, Vec *yl)
+{
+  PetscFunctionBeginUser;
+  *yl = y;
+  if (!sem->local_is_global) PetscCall(OpShellGetLocal(shell, k, yl));
+  PetscCall(VecZeroEntries(*yl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SEMFlowOutputEnd(SEMDisc *sem, Vec yl, Vec y)
+{
+  PetscFunctionBeginUser;
+  if (yl == y) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecZeroEntries(y));
+  PetscCall(DMLocalToGlobal(sem->dm, yl, ADD_VALUES, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SEMFlowConvection(SEMFlow *flow, Vec u, Vec Nu)
 {
   SEMDisc           *us = flow->u;
+  Vec                ul, cl;
   const PetscScalar *ua;
   PetscScalar       *ca;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(HOFLOW_SEMConvection, 0, 0, 0, 0));
-  PetscCall(DMGlobalToLocal(us->dm, u, INSERT_VALUES, flow->ul[0]));
-  PetscCall(VecZeroEntries(flow->ul[1]));
-  PetscCall(VecGetArrayRead(flow->ul[0], &ua));
-  PetscCall(VecGetArray(flow->ul[1], &ca));
-  SEMFlowConvectionHost(&flow->kd, ua, ca);
-  PetscCall(VecRestoreArray(flow->ul[1], &ca));
-  PetscCall(VecRestoreArrayRead(flow->ul[0], &ua));
-  PetscCall(VecZeroEntries(Nu));
-  PetscCall(DMLocalToGlobal(us->dm, flow->ul[1], ADD_VALUES, Nu));
+  PetscCall(SEMFlowBegin(flow, u, &on_device));
+  PetscCall(OpShellEventBegin(&flow->shell_u, HOFLOW_SEMConvection));
+  PetscCall(SEMFlowInput(&flow->shell_u, us, 0, u, &ul));
+  PetscCall(SEMFlowOutputBegin(&flow->shell_u, us, 1, Nu, &cl));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(OpShellGetArray(&flow->shell_u, cl, &ca));
+  if (!on_device) SEMFlowConvectionHost(&flow->kd, ua, ca);
+  else PetscCall(OpShellCheckKernel(&flow->shell_u, HOFLOW_CUDA(SEMFlowConvectionCUDA(&flow->kd_device, ua, ca, flow->shell_u.stream)), flow->kd.Nq ? "over-integrated convection" : "convection"));
+  PetscCall(OpShellRestoreArray(&flow->shell_u, cl, &ca));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(SEMFlowOutputEnd(us, cl, Nu));
   PetscCall(VecPointwiseDivide(Nu, Nu, us->mass));
   PetscCall(VecScale(Nu, -1.0));
-  PetscCall(PetscLogEventEnd(HOFLOW_SEMConvection, 0, 0, 0, 0));
+  PetscCall(OpShellEventEnd(&flow->shell_u, HOFLOW_SEMConvection, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SEMFlowPressureRHS(SEMFlow *flow, PetscReal nu, Vec F, Vec ustar, Vec b)
 {
   SEMDisc           *us = flow->u;
+  Vec                fl, sl, bl;
   const PetscScalar *fa, *sa;
   PetscScalar       *ba;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGlobalToLocal(us->dm, F, INSERT_VALUES, flow->ul[0]));
-  PetscCall(DMGlobalToLocal(us->dm, ustar, INSERT_VALUES, flow->ul[1]));
-  PetscCall(VecZeroEntries(flow->pl));
-  PetscCall(VecGetArrayRead(flow->ul[0], &fa));
-  PetscCall(VecGetArrayRead(flow->ul[1], &sa));
-  PetscCall(VecGetArray(flow->pl, &ba));
-  SEMFlowPressureRHSHost(&flow->kd, nu, fa, sa, ba);
-  PetscCall(VecRestoreArray(flow->pl, &ba));
-  PetscCall(VecRestoreArrayRead(flow->ul[1], &sa));
-  PetscCall(VecRestoreArrayRead(flow->ul[0], &fa));
-  PetscCall(VecZeroEntries(b));
-  PetscCall(DMLocalToGlobal(flow->p->dm, flow->pl, ADD_VALUES, b));
+  PetscCall(SEMFlowBegin(flow, F, &on_device));
+  PetscCall(SEMFlowInput(&flow->shell_u, us, 0, F, &fl));
+  PetscCall(SEMFlowInput(&flow->shell_u, us, 1, ustar, &sl));
+  PetscCall(SEMFlowOutputBegin(&flow->shell_p, flow->p, 0, b, &bl));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, fl, &fa));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, sl, &sa));
+  PetscCall(OpShellGetArray(&flow->shell_p, bl, &ba));
+  if (!on_device) SEMFlowPressureRHSHost(&flow->kd, nu, fa, sa, ba);
+  else PetscCall(OpShellCheckKernel(&flow->shell_u, HOFLOW_CUDA(SEMFlowPressureRHSCUDA(&flow->kd_device, nu, fa, sa, ba, flow->shell_u.stream)), "pressure right-hand side"));
+  PetscCall(OpShellRestoreArray(&flow->shell_p, bl, &ba));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, sl, &sa));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, fl, &fa));
+  PetscCall(SEMFlowOutputEnd(flow->p, bl, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SEMFlowVelocityRHS(SEMFlow *flow, PetscReal nu, Vec F, Vec p, Vec b)
 {
   SEMDisc           *us = flow->u;
+  Vec                fl, pl, bl;
   const PetscScalar *fa, *pa;
   PetscScalar       *ba;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGlobalToLocal(us->dm, F, INSERT_VALUES, flow->ul[0]));
-  PetscCall(DMGlobalToLocal(flow->p->dm, p, INSERT_VALUES, flow->pl));
-  PetscCall(VecZeroEntries(flow->ul[1]));
-  PetscCall(VecGetArrayRead(flow->ul[0], &fa));
-  PetscCall(VecGetArrayRead(flow->pl, &pa));
-  PetscCall(VecGetArray(flow->ul[1], &ba));
-  SEMFlowVelocityRHSHost(&flow->kd, nu, fa, pa, ba);
-  PetscCall(VecRestoreArray(flow->ul[1], &ba));
-  PetscCall(VecRestoreArrayRead(flow->pl, &pa));
-  PetscCall(VecRestoreArrayRead(flow->ul[0], &fa));
-  PetscCall(VecZeroEntries(b));
-  PetscCall(DMLocalToGlobal(us->dm, flow->ul[1], ADD_VALUES, b));
+  PetscCall(SEMFlowBegin(flow, F, &on_device));
+  PetscCall(SEMFlowInput(&flow->shell_u, us, 0, F, &fl));
+  PetscCall(SEMFlowInput(&flow->shell_p, flow->p, 0, p, &pl));
+  PetscCall(SEMFlowOutputBegin(&flow->shell_u, us, 1, b, &bl));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, fl, &fa));
+  PetscCall(OpShellGetArrayRead(&flow->shell_p, pl, &pa));
+  PetscCall(OpShellGetArray(&flow->shell_u, bl, &ba));
+  if (!on_device) SEMFlowVelocityRHSHost(&flow->kd, nu, fa, pa, ba);
+  else PetscCall(OpShellCheckKernel(&flow->shell_u, HOFLOW_CUDA(SEMFlowVelocityRHSCUDA(&flow->kd_device, nu, fa, pa, ba, flow->shell_u.stream)), "velocity right-hand side"));
+  PetscCall(OpShellRestoreArray(&flow->shell_u, bl, &ba));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_p, pl, &pa));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, fl, &fa));
+  PetscCall(SEMFlowOutputEnd(us, bl, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SEMFlowDivergence(SEMFlow *flow, Vec u, Vec div)
 {
+  Vec                ul, dl;
   const PetscScalar *ua;
   PetscScalar       *da;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
-  PetscCall(DMGlobalToLocal(flow->u->dm, u, INSERT_VALUES, flow->ul[0]));
-  PetscCall(VecZeroEntries(flow->pl));
-  PetscCall(VecGetArrayRead(flow->ul[0], &ua));
-  PetscCall(VecGetArray(flow->pl, &da));
-  SEMFlowDivergenceHost(&flow->kd, ua, da);
-  PetscCall(VecRestoreArray(flow->pl, &da));
-  PetscCall(VecRestoreArrayRead(flow->ul[0], &ua));
-  PetscCall(VecZeroEntries(div));
-  PetscCall(DMLocalToGlobal(flow->p->dm, flow->pl, ADD_VALUES, div));
+  PetscCall(SEMFlowBegin(flow, u, &on_device));
+  PetscCall(SEMFlowInput(&flow->shell_u, flow->u, 0, u, &ul));
+  PetscCall(SEMFlowOutputBegin(&flow->shell_p, flow->p, 0, div, &dl));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(OpShellGetArray(&flow->shell_p, dl, &da));
+  if (!on_device) SEMFlowDivergenceHost(&flow->kd, ua, da);
+  else PetscCall(OpShellCheckKernel(&flow->shell_u, HOFLOW_CUDA(SEMFlowDivergenceCUDA(&flow->kd_device, ua, da, flow->shell_u.stream)), "divergence"));
+  PetscCall(OpShellRestoreArray(&flow->shell_p, dl, &da));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(SEMFlowOutputEnd(flow->p, dl, div));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SEMFlowEnstrophy(SEMFlow *flow, Vec u, PetscReal *integral)
+{
+  Vec                ul, *elem;
+  const PetscScalar *ua;
+  PetscScalar       *ea;
+  PetscBool          on_device;
+  PetscScalar        sum;
+
+  PetscFunctionBeginUser;
+  PetscCall(SEMFlowBegin(flow, u, &on_device));
+  elem = &flow->elem[on_device ? 1 : 0];
+  if (!*elem) {
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)flow->u->dm), elem));
+    PetscCall(VecSetSizes(*elem, flow->u->K, PETSC_DECIDE));
+    PetscCall(VecSetType(*elem, on_device ? VECCUDA : VECSTANDARD));
+  }
+  PetscCall(SEMFlowInput(&flow->shell_u, flow->u, 0, u, &ul));
+  PetscCall(OpShellGetArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(OpShellGetArrayWrite(&flow->shell_u, *elem, &ea));
+  if (!on_device) SEMFlowEnstrophyHost(&flow->kd, ua, ea);
+  else PetscCall(OpShellCheckKernel(&flow->shell_u, HOFLOW_CUDA(SEMFlowEnstrophyCUDA(&flow->kd_device, ua, ea, flow->shell_u.stream)), "enstrophy"));
+  PetscCall(OpShellRestoreArrayWrite(&flow->shell_u, *elem, &ea));
+  PetscCall(OpShellRestoreArrayRead(&flow->shell_u, ul, &ua));
+  PetscCall(VecSum(*elem, &sum));
+  *integral = PetscRealPart(sum);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

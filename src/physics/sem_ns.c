@@ -13,7 +13,12 @@
  *
  * The boundary term of (46), -(gamma/dt) <n.u_D, q>, is the collocated face integral at the face's GLL
  * nodes (w dA n from Nanson's formula). Boundary data: the problem's exact solution (or its boundary
- * function) on the -bc_dirichlet groups; periodic meshes need none. */
+ * function) on the -bc_dirichlet groups; periodic meshes need none.
+ *
+ * With -dm_vec_type cuda every step runs on the device (the flow kernels' CUDA twins, the SEM operator, the LOR
+ * matrices as cuSPARSE matrices); only scalars come back, except the Dirichlet data, interpolated on the host
+ * and uploaded each step. Monitors (energy, -dE/dt, enstrophy, divergence) are device reductions. */
+#include <math.h>
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
 #include <hoflow/log.h>
@@ -39,6 +44,7 @@ typedef struct {
   PetscBool    pres_ready;
   /* velocity work: the Dirichlet rows (1 there), the boundary data, a right-hand side */
   Vec       mask, gD, t, b;
+  PetscBool has_dirichlet; /* any velocity Dirichlet dof on any rank (none: periodic boxes, no lifting) */
   Vec       bp;    /* pressure right-hand side */
   Vec       force; /* the body force (nodal), at force_time */
   PetscReal force_time;
@@ -50,6 +56,10 @@ typedef struct {
   Vec        sub[2];
   PetscBool  exact_history;
   PetscBool  rotational; /* the viscous term -nu curl curl u* in the pressure equation (false: left out, the standard form) */
+  /* monitors: |Omega|, a velocity work vector, the last energy and its time (-dE/dt between evaluations) */
+  PetscReal volume, last_energy, last_energy_time;
+  PetscBool has_last_energy;
+  Vec       wu;
 } SEMNS;
 
 typedef struct {
@@ -166,16 +176,18 @@ static PetscErrorCode SEMNSPressureSolve(void *ctx, PetscReal t, PetscReal gamma
   PetscFunctionBeginUser;
   PetscCall(SEMFlowPressureRHS(ns->flow, ns->rotational ? ns->nu : 0.0, F, ustar, ns->bp));
   if (ns->nface) {
+    PetscInt n;
     PetscCall(DMGetLocalVector(ns->p->dm, &bl));
-    PetscCall(VecZeroEntries(bl));
-    PetscCall(VecGetArray(bl, &ba));
+    PetscCall(VecGetLocalSize(bl, &n));
+    PetscCall(VecGetArrayWrite(bl, &ba)); /* host values, no copy from a device vector */
+    PetscCall(PetscArrayzero(ba, n));
     for (PetscInt k = 0; k < ns->nface; k++) {
       PetscReal g[3], s = 0;
       PetscCall(SEMNSBoundaryVelocity(ns->face_x + k * ns->dim, g, &pt));
       for (PetscInt d = 0; d < ns->dim; d++) s += ns->face_wn[k * ns->dim + d] * g[d];
       ba[ns->face_dof[k]] -= gamma_dt * s;
     }
-    PetscCall(VecRestoreArray(bl, &ba));
+    PetscCall(VecRestoreArrayWrite(bl, &ba));
     PetscCall(DMLocalToGlobal(ns->p->dm, bl, ADD_VALUES, ns->bp));
     PetscCall(DMRestoreLocalVector(ns->p->dm, &bl));
   }
@@ -210,13 +222,15 @@ static PetscErrorCode SEMNSVelocitySolve(void *ctx, PetscReal t, PetscReal lambd
     ns->vel_lambda = lambda;
   }
   PetscCall(SEMFlowVelocityRHS(ns->flow, ns->nu, F, p, ns->b));
-  PetscCall(SEMDiscInterpolate(ns->u, SEMNSBoundaryVelocity, &pt, ns->gD));
-  PetscCall(VecPointwiseMult(ns->gD, ns->gD, ns->mask));
-  PetscCall(MatMult(ns->Afree, ns->gD, ns->t));
-  PetscCall(VecAXPY(ns->b, -1.0, ns->t));
-  PetscCall(VecPointwiseMult(ns->t, ns->b, ns->mask)); /* b_D = u_D */
-  PetscCall(VecAXPY(ns->b, -1.0, ns->t));
-  PetscCall(VecAXPY(ns->b, 1.0, ns->gD));
+  if (ns->has_dirichlet) {
+    PetscCall(SEMDiscInterpolate(ns->u, SEMNSBoundaryVelocity, &pt, ns->gD));
+    PetscCall(VecPointwiseMult(ns->gD, ns->gD, ns->mask));
+    PetscCall(MatMult(ns->Afree, ns->gD, ns->t));
+    PetscCall(VecAXPY(ns->b, -1.0, ns->t));
+    PetscCall(VecPointwiseMult(ns->t, ns->b, ns->mask)); /* b_D = u_D */
+    PetscCall(VecAXPY(ns->b, -1.0, ns->t));
+    PetscCall(VecAXPY(ns->b, 1.0, ns->gD));
+  }
   PetscCall(KSPSolve(ns->kvel, ns->b, u));
   PetscCall(SEMNSCheckSolve(ns->kvel, "velocity", t, its));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -293,6 +307,18 @@ static PetscErrorCode SEMNSErrors(Unsteady *un, char summary[], size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 1/2 u^T M u with the collocated (diagonal) mass, on the velocity's backend */
+static PetscErrorCode SEMNSKineticEnergy(SEMNS *ns, PetscReal *e)
+{
+  PetscScalar d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecPointwiseMult(ns->wu, ns->u->mass, ns->sub[0]));
+  PetscCall(VecDot(ns->wu, ns->sub[0], &d));
+  *e = 0.5 * PetscRealPart(d);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SEMNSMonitor(Unsteady *un, const char name[], PetscReal time, PetscReal *value)
 {
   SEMNS *ns = (SEMNS *)un->physics;
@@ -302,13 +328,24 @@ static PetscErrorCode SEMNSMonitor(Unsteady *un, const char name[], PetscReal ti
     const PetscBool velocity = (PetscBool)!strcmp(name, "L2_error_velocity");
     PetscCheck(ns->problem->exact, un->comm, PETSC_ERR_ARG_WRONG, "Monitor %s: problem %s has no exact solution", name, ns->problem->name);
     PetscCall(SEMNSErrorsAt(ns, time, velocity ? value : NULL, velocity ? NULL : value));
-  } else if (!strcmp(name, "kinetic_energy")) {
-    Vec w;
-    PetscCall(VecDuplicate(ns->sub[0], &w));
-    PetscCall(VecPointwiseMult(w, ns->u->mass, ns->sub[0]));
-    PetscCall(VecDot(w, ns->sub[0], value));
-    *value *= 0.5;
-    PetscCall(VecDestroy(&w));
+  } else if (!strcmp(name, "kinetic_energy") || !strcmp(name, "energy")) {
+    PetscCall(SEMNSKineticEnergy(ns, value));
+    if (!strcmp(name, "energy")) *value /= ns->volume;
+  } else if (!strcmp(name, "dissipation")) { /* -dE/dt since the last evaluation (NaN at the first) */
+    PetscReal e;
+    PetscCall(SEMNSKineticEnergy(ns, &e));
+    e /= ns->volume;
+    if (!ns->has_last_energy) *value = (PetscReal)NAN;
+    else if (time > ns->last_energy_time) *value = -(e - ns->last_energy) / (time - ns->last_energy_time);
+    else *value = (PetscReal)NAN;
+    ns->last_energy      = e;
+    ns->last_energy_time = time;
+    ns->has_last_energy  = PETSC_TRUE;
+  } else if (!strcmp(name, "enstrophy_dissipation") || !strcmp(name, "enstrophy")) { /* eps = int |omega|^2 / (2 |Omega|) */
+    PetscReal w2;
+    PetscCall(SEMFlowEnstrophy(ns->flow, ns->sub[0], &w2));
+    *value = 0.5 * w2 / ns->volume;
+    if (!strcmp(name, "enstrophy_dissipation")) *value *= 2 * ns->nu;
   } else if (!strcmp(name, "divergence"))
     PetscCall(SEMNSDivergenceNorm(ns, value));
   else
@@ -346,7 +383,7 @@ static PetscErrorCode SEMNSDestroy(void **ptr)
   PetscCall(KSPDestroy(&ns->kpres));
   PetscCall(MatNullSpaceDestroy(&ns->pres_null));
   {
-    Vec *v[] = {&ns->mask, &ns->gD, &ns->t, &ns->b, &ns->bp, &ns->force, &ns->sub[0], &ns->sub[1]};
+    Vec *v[] = {&ns->mask, &ns->gD, &ns->t, &ns->b, &ns->bp, &ns->force, &ns->sub[0], &ns->sub[1], &ns->wu};
     for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) PetscCall(VecDestroy(v[k]));
   }
   PetscCall(PetscFree3(ns->face_dof, ns->face_x, ns->face_wn));
@@ -451,15 +488,10 @@ static PetscErrorCode SEMNSCreate(Unsteady *un)
   un->physics_errors  = SEMNSErrors;
   un->physics_failure = SEMNSFailure;
   un->physics_setup   = SEMNSSetUp;
-  un->monitor_names   = "L2_error_velocity,L2_error_pressure,kinetic_energy,divergence";
+  un->monitor_names   = "L2_error_velocity,L2_error_pressure,kinetic_energy,divergence,energy,dissipation,enstrophy,enstrophy_dissipation";
   un->physics_monitor = SEMNSMonitor;
   un->own_solver      = PETSC_TRUE;
   PetscCheck(app->order >= 2, un->comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": the velocity-correction scheme on -disc sem needs N >= 2 (equal-order Q_N velocity and pressure; the rotational boundary term takes second derivatives of the velocity)", app->order);
-  {
-    PetscBool cuda;
-    PetscCall(HoflowDMIsCUDA(ns->u->dm, &cuda));
-    PetscCheck(!cuda, un->comm, PETSC_ERR_SUP, "-problem %s: the velocity-correction scheme of -disc sem runs on the host only (its flow kernels have no CUDA twins yet); drop -dm_vec_type cuda", app->problem_name);
-  }
   PetscOptionsBegin(un->comm, NULL, "Incompressible flow on -disc sem (velocity correction)", NULL);
   PetscCall(PetscOptionsBool("-sem_ns_dealias", "Over-integrate the convection with the 3/2 rule (3N/2 + 1 Gauss points a direction) instead of collocating it at the GLL nodes", NULL, dealias, &dealias, NULL));
   PetscCall(PetscOptionsBool("-sem_ns_rotational", "Keep the viscous term -nu curl curl u* of the rotational form in the pressure equation and its boundary condition (false: the standard form, at most first order in time with walls)", NULL, ns->rotational, &ns->rotational, NULL));
@@ -500,12 +532,20 @@ static PetscErrorCode SEMNSCreate(Unsteady *un)
     for (PetscInt k = 0; k < nrows; k++) PetscCall(VecSetValue(ns->mask, rows[k], 1.0, INSERT_VALUES));
     PetscCall(VecAssemblyBegin(ns->mask));
     PetscCall(VecAssemblyEnd(ns->mask));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nrows, 1, MPIU_INT, MPI_SUM, un->comm));
+    ns->has_dirichlet = (PetscBool)(nrows > 0);
     PetscCall(PetscFree(mask));
     PetscCall(PetscFree(rows));
   }
   PetscCall(VecDuplicate(ns->mask, &ns->gD));
   PetscCall(VecDuplicate(ns->mask, &ns->t));
   PetscCall(VecDuplicate(ns->mask, &ns->b));
+  PetscCall(VecDuplicate(ns->mask, &ns->wu));
+  {
+    PetscScalar v;
+    PetscCall(VecSum(ns->p->mass, &v));
+    ns->volume = PetscRealPart(v);
+  }
 
   /* the state (u, p) at t = 0: the problem's state interpolated at the nodes */
   PetscCall(DMCreateGlobalVector(ns->u->dm, &ns->sub[0]));

@@ -17,12 +17,30 @@ struct dim3 {
   {
   }
 };
+#define HOFLOW_EMU 1 /* kernels' dynamic shared memory becomes a static array (cuda/sem_flow.cu) */
 typedef int                 cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 enum { cudaSuccess                   = 0,
        cudaErrorInvalidValue         = 1,
        cudaErrorInvalidConfiguration = 9 };
 inline cudaError_t cudaGetLastError()
+{
+  return cudaSuccess;
+}
+enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+inline cudaError_t cudaGetDevice(int *device)
+{
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr, int)
+{
+  *value = 227 * 1024; /* an H100's opt-in limit a block */
+  return cudaSuccess;
+}
+template <class F>
+cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int)
 {
   return cudaSuccess;
 }

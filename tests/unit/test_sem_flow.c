@@ -4,9 +4,13 @@ static const char help[] = "Continuous spectral elements, the flow kernels of th
                            "the rotational term (-curl curl u*, grad q) against (F, grad q) with F = -curl curl u* given,\n"
                            "the weak gradient of a linear pressure against M grad p, and the collocated divergence of a\n"
                            "divergence-free field. Takes hoflow's options (-order N, a box mesh); prints one line 'sem_flow: ...'\n"
-                           "of errors relative to the fields' size.\n";
+                           "of errors relative to the fields' size. With -dm_vec_type cuda the same runs on the GPU, and each\n"
+                           "operation (convection collocated and over-integrated, pressure and velocity right-hand sides,\n"
+                           "divergence, enstrophy) is also applied to random fields on the device and on host copies: one line\n"
+                           "'sem_flow_device: ...' of relative max-norm differences (any mesh, curved or not).\n";
 
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/physics.h>
 #include <hoflow/sem_flow.h>
 
@@ -76,6 +80,89 @@ static PetscErrorCode RelativeDifference(Vec a, Vec b, PetscReal *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A host (VECMPI) copy of x (any backend). */
+static PetscErrorCode HostCopy(Vec x, Vec *h)
+{
+  PetscInt           n;
+  const PetscScalar *a;
+  PetscScalar       *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)x), n, PETSC_DETERMINE, h));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayWrite(*h, &c));
+  PetscCall(PetscArraycpy(c, a, n));
+  PetscCall(VecRestoreArrayWrite(*h, &c));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max |d - h| / max |h| of a device and a host vector */
+static PetscErrorCode DeviceHostDifference(Vec d, Vec h, PetscReal *r)
+{
+  Vec dh;
+
+  PetscFunctionBeginUser;
+  PetscCall(HostCopy(d, &dh));
+  PetscCall(RelativeDifference(dh, h, r));
+  PetscCall(VecDestroy(&dh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The flow operations on random device vectors (u's DM makes CUDA vectors) against the same on host copies. The
+ * convection divides by the velocity's mass, which is a device vector: its host call gets a host copy. */
+static PetscErrorCode FlowDeviceVersusHost(SEMDisc *u, SEMDisc *p, SEMFlow *flow, SEMFlow *flow_dealias)
+{
+  Vec         ud, Fd, pd, vd, bd, uh, Fh, ph, vh, bh, mass_device = u->mass, mass_host;
+  PetscRandom rnd;
+  PetscReal   rel[6], ed, eh;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(DMCreateGlobalVector(u->dm, &ud));
+  PetscCall(VecDuplicate(ud, &Fd));
+  PetscCall(VecDuplicate(ud, &vd));
+  PetscCall(DMCreateGlobalVector(p->dm, &pd));
+  PetscCall(VecDuplicate(pd, &bd));
+  PetscCall(VecSetRandom(ud, rnd));
+  PetscCall(VecSetRandom(Fd, rnd));
+  PetscCall(VecSetRandom(pd, rnd));
+  PetscCall(HostCopy(ud, &uh));
+  PetscCall(HostCopy(Fd, &Fh));
+  PetscCall(HostCopy(pd, &ph));
+  PetscCall(VecDuplicate(uh, &vh));
+  PetscCall(VecDuplicate(ph, &bh));
+  PetscCall(HostCopy(mass_device, &mass_host));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(SEMFlowConvection(k ? flow_dealias : flow, ud, vd));
+    u->mass = mass_host;
+    PetscCall(SEMFlowConvection(k ? flow_dealias : flow, uh, vh));
+    u->mass = mass_device;
+    PetscCall(DeviceHostDifference(vd, vh, &rel[k]));
+  }
+  PetscCall(SEMFlowPressureRHS(flow, 0.37, Fd, ud, bd));
+  PetscCall(SEMFlowPressureRHS(flow, 0.37, Fh, uh, bh));
+  PetscCall(DeviceHostDifference(bd, bh, &rel[2]));
+  PetscCall(SEMFlowVelocityRHS(flow, 0.37, Fd, pd, vd));
+  PetscCall(SEMFlowVelocityRHS(flow, 0.37, Fh, ph, vh));
+  PetscCall(DeviceHostDifference(vd, vh, &rel[3]));
+  PetscCall(SEMFlowDivergence(flow, ud, bd));
+  PetscCall(SEMFlowDivergence(flow, uh, bh));
+  PetscCall(DeviceHostDifference(bd, bh, &rel[4]));
+  PetscCall(SEMFlowEnstrophy(flow, ud, &ed));
+  PetscCall(SEMFlowEnstrophy(flow, uh, &eh));
+  rel[5] = PetscAbsReal(ed - eh) / eh;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_flow_device: convection %.3e dealias %.3e pressure %.3e velocity %.3e divergence %.3e enstrophy %.3e\n", (double)rel[0], (double)rel[1], (double)rel[2], (double)rel[3], (double)rel[4], (double)rel[5]));
+  {
+    Vec *v[] = {&ud, &Fd, &pd, &vd, &bd, &uh, &Fh, &ph, &vh, &bh, &mass_host};
+    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) PetscCall(VecDestroy(v[k]));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   App      *app;
@@ -132,6 +219,11 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(p->mass, NORM_INFINITY, &scale));
   divergence /= scale;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_flow: dim %" PetscInt_FMT " order %" PetscInt_FMT " convection %.3e dealias %.3e curlcurl %.3e gradient %.3e divergence %.3e\n", dim, app->order, (double)convection, (double)dealias, (double)curlcurl, (double)gradient, (double)divergence));
+  {
+    PetscBool cuda;
+    PetscCall(HoflowDMIsCUDA(u->dm, &cuda));
+    if (cuda) PetscCall(FlowDeviceVersusHost(u, p, flow, flow_dealias));
+  }
   PetscCall(VecDestroy(&vu));
   PetscCall(VecDestroy(&vw));
   PetscCall(VecDestroy(&vx));

@@ -106,5 +106,6 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Kovasznay(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen3D(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_BeltramiSEM(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_StokesUnsteady(Problem *problem);

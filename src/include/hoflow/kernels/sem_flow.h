@@ -14,6 +14,12 @@
  *                                 x_q, u and grad u interpolated there (the 3/2 rule: Nq = 3N/2 + 1)
  *   pressure:  b_i += sum_a D_a^T [wJ sum_j (dr_a/dx_j) (F_j - nu (curl curl u*)_j)] = (F - nu curl curl u*, grad phi_i)
  *   velocity:  b_i += wJ (F - grad p)(x_i) / nu                              (= (F - grad p, phi_i) / nu)
+ *   enstrophy: elem_e = sum_q wJ |curl u|^2 (x_q) over element e's nodes       (= int_e |omega|^2, collocated)
+ *
+ * CUDA twins (cuda/sem_flow.cu): the same struct with device pointers, one element a thread block, the
+ * element's fields in shared memory and the 1D passes shared by the block's threads; the same operations in
+ * the same order as the host's (nvcc contracts multiply-adds: equal to round-off, compared in tests/emu and
+ * tests/unit/test_sem_flow.c). Shared dofs are added atomically.
  *
  * No PETSc here. */
 #pragma once
@@ -44,6 +50,17 @@ void SEMFlowPressureRHSHost(const SEMFlowKernelData *d, double nu, const double 
 void SEMFlowVelocityRHSHost(const SEMFlowKernelData *d, double nu, const double *F, const double *p, double *b);
 /* div[pgather] += wJ (div u)(x_i): the collocated divergence of u, for the divergence monitor. */
 void SEMFlowDivergenceHost(const SEMFlowKernelData *d, const double *u, double *div);
+/* elem[e] = sum_q wJ |curl u|^2 at element e's nodes (set, not added), e < K: the enstrophy integrand. */
+void SEMFlowEnstrophyHost(const SEMFlowKernelData *d, const double *u, double *elem);
+
+/* The CUDA twins (cuda/sem_flow.cu): device pointers in d and the arrays, on the cudaStream_t stream;
+ * 0 or a cudaError_t (cudaErrorInvalidConfiguration where the element's fields do not fit the block's
+ * shared memory, see SEMFlowCUDASharedBytes). */
+int SEMFlowConvectionCUDA(const SEMFlowKernelData *d, const double *u, double *C, void *stream);
+int SEMFlowPressureRHSCUDA(const SEMFlowKernelData *d, double nu, const double *F, const double *ustar, double *b, void *stream);
+int SEMFlowVelocityRHSCUDA(const SEMFlowKernelData *d, double nu, const double *F, const double *p, double *b, void *stream);
+int SEMFlowDivergenceCUDA(const SEMFlowKernelData *d, const double *u, double *div, void *stream);
+int SEMFlowEnstrophyCUDA(const SEMFlowKernelData *d, const double *u, double *elem, void *stream);
 
 #ifdef __cplusplus
 }
