@@ -121,7 +121,9 @@ static PetscLogDouble SEMDivergenceFlopsPerElement(const SEMPressure *p)
   return u->dim * u->dim * pass + (2.0 * u->dim * u->dim + 1) * p->Npp;
 }
 
-static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
+/* y = B x, or y = z + B x with add (Taylor-Hood: the kernel adds into y where the local layout is the global one; else
+ * the local result is added through the exchange). */
+static PetscErrorCode SEMDivergenceApply(Mat B, Vec x, Vec z, Vec y, PetscBool add)
 {
   SEMDivergence     *ctx;
   SEMPressure       *p;
@@ -138,12 +140,13 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(OpShellBegin(&ctx->ushell, x, &on_device));
   PetscCall(OpShellBegin(&ctx->pshell, y, NULL));
   PetscCall(OpShellEventBegin(&ctx->ushell, HOFLOW_SEMDivergence));
+  if (add && z != y) PetscCall(VecCopy(z, y));
   if (!u->local_is_global) {
     PetscCall(OpShellGetLocal(&ctx->ushell, 0, &ul));
     PetscCall(DMGlobalToLocal(u->dm, x, INSERT_VALUES, ul));
   }
   if (!SEMPressureLocalIsGlobal(p)) PetscCall(OpShellGetLocal(&ctx->pshell, 0, &pl));
-  PetscCall(VecZeroEntries(pl));
+  if (pl != y || !add) PetscCall(VecZeroEntries(pl));
   PetscCall(OpShellGetArrayRead(&ctx->ushell, ul, &ua));
   PetscCall(OpShellGetArray(&ctx->pshell, pl, &pa));
   if (!on_device) SEMDivergenceHost(&ctx->kd, ua, pa, ctx->work);
@@ -151,14 +154,42 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(OpShellRestoreArray(&ctx->pshell, pl, &pa));
   PetscCall(OpShellRestoreArrayRead(&ctx->ushell, ul, &ua));
   if (pl != y) {
-    if (p->continuous) PetscCall(VecZeroEntries(y));
+    if (p->continuous && !add) PetscCall(VecZeroEntries(y));
     PetscCall(DMLocalToGlobal(p->dm, pl, p->continuous ? ADD_VALUES : INSERT_VALUES, y));
   }
   PetscCall(OpShellEventEnd(&ctx->ushell, HOFLOW_SEMDivergence, SEMDivergenceFlopsPerElement(p) * u->K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
+static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SEMDivergenceApply(B, x, NULL, y, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = z + B x: the MatNest of the Stokes system applies every block by MatMultAdd (PETSc's shell default would apply
+ * B into a work vector and add it: two more passes over the pressure). */
+static PetscErrorCode MatMultAdd_SEMDivergence(Mat B, Vec x, Vec z, Vec y)
+{
+  SEMDivergence *ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(B, &ctx));
+  if (ctx->p->continuous) PetscCall(SEMDivergenceApply(B, x, z, y, PETSC_TRUE));
+  else { /* qn_qn2: the kernel sets the element's values: B x into a work vector, added */
+    Vec w;
+    PetscCall(VecDuplicate(y, &w));
+    PetscCall(SEMDivergenceApply(B, x, NULL, w, PETSC_FALSE));
+    if (z != y) PetscCall(VecCopy(z, y));
+    PetscCall(VecAXPY(y, 1.0, w));
+    PetscCall(VecDestroy(&w));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = B^T x, or y = z + B^T x with add (the kernel adds into y where the local layout is the global one). */
+static PetscErrorCode SEMGradientApply(Mat B, Vec x, Vec z, Vec y, PetscBool add)
 {
   SEMDivergence     *ctx;
   SEMPressure       *p;
@@ -175,12 +206,13 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(OpShellBegin(&ctx->ushell, y, &on_device));
   PetscCall(OpShellBegin(&ctx->pshell, x, NULL));
   PetscCall(OpShellEventBegin(&ctx->ushell, HOFLOW_SEMDivergence));
+  if (add && z != y) PetscCall(VecCopy(z, y));
   if (!SEMPressureLocalIsGlobal(p)) {
     PetscCall(OpShellGetLocal(&ctx->pshell, 0, &pl));
     PetscCall(DMGlobalToLocal(p->dm, x, INSERT_VALUES, pl));
   }
   if (!u->local_is_global) PetscCall(OpShellGetLocal(&ctx->ushell, 1, &ul));
-  PetscCall(VecZeroEntries(ul));
+  if (ul != y || !add) PetscCall(VecZeroEntries(ul));
   PetscCall(OpShellGetArrayRead(&ctx->pshell, pl, &pa));
   PetscCall(OpShellGetArray(&ctx->ushell, ul, &ua));
   if (!on_device) SEMGradientHost(&ctx->kd, pa, ua, ctx->work);
@@ -188,10 +220,25 @@ static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
   PetscCall(OpShellRestoreArray(&ctx->ushell, ul, &ua));
   PetscCall(OpShellRestoreArrayRead(&ctx->pshell, pl, &pa));
   if (ul != y) {
-    PetscCall(VecZeroEntries(y));
+    if (!add) PetscCall(VecZeroEntries(y));
     PetscCall(DMLocalToGlobal(u->dm, ul, ADD_VALUES, y));
   }
   PetscCall(OpShellEventEnd(&ctx->ushell, HOFLOW_SEMDivergence, (SEMDivergenceFlopsPerElement(p) + 2.0 * u->dim * u->Np) * u->K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_SEMDivergence(Mat B, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SEMGradientApply(B, x, NULL, y, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = z + B^T x (the MatNest's B0^T block, through MatCreateTranspose). */
+static PetscErrorCode MatMultTransposeAdd_SEMDivergence(Mat B, Vec x, Vec z, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SEMGradientApply(B, x, z, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -249,6 +296,8 @@ PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], M
   PetscCall(SEMStokesCreateShell(p, p->velocity->dm, ctx, B));
   PetscCall(MatShellSetOperation(*B, MATOP_MULT, (void (*)(void))MatMult_SEMDivergence));
   PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_SEMDivergence));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_SEMDivergence));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_SEMDivergence));
   PetscCall(MatShellSetOperation(*B, MATOP_DESTROY, (void (*)(void))MatDestroy_SEMDivergence));
   PetscCall(PetscObjectSetName((PetscObject)*B, "SEM divergence"));
   PetscFunctionReturn(PETSC_SUCCESS);
