@@ -8,7 +8,7 @@
 //   B:  for each velocity component j: u_j gathered; the reference derivatives at the Gauss points by 8
 //       passes in 3D (dir 0: B and D; dir 1: BB, BD, DB; dir 2 fused with the metric: t_q += sum_a g_ja
 //       D~_a u_j), 3 in 2D; then t_q *= w_q J_q and, for Taylor-Hood, dim passes of Bpq^T and an atomic
-//       scatter through the pressure's gather (qn_qn2: the element's own values, set).
+//       scatter through the pressure's gather (qn_qn2: added to the element's own values).
 //   G:  t_q = w_q J_q p(x_q) (Taylor-Hood: dim passes of Bpq from the gathered pressure); for each component
 //       s_a = g_ja t, the transposed passes in the reverse direction order (dir 2: three, dir 1: three,
 //       dir 0 fused with the sum over a), atomically added to the velocity where it is not Dirichlet.
@@ -172,7 +172,7 @@ __global__ void SEMDivergenceKernel(const SEMStokesKernelData d, const double *_
   for (int q = tid; q < S::NPP; q += NT) acc[q] = PointWJ<DIM, NG>(d, sw, ee, q) * acc[q];
   if constexpr (!TH) {
     if (live)
-      for (int q = tid; q < S::NPP; q += NT) p[d.poffset[e] + q] = acc[q];
+      for (int q = tid; q < S::NPP; q += NT) p[d.poffset[e] + q] += acc[q]; // the element's own values: no atomics
   } else {
     __syncthreads();
     Interpolate<DIM, NG, NP1, NT>(sBpqT, acc, sU, sB, sC, tid); // tested against the Q_{N-1} basis

@@ -121,8 +121,9 @@ static PetscLogDouble SEMDivergenceFlopsPerElement(const SEMPressure *p)
   return u->dim * u->dim * pass + (2.0 * u->dim * u->dim + 1) * p->Npp;
 }
 
-/* y = B x, or y = z + B x with add (Taylor-Hood: the kernel adds into y where the local layout is the global one; else
- * the local result is added through the exchange). */
+/* y = B x, or y = z + B x with add (the kernel adds into y where the local layout is the global one; else the local
+ * result is added through the exchange: for qn_qn2 every cell's values come from its one owned element, the halo
+ * cells' zeros add nothing). */
 static PetscErrorCode SEMDivergenceApply(Mat B, Vec x, Vec z, Vec y, PetscBool add)
 {
   SEMDivergence     *ctx;
@@ -154,8 +155,8 @@ static PetscErrorCode SEMDivergenceApply(Mat B, Vec x, Vec z, Vec y, PetscBool a
   PetscCall(OpShellRestoreArray(&ctx->pshell, pl, &pa));
   PetscCall(OpShellRestoreArrayRead(&ctx->ushell, ul, &ua));
   if (pl != y) {
-    if (p->continuous && !add) PetscCall(VecZeroEntries(y));
-    PetscCall(DMLocalToGlobal(p->dm, pl, p->continuous ? ADD_VALUES : INSERT_VALUES, y));
+    if (!add) PetscCall(VecZeroEntries(y));
+    PetscCall(DMLocalToGlobal(p->dm, pl, ADD_VALUES, y));
   }
   PetscCall(OpShellEventEnd(&ctx->ushell, HOFLOW_SEMDivergence, SEMDivergenceFlopsPerElement(p) * u->K));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -169,22 +170,11 @@ static PetscErrorCode MatMult_SEMDivergence(Mat B, Vec x, Vec y)
 }
 
 /* y = z + B x: the MatNest of the Stokes system applies every block by MatMultAdd (PETSc's shell default would apply
- * B into a work vector and add it: two more passes over the pressure). */
+ * B into a work vector, cached in the shell, and add it: two more passes over the pressure). */
 static PetscErrorCode MatMultAdd_SEMDivergence(Mat B, Vec x, Vec z, Vec y)
 {
-  SEMDivergence *ctx;
-
   PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(B, &ctx));
-  if (ctx->p->continuous) PetscCall(SEMDivergenceApply(B, x, z, y, PETSC_TRUE));
-  else { /* qn_qn2: the kernel sets the element's values: B x into a work vector, added */
-    Vec w;
-    PetscCall(VecDuplicate(y, &w));
-    PetscCall(SEMDivergenceApply(B, x, NULL, w, PETSC_FALSE));
-    if (z != y) PetscCall(VecCopy(z, y));
-    PetscCall(VecAXPY(y, 1.0, w));
-    PetscCall(VecDestroy(&w));
-  }
+  PetscCall(SEMDivergenceApply(B, x, z, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

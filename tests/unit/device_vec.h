@@ -19,10 +19,11 @@ static PETSC_UNUSED PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* max |A_device x - A_host x| / max |A_host x| (A^T with transpose) for a random x: the matrix applied to a vector of
- * its own type (MatCreateVecs: CUDA vectors where the operator's DM makes them, so the CUDA kernels) and to a host
- * copy of it (the host kernels). */
-static PETSC_UNUSED PetscErrorCode DeviceVersusHost(Mat A, PetscBool transpose, PetscReal *rel)
+/* max |A x - H x| / max |H x| (transposes with transpose) for a random x: A applied to a vector of its own type
+ * (MatCreateVecs: CUDA vectors where the operator's DM makes them, so the CUDA kernels) and H (A itself, or a twin
+ * built alike: a MatShell's MatMultAdd caches a work vector of the first call's type) to a host copy of it (the
+ * host kernels). */
+static PETSC_UNUSED PetscErrorCode DeviceVersusHost(Mat A, Mat H, PetscBool transpose, PetscReal *rel)
 {
   Vec                xd, yd, xh, yh;
   PetscRandom        rnd;
@@ -47,10 +48,10 @@ static PETSC_UNUSED PetscErrorCode DeviceVersusHost(Mat A, PetscBool transpose, 
   PetscCall(VecRestoreArrayRead(xd, &a));
   if (transpose) {
     PetscCall(MatMultTranspose(A, xd, yd));
-    PetscCall(MatMultTranspose(A, xh, yh));
+    PetscCall(MatMultTranspose(H, xh, yh));
   } else {
     PetscCall(MatMult(A, xd, yd));
-    PetscCall(MatMult(A, xh, yh));
+    PetscCall(MatMult(H, xh, yh));
   }
   PetscCall(VecGetArrayRead(yd, &a));
   PetscCall(VecGetArrayRead(yh, &b));

@@ -84,15 +84,15 @@ int main(int argc, char **argv)
       SEMDisc  *sem;
       PetscReal rel, rel_vector, rel_mass, rel_diagonal, rel_vector_diagonal;
       PetscCall(DiscGetSEM(app->disc, "the -disc sem test", &sem));
-      PetscCall(DeviceVersusHost(A, PETSC_FALSE, &rel));
+      PetscCall(DeviceVersusHost(A, A, PETSC_FALSE, &rel));
       PetscCall(DiagonalDeviceVersusHost(A, &rel_diagonal));
       /* the vector Laplacian (dim interlaced components, one launch) and the diagonal mass */
       PetscCall(DiscCreateComponents(app->mesh, "sem", app->order, app->mesh->dim, &vdisc));
       PetscCall(DiscCreateElliptic(vdisc, app->problem.lambda, NULL, &Av));
-      PetscCall(DeviceVersusHost(Av, PETSC_FALSE, &rel_vector));
+      PetscCall(DeviceVersusHost(Av, Av, PETSC_FALSE, &rel_vector));
       PetscCall(DiagonalDeviceVersusHost(Av, &rel_vector_diagonal));
       PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &Ms));
-      PetscCall(DeviceVersusHost(Ms, PETSC_FALSE, &rel_mass));
+      PetscCall(DeviceVersusHost(Ms, Ms, PETSC_FALSE, &rel_mass));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_device: device_vs_host %.3e vector_device_vs_host %.3e mass_device_vs_host %.3e diagonal_device_vs_host %.3e vector_diagonal_device_vs_host %.3e factors %s\n", (double)rel, (double)rel_vector, (double)rel_mass, (double)rel_diagonal, (double)rel_vector_diagonal,
                             sem->affine ? "affine" : "stored"));
       PetscCall(MatDestroy(&Av));

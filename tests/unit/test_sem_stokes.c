@@ -19,38 +19,50 @@ static const char help[] = "Continuous spectral elements, the Stokes pieces (-di
  * input: B, B^T with every boundary velocity dof left out and with none, the consistent pressure mass (Taylor-Hood),
  * and the unsteady Stokes block operator [A + M, B0^T; B0, 0] as the Stokes system builds it (a MatNest of the DM's
  * vector type). */
+/* [A + M, B0^T; B0, 0] on the velocity and pressure vectors of the DM's type. */
+static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt face_type[], Mat *K)
+{
+  Mat     Av, BT, blocks[4];
+  VecType vtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(SEMOperatorCreate(u, 1.0, face_type, &Av));
+  PetscCall(MatCreateTranspose(B0, &BT));
+  blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
+  PetscCall(MatCreateNest(PETSC_COMM_WORLD, 2, NULL, 2, NULL, blocks, K));
+  PetscCall(DMGetVecType(u->dm, &vtype));
+  PetscCall(MatNestSetVecType(*K, vtype));
+  PetscCall(MatDestroy(&Av));
+  PetscCall(MatDestroy(&BT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode StokesDeviceVersusHost(App *app, SEMDisc *u, SEMPressure *p, Mat B)
 {
-  Mat       B0, BT, Av, K, Mc, blocks[4];
+  Mat       B0, K, Kh, Mc;
   PetscInt *face_type;
   PetscReal div, grad, div0, grad0, mass = 0, block;
-  VecType   vtype;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(PetscMax(app->mesh->nslots, 1), &face_type));
   for (PetscInt k = 0; k < app->mesh->nslots; k++) face_type[k] = app->mesh->face_elem[k] < 0 ? HOFLOW_FACE_DIRICHLET : HOFLOW_FACE_INTERIOR;
   PetscCall(SEMDivergenceCreate(p, face_type, &B0));
-  PetscCall(DeviceVersusHost(B, PETSC_FALSE, &div));
-  PetscCall(DeviceVersusHost(B, PETSC_TRUE, &grad));
-  PetscCall(DeviceVersusHost(B0, PETSC_FALSE, &div0));
-  PetscCall(DeviceVersusHost(B0, PETSC_TRUE, &grad0));
+  PetscCall(DeviceVersusHost(B, B, PETSC_FALSE, &div));
+  PetscCall(DeviceVersusHost(B, B, PETSC_TRUE, &grad));
+  PetscCall(DeviceVersusHost(B0, B0, PETSC_FALSE, &div0));
+  PetscCall(DeviceVersusHost(B0, B0, PETSC_TRUE, &grad0));
   if (p->continuous) {
     PetscCall(SEMPressureMassCreate(p, &Mc));
-    PetscCall(DeviceVersusHost(Mc, PETSC_FALSE, &mass));
+    PetscCall(DeviceVersusHost(Mc, Mc, PETSC_FALSE, &mass));
     PetscCall(MatDestroy(&Mc));
   }
-  PetscCall(SEMOperatorCreate(u, 1.0, face_type, &Av));
-  PetscCall(MatCreateTranspose(B0, &BT));
-  blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
-  PetscCall(MatCreateNest(PETSC_COMM_WORLD, 2, NULL, 2, NULL, blocks, &K));
-  PetscCall(DMGetVecType(u->dm, &vtype));
-  PetscCall(MatNestSetVecType(K, vtype));
-  PetscCall(DeviceVersusHost(K, PETSC_FALSE, &block));
+  PetscCall(StokesBlockOperator(u, B0, face_type, &K));
+  PetscCall(StokesBlockOperator(u, B0, face_type, &Kh)); /* its A block's MatMultAdd work vector on the host */
+  PetscCall(DeviceVersusHost(K, Kh, PETSC_FALSE, &block));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes_device: divergence %.3e gradient %.3e divergence_free %.3e gradient_free %.3e pressure_mass %.3e block %.3e pair %s factors %s\n", (double)div, (double)grad, (double)div0, (double)grad0, (double)mass, (double)block, SEMStokesPairNames[p->pair],
                         p->affine ? "affine" : "stored"));
   PetscCall(MatDestroy(&K));
-  PetscCall(MatDestroy(&BT));
-  PetscCall(MatDestroy(&Av));
+  PetscCall(MatDestroy(&Kh));
   PetscCall(MatDestroy(&B0));
   PetscCall(PetscFree(face_type));
   PetscFunctionReturn(PETSC_SUCCESS);

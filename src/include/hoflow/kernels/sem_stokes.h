@@ -40,7 +40,7 @@ typedef struct {
 
 /* Doubles of work the host kernels need. */
 int SEMStokesWorkSize(const SEMStokesKernelData *d);
-/* p += B u (Taylor-Hood: added through pgather; qn_qn2: the element's values set), u and p local arrays. */
+/* p += B u (Taylor-Hood: added through pgather; qn_qn2: to the element's own values), u and p local arrays. */
 void SEMDivergenceHost(const SEMStokesKernelData *d, const double *u, double *p, double *work);
 /* u += G p = B^T p (Dirichlet velocity dofs untouched). */
 void SEMGradientHost(const SEMStokesKernelData *d, const double *p, double *u, double *work);
