@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|ncu|tetN8|tensorhex|fr|tgv]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|semstokes|ncu|tetN8|tensorhex|fr|tgv]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -122,7 +122,7 @@ for part in $parts; do
         # false) and the MatMult of 40 CG + Jacobi iterations of hoflow from -log_view (the issue's number, everything
         # around the kernel included). Rows also in $OUT/sem_bench.csv.
     rm -f "$OUT/sem_bench.csv"
-    SB="./build/bench/sem_bench -dm_vec_type cuda -bench_reps 20 -bench_csv $OUT/sem_bench.csv"
+    SB="./build/bench/sem_bench -dm_vec_type cuda -bench_reps 20 -bench_csv $OUT/sem_bench.csv -bench_ops laplace,helmholtz,mass,inverse_mass,vector_laplace"
     for nf in 2:64:4 3:48:4 4:54:3 5:43:3 6:36:3 7:31:3 8:27:3; do
       n=${nf%%:*}; rest=${nf#*:}; f=${rest%%:*}; r=${rest#*:}
       case " ${SEM_ORDERS:-2 3 4 5 6 7 8} " in *" $n "*) ;; *) continue ;; esac
@@ -137,6 +137,27 @@ for part in $parts; do
         grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d CG MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
       fi
     done ;;
+  semstokes)  # issue 18's SEM benchmark (bench/sem_bench.c): MatMult GDOF/s of the mass, Laplacian, vector Laplacian, the Taylor-Hood
+              # divergence and gradient (cuda/sem_stokes.cu) and the unsteady Stokes block operator [A + M, B0^T; B0, 0] against the
+              # bandwidth roofline, hexahedral boxes of about 2.1 M scalar DOFs (6.4 M velocity DOFs; 0.9 and 1.3 M at N = 2, 3) at N = ${SEMSTOKES_ORDERS:-2..8}, affine
+              # factors; then the same operators on the machine's 16 CPU cores (mpiexec -n 16, host vectors) and the GPU/CPU ratio of the
+              # Stokes operator (the issue: >= 10x at N = 8). Box sizes keep each order's host setup (three layouts: scalar, velocity,
+              # pressure) to about 10 s. Rows in $OUT/sem_stokes_bench.csv, the ratios in $OUT/sem_stokes_ratio.txt.
+    rm -f "$OUT/sem_stokes_bench.csv" "$OUT/sem_stokes_ratio.txt"
+    OPS=mass,laplace,vector_laplace,divergence,gradient,stokes
+    for nf in 2:48 3:36 4:32 5:26 6:21 7:18 8:16; do
+      n=${nf%%:*}; f=${nf#*:}
+      case " ${SEMSTOKES_ORDERS:-2 3 4 5 6 7 8} " in *" $n "*) ;; *) continue ;; esac
+      BOX="-order $n -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces $f,$f,$f -bench_ops $OPS -bench_csv $OUT/sem_stokes_bench.csv"
+      timeout 240 ./build/bench/sem_bench -dm_vec_type cuda -bench_reps 20 $BOX > "$OUT/r_gpu.txt" 2>&1; grep -E "^(sem_bench|device|copy|setup)|rror" "$OUT/r_gpu.txt"
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 240 mpiexec -n 16 --bind-to core ./build/bench/sem_bench -bench_reps 5 -bench_copy_mib 64 $BOX > "$OUT/r_cpu.txt" 2>&1
+      grep -E "^(sem_bench|device|copy)|rror" "$OUT/r_cpu.txt"
+      for op in ${OPS//,/ }; do
+        g=$(grep -E "^sem_bench: .* op $op " "$OUT/r_gpu.txt" | sed -n 's/.* seconds \([^ ]*\) .*/\1/p'); c=$(grep -E "^sem_bench: .* op $op " "$OUT/r_cpu.txt" | sed -n 's/.* seconds \([^ ]*\) .*/\1/p')
+        [ -n "$g" ] && [ -n "$c" ] && awk -v n=$n -v op=$op -v g=$g -v c=$c 'BEGIN {printf "sem N=%d %-14s GPU %.4e s, 16 cores %.4e s: GPU/CPU %.1fx\n", n, op, g, c, c / g}' | tee -a "$OUT/sem_stokes_ratio.txt"
+      done
+    done
+    rm -f "$OUT/r_gpu.txt" "$OUT/r_cpu.txt" ;;
   fr)  # flux reconstruction (issue 17): time per RK stage per DOF-variable of -disc fr (Euler, isentropic vortex, LSERK4) on
        # periodic quadrilaterals and hexahedra, N = ${FR_ORDERS:-1,2,3,4,5}: the GPU (about ${FR_SIZE:-8e6} DOF-variables a mesh) and one
        # core of the GPU machine (2e5), the speedup in $OUT/fr_rhs.md; FR_SWEEP=1 also times 1..32 elements a thread block at

@@ -100,6 +100,7 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **p
   DenseTranspose(p->Ng, N1, p->Dgl, p->DglT);
   /* geometry at the tensor Gauss points */
   PetscCall(PetscMalloc3(u->K * p->Npp, &p->wJ, u->K * p->Npp * dim * dim, &p->g, u->K * p->Npp * dim, &p->x));
+  if (u->affine) PetscCall(PetscMalloc1(u->K * (1 + dim * dim), &p->affine)); /* no element of the rank is curved (and -sem_affine_factors) */
   PetscCall(PetscMalloc2(p->Npp * dim, &xi, p->Npp * dim * dim, &jac));
   for (PetscInt q = 0; q < p->Npp; q++) {
     const PetscInt ix[3] = {q % p->Ng, (q / p->Ng) % p->Ng, q / (p->Ng * p->Ng)};
@@ -116,10 +117,15 @@ PetscErrorCode SEMPressureCreate(SEMDisc *u, SEMStokesPair pair, SEMPressure **p
       PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " is tangled or inverted at a Gauss point of the -disc sem pressure (Jacobian %g)", mesh->source, mesh->elem_cell[e], (double)J);
       p->wJ[e * p->Npp + q] = w * J;
       for (PetscInt k = 0; k < dim * dim; k++) p->g[(e * p->Npp + q) * dim * dim + k] = g[k];
+      if (p->affine && q == 0) { /* the same at every point of an affine element */
+        p->affine[e * (1 + dim * dim)] = J;
+        for (PetscInt k = 0; k < dim * dim; k++) p->affine[e * (1 + dim * dim) + 1 + k] = g[k];
+      }
     }
   }
   if (u->has_curved) PetscCall(MeshGeometryTableDestroy(&tab));
   PetscCall(PetscFree2(xi, jac));
+  p->kd = (SEMStokesKernelData){(int)dim, (int)N1, (int)p->Ng, (int)p->Np1, (int)u->Np, (int)p->Npp, (int)p->Npe, (int)u->K, u->gather, p->continuous ? p->continuous->gather : NULL, p->continuous ? NULL : p->offset, p->Bgl, p->Dgl, p->BglT, p->DglT, p->Bpq, p->BpqT, p->wJ, p->g, NULL, p->affine, p->wg};
   *pout = p;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -163,6 +169,7 @@ PetscErrorCode SEMPressureDestroy(SEMPressure **p)
   PetscCall(PetscFree2((*p)->Bpq, (*p)->BpqT));
   PetscCall(PetscFree4((*p)->Bgl, (*p)->Dgl, (*p)->BglT, (*p)->DglT));
   PetscCall(PetscFree3((*p)->wJ, (*p)->g, (*p)->x));
+  PetscCall(PetscFree((*p)->affine));
   PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

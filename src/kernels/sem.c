@@ -95,26 +95,7 @@ void SEMDiagonalHost(const SEMKernelData *d, double *diag)
 
 void SEMTensorApply(int dim, int n_in, int n_out, const double *const A[], const double *in, double *out, double *work)
 {
-  const int     max   = n_in > n_out ? n_in : n_out;
-  int           total = 1;
-  const double *src   = in;
-
-  for (int d = 0; d < dim; d++) total *= max;
-  for (int dir = 0; dir < dim; dir++) {
-    const double *B     = A[dir];
-    double       *dst   = dir == dim - 1 ? out : work + (dir % 2) * total;
-    int           inner = 1, outer = 1;
-    for (int d = 0; d < dir; d++) inner *= n_out;
-    for (int d = dir + 1; d < dim; d++) outer *= n_in;
-    for (int o = 0; o < outer; o++)
-      for (int i = 0; i < n_out; i++)
-        for (int c = 0; c < inner; c++) {
-          double s = 0;
-          for (int k = 0; k < n_in; k++) s += B[i * n_in + k] * src[(o * n_in + k) * inner + c];
-          dst[(o * n_out + i) * inner + c] = s;
-        }
-    src = dst;
-  }
+  TensorApplyRect(dim, n_in, n_out, A, in, out, work);
 }
 
 void SEMTensorInterpolate(int dim, int n_in, int n_out, const double *B, const double *in, double *out, double *work)

@@ -80,6 +80,23 @@ static PetscErrorCode StokesDefaultOption(const char prefix[], const char name[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A diagonal matrix of d (the pressure masses: Jacobi's and CG's preconditioning matrices), AIJCUSPARSE where the
+ * run's vectors are CUDA vectors so that Jacobi applies it on the device. */
+static PetscErrorCode StokesDiagonalMatrix(StokesSystem *st, Vec d, Mat *M)
+{
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(d, &n));
+  PetscCall(MatCreate(st->app->comm, M));
+  PetscCall(MatSetSizes(*M, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*M, st->cuda ? MATAIJCUSPARSE : MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*M, 1, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*M, 1, NULL, 0, NULL));
+  PetscCall(MatDiagonalSet(*M, d, INSERT_VALUES));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The operators: A + lambda M (vector Laplacian) and its LOR matrix, A without Dirichlet rows (the
  * lifting), B with and without the Dirichlet velocity dofs, the pressure mass, the MatNest of the system
  * and of the preconditioner, the constant pressure as null space or deflated mode; for lambda > 0 the
@@ -90,10 +107,12 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
   const Mesh *mesh = app->mesh;
   MPI_Comm    comm = app->comm;
   Vec         mp;
-  PetscInt    np, *free_faces;
+  PetscInt   *free_faces;
   Mat         blocks[4], pblocks[4];
+  VecType     vtype;
 
   PetscFunctionBeginUser;
+  PetscCall(DMGetVecType(st->u->dm, &vtype)); /* the MatNests' vectors: CUDA ones with -dm_vec_type cuda */
   PetscCall(SEMStokesPairFromOptions(comm, &st->pair));
   PetscCall(SEMOperatorCreate(st->u, st->lambda, mesh->face_type, &st->A));
   PetscCall(SEMOperatorAssembleLOR(st->A, &st->Plor));
@@ -108,9 +127,7 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
   PetscCall(DMCreateGlobalVector(st->p->dm, &mp));
   PetscCall(SEMPressureMass(st->p, mp));
   PetscCall(VecScale(mp, -1.0));
-  PetscCall(VecGetLocalSize(mp, &np));
-  PetscCall(MatCreateAIJ(comm, np, np, PETSC_DETERMINE, PETSC_DETERMINE, 1, NULL, 0, NULL, &st->Sp));
-  PetscCall(MatDiagonalSet(st->Sp, mp, INSERT_VALUES));
+  PetscCall(StokesDiagonalMatrix(st, mp, &st->Sp));
   PetscCall(PetscObjectSetName((PetscObject)st->Sp, "SEM pressure mass (Schur complement approximation)"));
   PetscCall(VecDuplicate(mp, &st->mass_p));
   PetscCall(VecDuplicate(mp, &st->inv_sp));
@@ -123,13 +140,13 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
   PetscCall(VecDestroy(&mp));
   blocks[0] = st->A, blocks[1] = st->BT, blocks[2] = st->B0, blocks[3] = NULL;
   PetscCall(MatCreateNest(comm, 2, NULL, 2, NULL, blocks, &st->K));
-  PetscCall(MatNestSetVecType(st->K, VECSTANDARD));
+  PetscCall(MatNestSetVecType(st->K, vtype));
   PetscCall(MatNestGetISs(st->K, st->is, NULL));
   PetscCall(PetscObjectReference((PetscObject)st->is[0]));
   PetscCall(PetscObjectReference((PetscObject)st->is[1]));
   pblocks[0] = st->Plor, pblocks[1] = NULL, pblocks[2] = NULL, pblocks[3] = st->Sp;
   PetscCall(MatCreateNest(comm, 2, st->is, 2, st->is, pblocks, &st->P));
-  PetscCall(MatNestSetVecType(st->P, VECSTANDARD));
+  PetscCall(MatNestSetVecType(st->P, vtype));
   PetscCall(PetscObjectSetName((PetscObject)st->K, "SEM Stokes"));
   if (st->lambda > 0) {
     /* L_p: the Laplacian of the continuous pressure space with natural (Neumann) boundaries, as B M^-1 B^T
@@ -140,7 +157,7 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
     PetscCall(PCCreate(comm, &st->poisson));
     PetscCall(PCSetOptionsPrefix(st->poisson, "stokes_pressure_poisson_"));
     PetscCall(PCSetOperators(st->poisson, st->Lp_lor, st->Lp_lor));
-    PetscCall(HoflowAMGSetDefault(st->poisson, 0.0, PETSC_FALSE));
+    PetscCall(HoflowAMGSetDefault(st->poisson, 0.0, st->cuda));
     PetscCall(PCSetFromOptions(st->poisson));
     PetscCall(PCSetUp(st->poisson));
   }
@@ -159,8 +176,7 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
     if (st->consistent_mass) {
       PC pcm;
       PetscCall(SEMPressureMassCreate(st->p, &st->Mc));
-      PetscCall(MatCreateAIJ(comm, np, np, PETSC_DETERMINE, PETSC_DETERMINE, 1, NULL, 0, NULL, &st->Ml));
-      PetscCall(MatDiagonalSet(st->Ml, st->mass_p, INSERT_VALUES));
+      PetscCall(StokesDiagonalMatrix(st, st->mass_p, &st->Ml));
       PetscCall(KSPCreate(comm, &st->mass_ksp));
       PetscCall(KSPSetOptionsPrefix(st->mass_ksp, "stokes_schur_mass_"));
       PetscCall(KSPSetOperators(st->mass_ksp, st->Mc, st->Ml));
@@ -357,7 +373,7 @@ static PetscErrorCode StokesCreateSolver(StokesSystem *st)
     PetscBool boomer;
     PetscCall(PCCreate(app->comm, &stand_in));
     PetscCall(PCSetOptionsPrefix(stand_in, uprefix));
-    PetscCall(HoflowHypreSetDefaults(stand_in, 0.0, PETSC_FALSE, &boomer));
+    PetscCall(HoflowHypreSetDefaults(stand_in, 0.0, st->cuda, &boomer));
     PetscCall(PCDestroy(&stand_in));
   }
   PetscCall(KSPSetFromOptions(st->ksp));
@@ -400,11 +416,7 @@ PetscErrorCode StokesSystemCreate(App *app, PetscReal nu, PetscReal lambda, Stok
   st->nu     = nu;
   st->lambda = lambda;
   PetscCall(DiscGetSEM(app->disc, "The Stokes physics (spectral elements)", &st->u));
-  { /* the divergence and the block system work on host arrays: a device vector would be copied at every apply */
-    PetscBool cuda;
-    PetscCall(HoflowDMIsCUDA(st->u->dm, &cuda));
-    PetscCheck(!cuda, app->comm, PETSC_ERR_SUP, "-problem %s: the Stokes solver runs on the host only (its divergence operator has no CUDA kernel yet); drop -dm_vec_type cuda", app->problem_name);
-  }
+  PetscCall(HoflowDMIsCUDA(st->u->dm, &st->cuda)); /* -dm_vec_type cuda: every operator on the device (op/sem.c, op/sem_stokes.c) */
   PetscCheck(app->problem.exact && app->problem.forcing, app->comm, PETSC_ERR_ARG_WRONG, "Problem %s: the Stokes physics needs the exact solution (u, p) for its boundary data and a forcing", app->problem_name);
   PetscCall(PetscTime(&t0));
   PetscCall(StokesCreateOperators(st));

@@ -1,10 +1,11 @@
 /* The unit tests' device copies (test_gpu.c, test_mdg.c, test_fr_kernels.c): a CUDA vector with x's layout and
- * values. Include inside `#if defined(HOFLOW_HAVE_CUDA)`. */
+ * values; and (test_sem.c, test_sem_stokes.c) an operator applied on the device and on the host. DuplicateOnDevice
+ * belongs inside `#if defined(HOFLOW_HAVE_CUDA)`; DeviceVersusHost compiles in every build. */
 #pragma once
 
 #include <petscvec.h>
 
-static PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
+static PETSC_UNUSED PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
 {
   PetscInt n, N;
 
@@ -15,5 +16,58 @@ static PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
   PetscCall(VecSetSizes(*xd, n, N));
   PetscCall(VecSetType(*xd, VECCUDA));
   PetscCall(VecCopy(x, *xd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max |A x - H x| / max |H x| (transposes with transpose) for a random x: A applied to a vector of its own type
+ * (MatCreateVecs: CUDA vectors where the operator's DM makes them, so the CUDA kernels) and H (A itself, or a twin
+ * built alike: a MatShell's MatMultAdd caches a work vector of the first call's type) to a host copy of it (the
+ * host kernels). */
+static PETSC_UNUSED PetscErrorCode DeviceVersusHost(Mat A, Mat H, PetscBool transpose, PetscReal *rel)
+{
+  Vec                xd, yd, xh, yh;
+  PetscRandom        rnd;
+  PetscInt           n, m;
+  const PetscScalar *a, *b;
+  PetscScalar       *c;
+  PetscReal          diff = 0, scale = 0;
+
+  PetscFunctionBeginUser;
+  if (transpose) PetscCall(MatCreateVecs(A, &yd, &xd));
+  else PetscCall(MatCreateVecs(A, &xd, &yd));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &rnd));
+  PetscCall(VecSetRandom(xd, rnd));
+  PetscCall(VecGetLocalSize(xd, &n));
+  PetscCall(VecGetLocalSize(yd, &m));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), n, PETSC_DETERMINE, &xh));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), m, PETSC_DETERMINE, &yh));
+  PetscCall(VecGetArrayRead(xd, &a));
+  PetscCall(VecGetArrayWrite(xh, &c));
+  PetscCall(PetscArraycpy(c, a, n));
+  PetscCall(VecRestoreArrayWrite(xh, &c));
+  PetscCall(VecRestoreArrayRead(xd, &a));
+  if (transpose) {
+    PetscCall(MatMultTranspose(A, xd, yd));
+    PetscCall(MatMultTranspose(H, xh, yh));
+  } else {
+    PetscCall(MatMult(A, xd, yd));
+    PetscCall(MatMult(H, xh, yh));
+  }
+  PetscCall(VecGetArrayRead(yd, &a));
+  PetscCall(VecGetArrayRead(yh, &b));
+  for (PetscInt k = 0; k < m; k++) {
+    diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
+    scale = PetscMax(scale, PetscAbsScalar(b[k]));
+  }
+  PetscCall(VecRestoreArrayRead(yh, &b));
+  PetscCall(VecRestoreArrayRead(yd, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)A)));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)A)));
+  *rel = diff / scale;
+  PetscCall(VecDestroy(&xd));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(PetscRandomDestroy(&rnd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

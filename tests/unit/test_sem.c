@@ -12,6 +12,7 @@ static const char help[] = "Continuous spectral elements (-disc sem): the ellipt
 #include <hoflow/device.h>
 #include <hoflow/physics.h>
 #include <hoflow/sem.h>
+#include "device_vec.h" /* DeviceVersusHost */
 
 /* ||X - X^T||_F / ||X||_F */
 static PetscErrorCode RelativeAsymmetry(Mat X, PetscReal *asym)
@@ -26,50 +27,6 @@ static PetscErrorCode RelativeAsymmetry(Mat X, PetscReal *asym)
   PetscCall(MatNorm(T, NORM_FROBENIUS, &nd));
   *asym = nd / nx;
   PetscCall(MatDestroy(&T));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* max |A_device x - A_host x| / max |A_host x| for a random x: the MatShell applied to a device vector (the
- * CUDA kernels) and to a host copy of it (the host kernels). */
-static PetscErrorCode DeviceVersusHost(Mat A, PetscReal *rel)
-{
-  Vec                xd, yd, xh, yh;
-  PetscRandom        rnd;
-  PetscInt           n;
-  const PetscScalar *a, *b;
-  PetscScalar       *c;
-  PetscReal          diff = 0, scale = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(A, &xd, &yd));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(xd, rnd));
-  PetscCall(VecGetLocalSize(xd, &n));
-  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &xh));
-  PetscCall(VecDuplicate(xh, &yh));
-  PetscCall(VecGetArrayRead(xd, &a));
-  PetscCall(VecGetArrayWrite(xh, &c));
-  PetscCall(PetscArraycpy(c, a, n));
-  PetscCall(VecRestoreArrayWrite(xh, &c));
-  PetscCall(VecRestoreArrayRead(xd, &a));
-  PetscCall(MatMult(A, xd, yd));
-  PetscCall(MatMult(A, xh, yh));
-  PetscCall(VecGetArrayRead(yd, &a));
-  PetscCall(VecGetArrayRead(yh, &b));
-  for (PetscInt k = 0; k < n; k++) {
-    diff  = PetscMax(diff, PetscAbsScalar(a[k] - b[k]));
-    scale = PetscMax(scale, PetscAbsScalar(b[k]));
-  }
-  PetscCall(VecRestoreArrayRead(yh, &b));
-  PetscCall(VecRestoreArrayRead(yd, &a));
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  *rel = diff / scale;
-  PetscCall(VecDestroy(&xd));
-  PetscCall(VecDestroy(&yd));
-  PetscCall(VecDestroy(&xh));
-  PetscCall(VecDestroy(&yh));
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,15 +84,15 @@ int main(int argc, char **argv)
       SEMDisc  *sem;
       PetscReal rel, rel_vector, rel_mass, rel_diagonal, rel_vector_diagonal;
       PetscCall(DiscGetSEM(app->disc, "the -disc sem test", &sem));
-      PetscCall(DeviceVersusHost(A, &rel));
+      PetscCall(DeviceVersusHost(A, A, PETSC_FALSE, &rel));
       PetscCall(DiagonalDeviceVersusHost(A, &rel_diagonal));
       /* the vector Laplacian (dim interlaced components, one launch) and the diagonal mass */
       PetscCall(DiscCreateComponents(app->mesh, "sem", app->order, app->mesh->dim, &vdisc));
       PetscCall(DiscCreateElliptic(vdisc, app->problem.lambda, NULL, &Av));
-      PetscCall(DeviceVersusHost(Av, &rel_vector));
+      PetscCall(DeviceVersusHost(Av, Av, PETSC_FALSE, &rel_vector));
       PetscCall(DiagonalDeviceVersusHost(Av, &rel_vector_diagonal));
       PetscCall(DiscCreateMass(app->disc, PETSC_FALSE, &Ms));
-      PetscCall(DeviceVersusHost(Ms, &rel_mass));
+      PetscCall(DeviceVersusHost(Ms, Ms, PETSC_FALSE, &rel_mass));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_device: device_vs_host %.3e vector_device_vs_host %.3e mass_device_vs_host %.3e diagonal_device_vs_host %.3e vector_diagonal_device_vs_host %.3e factors %s\n", (double)rel, (double)rel_vector, (double)rel_mass, (double)rel_diagonal, (double)rel_vector_diagonal,
                             sem->affine ? "affine" : "stored"));
       PetscCall(MatDestroy(&Av));

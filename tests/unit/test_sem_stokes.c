@@ -4,11 +4,69 @@ static const char help[] = "Continuous spectral elements, the Stokes pieces (-di
                            "position field (sum(B x) = dim |Omega|), B^T against the transpose of B, and the gradient of a\n"
                            "constant pressure vanishing at the velocity nodes off the boundary (B_0 with the boundary\n"
                            "velocity dofs left out: B_0^T 1 = 0 everywhere). Takes hoflow's options (a\n"
-                           "quadrilateral or hexahedral mesh, -order N >= 2); prints one line 'sem_stokes: ...'.\n";
+                           "quadrilateral or hexahedral mesh, -order N >= 2); prints one line 'sem_stokes: ...'. With -dm_vec_type\n"
+                           "cuda it applies B and B^T (with and without the boundary velocity dofs), the consistent Taylor-Hood\n"
+                           "pressure mass and the unsteady Stokes block operator [A + M, B0^T; B0, 0] (a MatNest) to random vectors on\n"
+                           "the GPU and on the host and prints 'sem_stokes_device: ...' (relative, max norm) instead.\n";
 
 #include <hoflow/compat.h>
 #include <hoflow/physics.h>
+#include <hoflow/device.h>
 #include <hoflow/sem.h>
+#include "device_vec.h" /* DeviceVersusHost */
+
+/* The CUDA kernels of cuda/sem_stokes.cu (and the vector Laplacian's) against the host kernels on the same random
+ * input: B, B^T with every boundary velocity dof left out and with none, the consistent pressure mass (Taylor-Hood),
+ * and the unsteady Stokes block operator [A + M, B0^T; B0, 0] as the Stokes system builds it (a MatNest of the DM's
+ * vector type). */
+/* [A + M, B0^T; B0, 0] on the velocity and pressure vectors of the DM's type. */
+static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt face_type[], Mat *K)
+{
+  Mat     Av, BT, blocks[4];
+  VecType vtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(SEMOperatorCreate(u, 1.0, face_type, &Av));
+  PetscCall(MatCreateTranspose(B0, &BT));
+  blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
+  PetscCall(MatCreateNest(PETSC_COMM_WORLD, 2, NULL, 2, NULL, blocks, K));
+  PetscCall(DMGetVecType(u->dm, &vtype));
+  PetscCall(MatNestSetVecType(*K, vtype));
+  PetscCall(MatDestroy(&Av));
+  PetscCall(MatDestroy(&BT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode StokesDeviceVersusHost(App *app, SEMDisc *u, SEMPressure *p, Mat B)
+{
+  Mat       B0, K, Kh, Mc;
+  PetscInt *face_type;
+  PetscReal div, grad, div0, grad0, mass = 0, block;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(app->mesh->nslots, 1), &face_type));
+  for (PetscInt k = 0; k < app->mesh->nslots; k++) face_type[k] = app->mesh->face_elem[k] < 0 ? HOFLOW_FACE_DIRICHLET : HOFLOW_FACE_INTERIOR;
+  PetscCall(SEMDivergenceCreate(p, face_type, &B0));
+  PetscCall(DeviceVersusHost(B, B, PETSC_FALSE, &div));
+  PetscCall(DeviceVersusHost(B, B, PETSC_TRUE, &grad));
+  PetscCall(DeviceVersusHost(B0, B0, PETSC_FALSE, &div0));
+  PetscCall(DeviceVersusHost(B0, B0, PETSC_TRUE, &grad0));
+  if (p->continuous) {
+    PetscCall(SEMPressureMassCreate(p, &Mc));
+    PetscCall(DeviceVersusHost(Mc, Mc, PETSC_FALSE, &mass));
+    PetscCall(MatDestroy(&Mc));
+  }
+  PetscCall(StokesBlockOperator(u, B0, face_type, &K));
+  PetscCall(StokesBlockOperator(u, B0, face_type, &Kh)); /* its A block's MatMultAdd work vector on the host */
+  PetscCall(DeviceVersusHost(K, Kh, PETSC_FALSE, &block));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes_device: divergence %.3e gradient %.3e divergence_free %.3e gradient_free %.3e pressure_mass %.3e block %.3e pair %s factors %s\n", (double)div, (double)grad, (double)div0, (double)grad0, (double)mass, (double)block, SEMStokesPairNames[p->pair],
+                        p->affine ? "affine" : "stored"));
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&Kh));
+  PetscCall(MatDestroy(&B0));
+  PetscCall(PetscFree(face_type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* u = curl-like field of psi = x^2 y^2 (2D) or psi = x^2 y^2 z (3D): (d psi/dy, -d psi/dx[, 0]),
  * divergence-free, of degree 3 (2D) or 4 (3D) in each coordinate. */
@@ -64,6 +122,19 @@ int main(int argc, char **argv)
   PetscCall(SEMStokesPairFromOptions(PETSC_COMM_WORLD, &pair));
   PetscCall(SEMPressureCreate(u, pair, &p));
   PetscCall(SEMDivergenceCreate(p, NULL, &B));
+  {
+    PetscBool cuda;
+    PetscCall(HoflowDMIsCUDA(u->dm, &cuda));
+    if (cuda) {
+      PetscCall(StokesDeviceVersusHost(app, u, p, B));
+      PetscCall(MatDestroy(&B));
+      PetscCall(SEMPressureDestroy(&p));
+      PetscCall(DiscDestroy(&vdisc));
+      PetscCall(AppDestroy(&app));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCall(MatCreateVecs(B, &vu, &vp));
   PetscCall(VecDuplicate(vu, &w));
   PetscCall(VecDuplicate(vp, &wp));

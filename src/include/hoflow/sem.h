@@ -24,6 +24,7 @@
 
 #include <hoflow/disc.h>
 #include <hoflow/kernels/sem.h>
+#include <hoflow/kernels/sem_stokes.h>
 
 typedef struct {
   Mesh             *mesh;
@@ -100,6 +101,8 @@ typedef struct {
   PetscReal    *Bpq, *BpqT; /* [Ng*Np1] Taylor–Hood; NULL for qn_qn2 (collocated) */
   PetscReal    *wJ, *g;     /* [K*Npp], [K*Npp*dim*dim] */
   PetscReal    *x;          /* [K*Npp*dim] the points */
+  PetscReal    *affine;     /* [K*(1 + dim*dim)] J and g of each element where the velocity's factors are affine (the CUDA kernels'); else NULL */
+  SEMStokesKernelData kd;   /* the host kernels' data (hoflow/kernels/sem_stokes.h) */
 } SEMPressure;
 /* -stokes_pair (taylor_hood, the default, or qn_qn2), checked with a message naming the option. */
 PETSC_EXTERN PetscErrorCode SEMStokesPairFromOptions(MPI_Comm comm, SEMStokesPair *pair);
@@ -113,7 +116,8 @@ PETSC_EXTERN void SEMPressureElementValues(const SEMPressure *p, const PetscScal
 /* The divergence B: velocity (a SEMDisc of dim components) -> pressure, (B u)_i = sum_q l_i(x_q) w_q J_q
  * (div u)(x_q) (the Gauss rule of the pair; l_i = delta_iq for qn_qn2), as a MatShell with MatMultTranspose the gradient G = B^T
  * (op/sem_stokes.c). With face_type[nslots] (NULL: none), the velocity dofs of its Dirichlet faces are left
- * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. */
+ * out: columns of B, rows of G, as the Stokes system on the free velocity dofs needs. Both run on the backend of
+ * their vectors (CUDA vectors: cuda/sem_stokes.cu, no copy to the host). */
 PETSC_EXTERN PetscErrorCode SEMDivergenceCreate(SEMPressure *p, const PetscInt face_type[], Mat *B);
 /* The consistent mass of the Taylor-Hood pressure (Q_{N-1} on its GLL nodes) under the pair's N + 1 Gauss
  * points, as a MatShell (op/sem_stokes.c): what the lumped GLL mass (SEMPressureMass) approximates. */

@@ -24,6 +24,7 @@ typedef struct {
   SEMPressure  *p;
   SEMStokesPair pair;
   PetscReal     nu, lambda;
+  PetscBool     cuda; /* the DM's vectors are CUDA vectors: operators, matrices (AIJCUSPARSE) and BoomerAMG on the device */
   Mat           A, Plor, Afree, B0, Bfull, BT, Sp, K, P;
   IS            is[2];
   KSP           ksp;

@@ -47,3 +47,31 @@ TENSOR_INLINE void Pass(const int N1, const int dim, const int dir, const double
       }
     }
 }
+
+/* out = (A[dim-1] x ... x A[0]) in: n_in^dim values to n_out^dim values, the rectangular 1D matrix A[d] (n_out x
+ * n_in, row-major) along direction d (the first fastest), through work (2 max(n_in, n_out)^dim doubles). Inline so
+ * that kernels instantiated per order (src/kernels/sem_stokes.c) get it with constant sizes; SEMTensorApply
+ * (hoflow/kernels/sem.h) is the same for runtime sizes. */
+TENSOR_INLINE void TensorApplyRect(const int dim, const int n_in, const int n_out, const double *const A[], const double *in, double *out, double *work)
+{
+  const int     max   = n_in > n_out ? n_in : n_out;
+  int           total = 1;
+  const double *src   = in;
+
+  for (int d = 0; d < dim; d++) total *= max;
+  for (int dir = 0; dir < dim; dir++) {
+    const double *B     = A[dir];
+    double       *dst   = dir == dim - 1 ? out : work + (dir % 2) * total;
+    int           inner = 1, outer = 1;
+    for (int d = 0; d < dir; d++) inner *= n_out;
+    for (int d = dir + 1; d < dim; d++) outer *= n_in;
+    for (int o = 0; o < outer; o++)
+      for (int i = 0; i < n_out; i++)
+        for (int c = 0; c < inner; c++) {
+          double s = 0;
+          for (int k = 0; k < n_in; k++) s += B[i * n_in + k] * src[(o * n_in + k) * inner + c];
+          dst[(o * n_out + i) * inner + c] = s;
+        }
+    src = dst;
+  }
+}
