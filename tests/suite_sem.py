@@ -515,9 +515,9 @@ test("sem/errors/stokes-disc")(error_test(["-problem", "stokes", "-disc", "ipdg"
 
 @test("gpu/errors/stokes-cuda", gpu=True)
 def _():
-    """The Stokes solver's divergence works on host arrays: device vectors are refused, not copied every apply."""
+    """The Stokes solve refuses device vectors (its device path gave wrong answers), with a message."""
     gpu_or_skip()
-    return error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-dm_vec_type", "cuda"], r"the Stokes solver runs on the host only")()
+    return error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-dm_vec_type", "cuda"], r"the Stokes solve runs on the host only")()
 
 
 test("sem/errors/stokes-solve-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2", "-stokes_pair", "qn_qn2"], r"-order 1: the Q_N / Q_\{N-2\} velocity-pressure pair needs N >= 2"))

@@ -98,5 +98,7 @@ def gpu_stokes_solve_test(args, max_default_iterations):
     return f
 
 
-for _name, (_args, _its) in STOKES_GPU_CASES.items():
-    test("gpu/stokes-solve/%s" % _name, gpu=True)(gpu_stokes_solve_test(_args, _its))
+# Not registered while the Stokes solve refuses device vectors (its device path gave wrong answers on the H100,
+# 2026-11-26: docs/design-notes.md); register them again with the mend:
+# for _name, (_args, _its) in STOKES_GPU_CASES.items():
+#     test("gpu/stokes-solve/%s" % _name, gpu=True)(gpu_stokes_solve_test(_args, _its))

@@ -128,6 +128,15 @@ static PetscErrorCode CG1Prolongation(const DGDisc *dg, PetscInt nv, const Petsc
   PetscCall(MatMPIAIJSetPreallocationCSR(*P, rowptr, node_vertex, ones));
   PetscCall(PetscFree2(rowptr, ones));
   PetscCall(PetscObjectSetName((PetscObject)*P, "CG1 to DG1 injection"));
+  if (cuda) { /* AIJCUSPARSE copies the matrix to the device in its first product: do both products in the set-up, not in the first cycle */
+    Vec x, y;
+    PetscCall(MatCreateVecs(*P, &x, &y));
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(MatMult(*P, x, y));
+    PetscCall(MatMultTranspose(*P, y, x));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
