@@ -783,6 +783,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
 
   fr->elements_per_block = elements_per_block;
   for (PetscInt l = 0; l < mesh->Klocal; l++) PetscCall(FRDShapeSetUp(fr, MeshElementShape(mesh, l)));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDShapeSetUp(fr, mesh->blocks[b].shape)); /* a rank's empty blocks too (was a crash on 2 ranks of cube_mixed.msh) */
   PetscCall(PetscMalloc2(mesh->Klocal + 1, &fr->elem_dof, mesh->Klocal + 1, &fr->dof));
   fr->elem_dof[0] = 0;
   for (PetscInt l = 0; l < mesh->Klocal; l++) fr->elem_dof[l + 1] = fr->elem_dof[l] + fr->nv * fr->shapes[MeshElementShape(mesh, l)].ref->Np;

@@ -22,6 +22,14 @@
 
 #define FRD_FACE_INFO 7 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type, the owned neighbour's trace offset of the face's first point (-1: halo or boundary) */
 
+/* The dense loops (Np or nfp terms) unrolled by 4 in the CUDA kernels, whose compiled sizes would otherwise unroll
+ * them whole and spill registers (hexahedra N = 5: 2.5 KB a thread); the same order of operations. */
+#if defined(__CUDACC__)
+#  define FRD_UNROLL _Pragma("unroll 4")
+#else
+#  define FRD_UNROLL
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,6 +75,7 @@ HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT 
 {
   for (int k = 0; k < nv; k++) {
     double s = 0;
+    FRD_UNROLL
     for (int m = 0; m < Np; m++) s += l[m] * u[(size_t)k * Np + m];
     v[k] = s;
   }
@@ -111,6 +120,7 @@ HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z
     double s = 0;
     for (int rd = 0; rd < z.dim; rd++) {
       const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + ((size_t)rd * nv + k) * Np;
+      FRD_UNROLL
       for (int m = 0; m < Np; m++) s += Dr[m] * f[m];
     }
     rhs[(size_t)k * Np + i] = s;
@@ -160,6 +170,7 @@ HOFLOW_HD void FRDensePointCorrect(const FRDenseKernelData *d, FRDenseSizes z, i
   for (int f = 0; f < z.Nfaces; f++) {
     const int     nfp = d->fp_off[f + 1] - d->fp_off[f];
     const double *C = d->C + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)i * nfp, *jf = jump + d->fp_off[f];
+    FRD_UNROLL
     for (int q = 0; q < nfp; q++)
       for (int k = 0; k < nv; k++) r[k] += C[q] * jf[(size_t)k * z.nfpt + q];
   }
