@@ -30,16 +30,19 @@ check() { # ranks, options...
   echo "$r" | grep -q "^fr_dense_emu:" || { echo "$r" | tail -5; status=1; }
   echo "$* ($n rank(s)): $(echo "$r" | grep -c '^fr_dense_emu:.*volume 0.000e+00 trace 0.000e+00 face 0.000e+00 wave_speed 0.000e+00') of $(echo "$r" | grep -c '^fr_dense_emu:') exact"
 }
-TRI="-problem isentropic_vortex -disc fr -dm_plex_filename examples/meshes/periodic_square.msh"
-for n in 1 2 3 4 5 6; do check 1 $TRI -order $n -test_flux hllc; done
-for n in 1 2 3 4 5; do check 1 -problem advection -disc fr -order $n -dm_plex_filename output/test-meshes/periodic_tet_4.msh; done
-for n in 1 3 5; do check 1 -problem advection -disc fr -order $n -dm_plex_filename output/test-meshes/periodic_prism_4.msh; done
-for n in 1 2 3 4 5; do check 1 -problem freestream -disc fr -order $n -dm_plex_filename examples/meshes/cube_mixed.msh -bc_farfield left,right,front,back,bottom,top -freestream_angle 17 -test_flux roe; done
-check 1 -problem freestream -disc fr -order 3 -dm_plex_filename examples/meshes/cube_tet.msh -bc_farfield left,right,front,back,bottom,top -test_flux rusanov
-check 1 -problem freestream -disc fr -order 2 -dm_plex_filename examples/meshes/cube_prism.msh -bc_farfield left,right,front,back,bottom,top -test_flux hllc
-check 1 -problem advection -disc fr -order 2 -dm_plex_filename output/test-meshes/periodic_mixed_4.msh
-for n in 1 2 3; do check 1 -problem freestream -disc fr -order $n -dm_plex_filename examples/meshes/couette_mixed.msh -bc_slip_wall bottom -bc_farfield top -freestream_angle 17 -test_flux roe; done
+TRI="-problem isentropic_vortex -vortex_radius 0.15 -disc fr -dm_plex_filename examples/meshes/periodic_square.msh"
+V3="-problem isentropic_vortex -vortex_radius 0.15 -vortex_strength 1 -disc fr"
+FAR="-problem freestream -disc fr -bc_farfield left,right,front,back,bottom,top -freestream_angle 17"
+for n in 1 2 3 5 6; do check 1 $TRI -order $n -test_flux hllc; done                          # N = 6: the run-time sizes
+for n in 1 3 5; do check 1 $V3 -order $n -dm_plex_filename output/test-meshes/periodic_tet_4.msh -test_flux hllc; done
+for n in 2 4; do check 1 $V3 -order $n -dm_plex_filename output/test-meshes/periodic_prism_4.msh -test_flux roe; done
+for n in 1 3 5; do check 1 $FAR -order $n -dm_plex_filename examples/meshes/cube_mixed.msh -test_flux roe; done
+check 1 $FAR -order 3 -dm_plex_filename examples/meshes/cube_tet.msh -test_flux rusanov
+check 1 $FAR -order 2 -dm_plex_filename examples/meshes/cube_prism.msh -test_flux hllc
+check 1 $V3 -order 2 -dm_plex_filename output/test-meshes/periodic_mixed_4.msh -test_flux hllc
+check 1 -problem advection -disc fr -order 3 -dm_plex_filename output/test-meshes/periodic_tet_4.msh            # nv = 1: run-time sizes
+for n in 1 3; do check 1 -problem freestream -disc fr -order $n -dm_plex_filename examples/meshes/couette_mixed.msh -bc_slip_wall bottom -bc_farfield top -freestream_angle 17 -test_flux roe; done
 check 2 $TRI -order 3 -test_flux roe
-check 2 -problem freestream -disc fr -order 2 -dm_plex_filename examples/meshes/cube_mixed.msh -bc_farfield left,right,front,back,bottom,top -freestream_angle 17
+check 2 $FAR -order 2 -dm_plex_filename examples/meshes/cube_mixed.msh
 [ $status = 0 ] && echo "check-fr-dense-cuda-emu: the CUDA kernels equal the host twins exactly" || echo "check-fr-dense-cuda-emu: FAILED"
 exit $status
