@@ -308,3 +308,21 @@ def _():
     cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
     check(len(cases) == 21 and all(a == b and int(b) > 0 for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
     return "%d cases, %d kernel triples exact" % (len(cases), sum(int(b) for _, _, b in cases))
+
+
+@test("bench/fr-dense")
+def _():
+    """bench/fr_bench.py on the dense shapes (host, small meshes): every row has the FR events' times (finite, > 0), a
+    mesh within a factor 3 of the asked size, and the stage time >= the right-hand side's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "fr.csv")
+        run([sys.executable, os.path.join(ROOT, "bench", "fr_bench.py"), "--label", "host", "--shapes", "triangle,tetrahedron,prism,mixed", "--orders", "1,3", "--size", "2e4", "--steps", "2",
+             "--csv", path, "--md", os.path.join(tmp, "fr.md"), "--mesh-dir", os.path.join(tmp, "meshes"), "--hoflow", HOFLOW])
+        with open(path) as fh:
+            rows = list(csv.DictReader(fh))
+    check(len(rows) == 8, "%d rows (expected 4 shapes x 2 orders)" % len(rows))
+    for r in rows:
+        rhs, stage = float(r["rhs_s_per_dof"]), float(r["stage_s_per_dof"])
+        check(math.isfinite(rhs) and rhs > 0 and stage >= 0.9 * rhs, "%s N = %s: rhs %g, stage %g s per DOF-variable" % (r["shape"], r["N"], rhs, stage))
+        check(2e4 / 3 < int(r["dofs"]) < 3 * 2e4, "%s N = %s: %s DOF-variables (asked 2e4)" % (r["shape"], r["N"], r["dofs"]))
+    return ", ".join("%s N%s %.1e" % (r["shape"][:3], r["N"], float(r["stage_s_per_dof"])) for r in rows)
