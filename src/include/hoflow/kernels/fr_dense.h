@@ -22,10 +22,11 @@
 
 #define FRD_FACE_INFO 7 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type, the owned neighbour's trace offset of the face's first point (-1: halo or boundary) */
 
-/* The dense loops (Np or nfp terms) unrolled by 4 in the CUDA kernels, whose compiled sizes would otherwise unroll
- * them whole and spill registers (hexahedra N = 5: 2.5 KB a thread); the same order of operations. */
-#if defined(__CUDACC__)
-#  define FRD_UNROLL _Pragma("unroll 4")
+/* The dense loops (Np or nfp terms) unrolled by 2 in the CUDA kernels, whose compiled sizes would otherwise unroll
+ * them whole and spill registers (hexahedra N = 5: 2.5 KB a thread; by 4: 8-32 bytes in the 3D volume kernels, whose
+ * trace loop keeps (dim + 1) nv sums); the same order of operations. */
+#if defined(__CUDA_ARCH__) /* the device pass only: the host compiler of a .cu file would warn about the pragma */
+#  define FRD_UNROLL _Pragma("unroll 2")
 #else
 #  define FRD_UNROLL
 #endif
@@ -70,15 +71,18 @@ HOFLOW_HD FRDenseSizes FRDenseSizesOf(const FRDenseKernelData *d)
   return z;
 }
 
-/* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np] */
+/* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np]. The loop over m is the
+ * outer one, so that each l[m] is read once for the nv components (each v[k] still sums over m in order). */
 HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT u, double v[])
 {
-  for (int k = 0; k < nv; k++) {
-    double s = 0;
-    FRD_UNROLL
-    for (int m = 0; m < Np; m++) s += l[m] * u[(size_t)k * Np + m];
-    v[k] = s;
+  double s[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) s[k] = 0;
+  FRD_UNROLL
+  for (int m = 0; m < Np; m++) {
+    const double lm = l[m];
+    for (int k = 0; k < nv; k++) s[k] += lm * u[(size_t)k * Np + m];
   }
+  for (int k = 0; k < nv; k++) v[k] = s[k];
 }
 
 /* The point routines: one solution point or one flux point of the block's element e, called in loops by the host's
@@ -112,32 +116,44 @@ HOFLOW_HD void FRDensePointFlux(const FRDenseKernelData *d, FRDenseSizes z, int 
   for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
 }
 
-/* Step 2 (dense): rhs[k*Np + i] = sum_d sum_m D_d[i][m] Fh_d[k][m], the divergence of the discontinuous flux */
+/* Step 2 (dense): rhs[k*Np + i] = sum_d sum_m D_d[i][m] Fh_d[k][m], the divergence of the discontinuous flux (each
+ * D_d[i][m] read once for the nv components; each sum over d, then m, in order) */
 HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
 {
   const int nv = z.nv, Np = z.Np;
-  for (int k = 0; k < nv; k++) {
-    double s = 0;
-    for (int rd = 0; rd < z.dim; rd++) {
-      const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + ((size_t)rd * nv + k) * Np;
-      FRD_UNROLL
-      for (int m = 0; m < Np; m++) s += Dr[m] * f[m];
+  double    s[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) s[k] = 0;
+  for (int rd = 0; rd < z.dim; rd++) {
+    const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + (size_t)rd * nv * Np;
+    FRD_UNROLL
+    for (int m = 0; m < Np; m++) {
+      const double dm = Dr[m];
+      for (int k = 0; k < nv; k++) s[k] += dm * f[(size_t)k * Np + m];
     }
-    rhs[(size_t)k * Np + i] = s;
   }
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = s[k];
 }
 
-/* Step 3 (the discontinuous solution and normal flux at the flux points): u- and Fh^D . nr_f at flux point p */
+/* Step 3 (the discontinuous solution and normal flux at the flux points): u- and Fh^D . nr_f = sum_d nr_d (L Fh_d) at
+ * flux point p; the dim + 1 interpolations in one pass over the row l (each l[m] read once) */
 HOFLOW_HD void FRDenseTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
 {
   const int     nv = z.nv, Np = z.Np, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
   const double *l = d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * Np;
-  double       *t = tr + (size_t)p * 2 * nv, Fd[EULER_NV_MAX];
-  FRDenseInterpolate(nv, Np, l, u, t);
-  for (int k = 0; k < nv; k++) t[nv + k] = 0;
-  for (int rd = 0; rd < z.dim; rd++) {
-    FRDenseInterpolate(nv, Np, l, Fh + (size_t)rd * nv * Np, Fd);
-    for (int k = 0; k < nv; k++) t[nv + k] += d->nref[f][rd] * Fd[k];
+  double       *t = tr + (size_t)p * 2 * nv, w[4 * EULER_NV_MAX], Fn[EULER_NV_MAX]; /* w: u, then Fh_0 .. Fh_{dim-1} at the point */
+  for (int c = 0; c < (z.dim + 1) * nv; c++) w[c] = 0;
+  FRD_UNROLL
+  for (int m = 0; m < Np; m++) {
+    const double lm = l[m];
+    for (int k = 0; k < nv; k++) w[k] += lm * u[(size_t)k * Np + m];
+    for (int rk = 0; rk < z.dim * nv; rk++) w[nv + rk] += lm * Fh[(size_t)rk * Np + m];
+  }
+  for (int k = 0; k < nv; k++) Fn[k] = 0;
+  for (int rd = 0; rd < z.dim; rd++)
+    for (int k = 0; k < nv; k++) Fn[k] += d->nref[f][rd] * w[(1 + rd) * nv + k];
+  for (int k = 0; k < nv; k++) {
+    t[k]      = w[k];
+    t[nv + k] = Fn[k];
   }
 }
 
