@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Flux-reconstruction benchmark (issue 17, seed 003 §VI): time per Runge-Kutta stage per DOF-variable of -disc fr
-(the Euler equations, isentropic vortex on periodic quadrilaterals or hexahedra) for orders N, on the GPU
-(-dm_vec_type cuda) or the CPU.
+(the Euler equations, isentropic vortex on periodic meshes) for orders N, on the GPU (-dm_vec_type cuda) or the CPU.
+Shapes: quadrilateral and hexahedron (tensor FR, PETSc's periodic boxes), triangle (examples/meshes/periodic_square.msh
+refined), tetrahedron, prism and mixed (tet/prism/hex: dense FR on the periodic unit cube of scripts/periodic_mesh.py,
+written once into --mesh-dir; the 3D vortex with radius 0.15 and strength 1, so that the coarse meshes of the CPU runs
+stay physical).
 
 For every (shape, N) hoflow runs --steps steps of the low-storage RK of seed 003 (LSERK4: -ts_type rk -ts_rk_type
 lserk4, 5 stages, CFL step) with -log_view and reports
@@ -13,6 +16,7 @@ table of every row of the CSV with the speedup of label `gpu` over label `cpu1` 
 
   bench/fr_bench.py --label gpu --orders 1,2,3,4,5 --size 8e6 -- -dm_vec_type cuda
   bench/fr_bench.py --label cpu1 --orders 1,2,3,4,5 --size 2e5 --steps 2 --taskset 3
+  bench/fr_bench.py --label gpu --shapes triangle,tetrahedron,prism --size 8e6 -- -dm_vec_type cuda
 """
 import argparse
 import csv
@@ -41,19 +45,45 @@ def parse(text):
     return events, cells, dofs
 
 
-def mesh_args(shape, order, size):
-    """A periodic box of about `size` DOF-variables (hexahedra: at least 3 cells a side, PETSc 3.18's periodic boxes)."""
+PERIODIC_SQUARE_CELLS = 66  # triangles of examples/meshes/periodic_square.msh (-dm_refine r: 4^r times as many)
+
+
+def solution_points(shape, order):
+    n1 = order + 1
+    return {"triangle": n1 * (n1 + 1) // 2, "quadrilateral": n1 ** 2, "tetrahedron": n1 * (n1 + 1) * (n1 + 2) // 6, "prism": n1 * n1 * (n1 + 1) // 2,
+            "hexahedron": n1 ** 3}[shape]
+
+
+def mesh_args(shape, order, size, mesh_dir="output/bench-meshes"):
+    """A periodic mesh of about `size` DOF-variables (hexahedra: at least 3 cells a side, PETSc 3.18's periodic boxes;
+    tetrahedra, prisms and mixed: n^3 cubes of scripts/periodic_mesh.py, n >= 3, even for mixed)."""
     if shape == "quadrilateral":
         n = max(4, round(math.sqrt(size / (4 * (order + 1) ** 2))))
         return ["-dm_plex_box_faces", "%d,%d" % (n, n), "-dm_plex_box_bd", "periodic,periodic"]
-    n = max(3, round((size / (5 * (order + 1) ** 3)) ** (1 / 3)))
-    return ["-dm_plex_dim", "3", "-dm_plex_box_faces", "%d,%d,%d" % (n, n, n), "-dm_plex_box_bd", "periodic,periodic,periodic"]
+    if shape == "hexahedron":
+        n = max(3, round((size / (5 * (order + 1) ** 3)) ** (1 / 3)))
+        return ["-dm_plex_dim", "3", "-dm_plex_box_faces", "%d,%d,%d" % (n, n, n), "-dm_plex_box_bd", "periodic,periodic,periodic"]
+    if shape == "triangle":
+        r = max(0, round(math.log(size / (PERIODIC_SQUARE_CELLS * 4 * solution_points(shape, order)), 4)))
+        return ["-dm_plex_filename", "examples/meshes/periodic_square.msh", "-dm_refine", str(r)]
+    per_cube = {"tetrahedron": 6 * solution_points("tetrahedron", order), "prism": 2 * solution_points("prism", order),  # DOFs of one of the n^3 cubes
+                "mixed": (solution_points("hexahedron", order) + 4 * solution_points("prism", order) + 6 * solution_points("tetrahedron", order)) / 4}[shape]
+    n = max(3, round((size / (5 * per_cube)) ** (1 / 3)))
+    if shape == "mixed":
+        n = max(4, n + n % 2)
+    kind = {"tetrahedron": "tet", "prism": "prism", "mixed": "mixed"}[shape]
+    path = os.path.join(mesh_dir, "periodic_%s_%d.msh" % (kind, n))
+    if not os.path.exists(path):
+        os.makedirs(mesh_dir, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "periodic_mesh.py"), "--shape", kind, "--n", str(n), "-o", path],
+                       check=True, capture_output=True)
+    return ["-dm_plex_filename", path, "-vortex_radius", "0.15", "-vortex_strength", "1"]
 
 
 def run_case(a, shape, order):
     cmd = [a.hoflow, "-problem", "isentropic_vortex", "-disc", "fr", "-order", str(order), "-euler_flux", a.flux, "-ts_type", "rk", "-ts_rk_type", "lserk4",
            "-cfl", "0.5", "-ts_max_steps", str(a.steps), "-ts_max_time", "100", "-monitor_interval", "100000", "-progress_interval", "-1", "-monitor_file", "none",
-           "-log_view"] + mesh_args(shape, order, a.size)
+           "-log_view"] + mesh_args(shape, order, a.size, a.mesh_dir)
     if a.elements_per_block:
         cmd += ["-fr_elements_per_block", str(a.elements_per_block)]
     cmd += a.extra
@@ -101,14 +131,15 @@ def write_markdown(csv_path, md_path):
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r["label"], r["shape"], r["N"], r["cells"], r["dofs"], r["elements_per_block"], r["rhs_s"],
                                                                              r["rhs_s_per_dof"], r["stage_s_per_dof"], r["rhs_gflops"], speedup))
     with open(md_path, "w") as fh:
-        fh.write("Flux reconstruction (-disc fr, Euler, isentropic vortex on periodic boxes, LSERK4), time per RK stage per DOF-variable\n"
+        fh.write("Flux reconstruction (-disc fr, Euler, isentropic vortex on periodic meshes, LSERK4), time per RK stage per DOF-variable\n"
                  "(bench/fr_bench.py; the fastest row of each label, shape and N)\n\n" + "\n".join(lines) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--label", required=True, help="machine/backend label written to the CSV (gpu, cpu1)")
-    ap.add_argument("--shapes", default="quadrilateral,hexahedron")
+    ap.add_argument("--shapes", default="quadrilateral,hexahedron", help="comma-separated: quadrilateral, hexahedron, triangle, tetrahedron, prism, mixed")
+    ap.add_argument("--mesh-dir", default="output/bench-meshes", help="where the periodic tetrahedral, prism and mixed meshes are written (once)")
     ap.add_argument("--orders", default="1,2,3,4,5")
     ap.add_argument("--size", type=float, default=8e6, help="DOF-variables of each mesh (about)")
     ap.add_argument("--steps", type=int, default=20)

@@ -159,20 +159,24 @@ for part in $parts; do
     done
     rm -f "$OUT/r_gpu.txt" "$OUT/r_cpu.txt" ;;
   fr)  # flux reconstruction (issue 17): time per RK stage per DOF-variable of -disc fr (Euler, isentropic vortex, LSERK4) on
-       # periodic quadrilaterals and hexahedra, N = ${FR_ORDERS:-1,2,3,4,5}: the GPU (about ${FR_SIZE:-8e6} DOF-variables a mesh) and one
+       # periodic meshes of ${FR_SHAPES:-quadrilateral,hexahedron,triangle,tetrahedron,prism} (tensor FR on quadrilaterals and
+       # hexahedra, dense FR on the others; add mixed for the tet/prism/hex mesh; the periodic tetrahedral, prism and mixed
+       # meshes are written once by scripts/periodic_mesh.py into output/bench-meshes; the host set-up of the largest, about
+       # 4e5 tetrahedra at N = 1, takes tens of seconds: 4.8e4 took 5 s on the 2-core VM),
+       # N = ${FR_ORDERS:-1,2,3,4,5}: the GPU (about ${FR_SIZE:-8e6} DOF-variables a mesh) and one
        # core of the GPU machine (2e5), the speedup in $OUT/fr_rhs.md; FR_SWEEP=1 also times 1..32 elements a thread block at
        # N = ${FR_SWEEP_ORDERS:-2,3,4} (label gpu-sweep; the markdown shows its fastest: the data for the default, FRCUDAElementsPerBlock).
        # The stage time is TSStep's over all steps, the first (the upload of FR's data to the device) included: 200 GPU steps
        # (FR_STEPS) make it small; with 20 (2026-11-26 10:36) it was 10x the right-hand side's time.
-    python3 bench/fr_bench.py --label gpu --orders ${FR_ORDERS:-1,2,3,4,5} --size ${FR_SIZE:-8e6} --steps ${FR_STEPS:-200} --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
+    python3 bench/fr_bench.py --label gpu --shapes ${FR_SHAPES:-quadrilateral,hexahedron,triangle,tetrahedron,prism} --orders ${FR_ORDERS:-1,2,3,4,5} --size ${FR_SIZE:-8e6} --steps ${FR_STEPS:-200} --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
     # the stage without -log_view_gpu_time (whose per-event synchronizations the stage time above includes)
-    python3 bench/fr_bench.py --label gpu-nosync --no-gpu-time --orders ${FR_ORDERS:-1,2,3,4,5} --size ${FR_SIZE:-8e6} --steps ${FR_STEPS:-200} --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
+    python3 bench/fr_bench.py --label gpu-nosync --no-gpu-time --shapes ${FR_SHAPES:-quadrilateral,hexahedron,triangle,tetrahedron,prism} --orders ${FR_ORDERS:-1,2,3,4,5} --size ${FR_SIZE:-8e6} --steps ${FR_STEPS:-200} --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
     if [ "${FR_SWEEP:-0}" = 1 ]; then
       for e in 1 2 4 8 16 32; do
-        python3 bench/fr_bench.py --orders ${FR_SWEEP_ORDERS:-2,3,4} --size ${FR_SIZE:-8e6} --steps 10 --elements-per-block $e --label gpu-sweep --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
+        python3 bench/fr_bench.py --shapes ${FR_SHAPES:-quadrilateral,hexahedron,triangle,tetrahedron,prism} --orders ${FR_SWEEP_ORDERS:-2,3,4} --size ${FR_SIZE:-8e6} --steps 10 --elements-per-block $e --label gpu-sweep --csv "$OUT/fr_rhs.csv" -- -dm_vec_type cuda
       done
     fi
-    [ "${FR_CPU:-1}" = 1 ] && python3 bench/fr_bench.py --label cpu1 --orders ${FR_ORDERS:-1,2,3,4,5} --size 2e5 --steps 2 --taskset 3 --csv "$OUT/fr_rhs.csv"
+    [ "${FR_CPU:-1}" = 1 ] && python3 bench/fr_bench.py --label cpu1 --shapes ${FR_SHAPES:-quadrilateral,hexahedron,triangle,tetrahedron,prism} --orders ${FR_ORDERS:-1,2,3,4,5} --size 2e5 --steps 2 --taskset 3 --csv "$OUT/fr_rhs.csv"
     python3 -c "import sys; sys.path.insert(0, 'bench'); import fr_bench; fr_bench.write_markdown('$OUT/fr_rhs.csv', '$OUT/fr_rhs.md')"
     cat "$OUT/fr_rhs.md" ;;
   tensorhex)  # the sum-factorized hexahedral kernels only (64 000 hexahedra, N = ${TH_ORDERS:-2,3,4,5,6,7,8}), one line per order

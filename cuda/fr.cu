@@ -18,6 +18,7 @@
 // of a group passes 96 KiB (two blocks an SM). tests/unit/test_fr_kernels.c compares each with its host twin.
 #include <cuda_runtime.h>
 #include <hoflow/kernels/fr.h>
+#include "element_groups.h"
 
 #define FR_THREADS 256
 
@@ -112,24 +113,10 @@ extern "C" int FRCUDAElementsPerBlock(int dim, int n1)
   return Np >= FR_THREADS ? 1 : FR_THREADS / Np;
 }
 
-// The elements of a group (E <= 0: the default) and its shared memory, per_element doubles an element: at most K, and
-// fewer while the group passes 96 KiB; a group above 48 KiB opts in to the device's larger shared memory. Returns 0 or
-// a cudaError_t (cudaErrorInvalidConfiguration: one element does not fit the device's shared memory).
+// The elements of a group and its shared memory (cuda/element_groups.h)
 static int FRGroup(const FRKernelData *d, const void *kernel, int E, size_t per_element, int *Eg, size_t *shared)
 {
-  static int optin = -1;
-  if (optin < 0) {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) optin = 48 * 1024;
-  }
-  if (E <= 0) E = FRCUDAElementsPerBlock(d->dim, d->n1);
-  E = E < d->K ? E : d->K;
-  while (E > 1 && E * per_element * sizeof(double) > 96 * 1024) E--;
-  *Eg     = E;
-  *shared = E * per_element * sizeof(double);
-  if (*shared > (size_t)optin) return (int)cudaErrorInvalidConfiguration;
-  if (*shared > 48 * 1024) return (int)cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*shared);
-  return 0;
+  return HoflowElementGroup(kernel, d->K, E, FRCUDAElementsPerBlock(d->dim, d->n1), per_element, Eg, shared);
 }
 
 template <int DIM, int N1>

@@ -204,3 +204,125 @@ def _():
         run(["gmsh", "-3", "-format", "msh41", "-v", "0", os.path.join(ROOT, "tests", "meshes", "pyramids.geo"), "-o", msh])
         return error_test(["-disc", "fr", "-problem", "freestream", "-order", "2", "-dm_plex_filename", msh, "-bc_farfield", "all"],
                           r"cell \d+ is a pyramid; hoflow supports triangles and quadrilaterals in 2D, tetrahedra, prisms and hexahedra in 3D")()
+
+
+# ---------------------------------------------------------------- CUDA (cuda/fr_dense.cu; --gpu)
+TEST_FR_DENSE_KERNELS = os.path.join(ROOT, "build", "tests", "test_fr_dense_kernels")
+FRD_VORTEX = ["-problem", "isentropic_vortex", "-vortex_radius", "0.15"]  # resolved on the coarse test meshes (R = 1/15 is not: negative pressure)
+FRD_VORTEX_3D = FRD_VORTEX + ["-vortex_strength", "1"]
+FRD_FARFIELD = ["-problem", "freestream", "-freestream_angle", "17", "-bc_farfield", "left,right,front,back,bottom,top"]
+
+
+def frd_kernel_cases(shape):
+    """(label, flux, options) per shape: periodic faces (owned neighbours' traces), far-field and wall faces"""
+    return {"triangle": [("periodic", "hllc", FRD_VORTEX + FRD_TRI),
+                         ("triangle-quadrilateral-walls", "roe", ["-problem", "freestream", "-freestream_angle", "17", "-dm_plex_filename", "examples/meshes/couette_mixed.msh",
+                                                                 "-bc_slip_wall", "bottom", "-bc_farfield", "top"])],
+            "tetrahedron": [("periodic", "hllc", FRD_VORTEX_3D + frd_periodic_mesh("tet", 4)),
+                            ("farfield", "rusanov", FRD_FARFIELD + ["-dm_plex_filename", "examples/meshes/cube_tet.msh"])],
+            "prism": [("periodic", "roe", FRD_VORTEX_3D + frd_periodic_mesh("prism", 4)),
+                      ("farfield", "hllc", FRD_FARFIELD + ["-dm_plex_filename", "examples/meshes/cube_prism.msh"])],
+            "mixed": [("periodic", "hllc", FRD_VORTEX_3D + frd_periodic_mesh("mixed", 4)),
+                      ("farfield", "roe", FRD_FARFIELD + ["-dm_plex_filename", "examples/meshes/cube_mixed.msh"])]}[shape]
+
+
+def frd_kernel_numbers(args, ranks=1):
+    _, out = run((MPIEXEC + [str(ranks)] if ranks > 1 else []) + [TEST_FR_DENSE_KERNELS, "-disc", "fr"] + args)
+    m = re.search(r"^gpu volume (\S+) trace (\S+) face (\S+) wave_speed (\S+) rhs (\S+)", out, re.M)
+    check(m, "no result line:\n" + out[-1500:])
+    return dict(zip(("volume", "trace", "face", "wave_speed", "rhs"), (float(v) for v in m.groups())))
+
+
+def frd_gpu_kernel_test(shape, order):
+    """Every CUDA kernel of dense FR (volume: the dense divergence and the traces; face: the common flux and the dense
+    corrections; the element speeds), every mesh block, equals its host twin to 1e-13 relative on the same input
+    (elements a block 1, 3 and the default), and so does the whole right-hand side on CUDA vectors (ConsLawRHS):
+    periodic, far-field and wall faces, three numerical fluxes; N = 1..5 the compiled sizes, N = 6 the run-time ones."""
+    def f():
+        gpu_or_skip()
+        worst = {}
+        for label, flux, args in frd_kernel_cases(shape):
+            nums = frd_kernel_numbers(["-order", str(order), "-test_flux", flux] + args)
+            for k, v in nums.items():
+                check(v <= 1e-13, "%s N = %d %s: CUDA %s differs from its host twin by %g (relative)" % (shape, order, label, k, v))
+                worst[k] = max(worst.get(k, 0.0), v)
+        return ", ".join("%s %.1e" % kv for kv in worst.items())
+    return f
+
+
+for _shape in ("triangle", "tetrahedron", "prism", "mixed"):
+    for _order in range(1, 7):
+        test("gpu/fr/dense/kernels/%s/N%d" % (_shape, _order), gpu=True)(frd_gpu_kernel_test(_shape, _order))
+
+
+@test("gpu/fr/dense/kernels/advection-and-halo", gpu=True)
+def _():
+    """The run-time instantiation (linear advection, nv = 1, on tetrahedra and the mixed mesh) and 2 ranks (halo
+    neighbours: u+ interpolated from the local array; a rank's empty blocks) equal the host twins to 1e-13."""
+    gpu_or_skip()
+    cases = [(1, ["-problem", "advection", "-order", "3"] + frd_periodic_mesh("tet", 4)),
+             (1, ["-problem", "advection", "-order", "2"] + frd_periodic_mesh("mixed", 4)),
+             (2, FRD_VORTEX + ["-order", "3", "-test_flux", "roe"] + FRD_TRI),
+             (2, FRD_FARFIELD + ["-order", "2", "-dm_plex_filename", "examples/meshes/cube_mixed.msh"])]
+    worst = 0.0
+    for ranks, args in cases:
+        nums = frd_kernel_numbers(args, ranks)
+        for k, v in nums.items():
+            check(v <= 1e-13, "%s (%d ranks): CUDA %s differs from its host twin by %g" % (" ".join(args), ranks, k, v))
+            worst = max(worst, v)
+    return "worst %.1e" % worst
+
+
+def frd_gpu_run(shape, args, columns, ranks=1):
+    """fr_gpu_run_test (host against -dm_vec_type cuda: the same steps, the final monitors to 1e-10) on the periodic
+    mesh of scripts/periodic_mesh.py (n = 4) of the shape, written when the test runs"""
+    def f():
+        gpu_or_skip()
+        return fr_gpu_run_test(args + frd_periodic_mesh(shape, 4), columns, ranks)()
+    return f
+
+
+FRD_RUN = ["-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5"]
+FRD_EULER_COLUMNS = ["L2_error_density", "mass", "energy"]
+test("gpu/fr/dense/run/vortex-triangle-N3", gpu=True)(fr_gpu_run_test(
+    ["-problem", "isentropic_vortex", "-order", "3", "-ts_max_time", "0.05", "-ts_ssp_type", "rk104", "-cfl", "0.5", "-euler_flux", "hllc", "-dm_refine", "1"], FRD_EULER_COLUMNS))
+test("gpu/fr/dense/run/vortex-tetrahedron-N3-lserk4", gpu=True)(frd_gpu_run("tet", FRD_VORTEX_3D + FRD_RUN + ["-order", "3", "-ts_max_time", "0.02", "-euler_flux", "roe"], FRD_EULER_COLUMNS))
+test("gpu/fr/dense/run/vortex-prism-N2-lserk4", gpu=True)(frd_gpu_run("prism", FRD_VORTEX_3D + FRD_RUN + ["-order", "2", "-ts_max_time", "0.02", "-euler_flux", "roe"], FRD_EULER_COLUMNS))
+test("gpu/fr/dense/run/vortex-mixed-N4-lserk4", gpu=True)(frd_gpu_run("mixed", FRD_VORTEX_3D + FRD_RUN + ["-order", "4", "-ts_max_steps", "10", "-euler_flux", "hllc"], FRD_EULER_COLUMNS))
+test("gpu/fr/dense/run/advection-tetrahedron-N5", gpu=True)(frd_gpu_run("tet", ["-problem", "advection", "-order", "5", "-ts_max_steps", "10"], ["L2_error", "energy_norm"]))
+test("gpu/fr/dense/run/freestream-triangle-quadrilateral-walls-N2", gpu=True)(fr_gpu_run_test(
+    ["-problem", "freestream", "-freestream_angle", "17", "-order", "2", "-ts_max_steps", "20", "-dm_plex_filename", "examples/meshes/couette_mixed.msh", "-bc_slip_wall", "bottom", "-bc_farfield", "top"],
+    FRD_EULER_COLUMNS))
+test("gpu/fr/dense/run/vortex-mixed-N2-2-ranks", gpu=True)(frd_gpu_run("mixed", FRD_VORTEX_3D + FRD_RUN + ["-order", "2", "-ts_max_time", "0.02", "-euler_flux", "hllc"], FRD_EULER_COLUMNS, ranks=2))
+
+
+@test("fr/dense/cuda/emulated")
+def _():
+    """The CUDA kernels of dense FR (cuda/fr_dense.cu, launchers and per-shape dispatch included) run on the CPU by
+    tests/emu's stand-in runtime (scripts/check-fr-dense-cuda-emu.sh: threads and barriers of a block, 32 threads a
+    block) equal the host twins exactly: triangles N = 1, 2, 3, 5, 6, tetrahedra N = 1, 3, 5, prisms N = 2, 4, the mixed
+    meshes (tet/prism/hex with far-field faces N = 1, 3, 5; periodic; triangle/quadrilateral with walls), advection
+    (run-time sizes), 2 ranks; elements a block 1, 3 and the default. A missing barrier fails it (checked by hand)."""
+    code, out = run(["sh", "scripts/check-fr-dense-cuda-emu.sh"], expect_ok=False)
+    check(code == 0 and "check-fr-dense-cuda-emu: the CUDA kernels equal the host twins exactly" in out, "the emulated CUDA kernels differ from the host twins:\n" + out[-2500:])
+    cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
+    check(len(cases) == 21 and all(a == b and int(b) > 0 for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    return "%d cases, %d kernel triples exact" % (len(cases), sum(int(b) for _, _, b in cases))
+
+
+@test("bench/fr-dense")
+def _():
+    """bench/fr_bench.py on the dense shapes (host, small meshes): every row has the FR events' times (finite, > 0), a
+    mesh within a factor 3 of the asked size, and the stage time >= the right-hand side's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "fr.csv")
+        run([sys.executable, os.path.join(ROOT, "bench", "fr_bench.py"), "--label", "host", "--shapes", "triangle,tetrahedron,prism,mixed", "--orders", "1,3", "--size", "2e4", "--steps", "2",
+             "--csv", path, "--md", os.path.join(tmp, "fr.md"), "--mesh-dir", os.path.join(tmp, "meshes"), "--hoflow", HOFLOW])
+        with open(path) as fh:
+            rows = list(csv.DictReader(fh))
+    check(len(rows) == 8, "%d rows (expected 4 shapes x 2 orders)" % len(rows))
+    for r in rows:
+        rhs, stage = float(r["rhs_s_per_dof"]), float(r["stage_s_per_dof"])
+        check(math.isfinite(rhs) and rhs > 0 and stage >= 0.9 * rhs, "%s N = %s: rhs %g, stage %g s per DOF-variable" % (r["shape"], r["N"], rhs, stage))
+        check(2e4 / 3 < int(r["dofs"]) < 3 * 2e4, "%s N = %s: %s DOF-variables (asked 2e4)" % (r["shape"], r["N"], r["dofs"]))
+    return ", ".join("%s N%s %.1e" % (r["shape"][:3], r["N"], float(r["stage_s_per_dof"])) for r in rows)

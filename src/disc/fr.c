@@ -693,8 +693,9 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->c_given    = c_given;
   if (dense) {
     const PetscReal c = fr->c;
+    const PetscInt  E = fr->elements_per_block;
     PetscCall(PetscFree(fr));
-    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given));
+    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given, E));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FRTables(fr));

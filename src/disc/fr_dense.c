@@ -32,9 +32,13 @@
  * The initial state is the L2 projection (cubature of degree 2N+1, modal DG's), so FR with c = 0 starts where
  * modal DG does; errors, integrals and means use that cubature too. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/fr.h>
 #include <hoflow/geom.h>
 #include <hoflow/kernels/fr_dense.h>
+#include <hoflow/log.h>
+
+static PetscErrorCode FRDDestroy(Disc);
 
 typedef struct {
   RefElement *ref;                                               /* nodes, D, M and the cubature of degree 2N+1 */
@@ -57,8 +61,10 @@ typedef struct {
   PetscInt         *elem_dof; /* [Klocal+1] */
   int              *dof;      /* the same as int, for the kernels */
   FRDenseKernelData kd[MESH_MAX_BLOCKS];
-  PetscReal        *geo[MESH_MAX_BLOCKS], *fgeo[MESH_MAX_BLOCKS], *trace[MESH_MAX_BLOCKS];
+  PetscReal        *geo[MESH_MAX_BLOCKS], *fgeo[MESH_MAX_BLOCKS];
   int              *face_info[MESH_MAX_BLOCKS];
+  PetscReal        *trace;     /* every owned element's trace (all blocks) */
+  PetscInt         *trace_off; /* [K+1] owned element l's trace at trace + trace_off[l] */
   PetscReal        *h;  /* [K] element size dim |E| / |dE| */
   PetscReal        *xs; /* [elem_dof[K]/nv*dim] the physical solution points */
   PetscReal        *scratch;
@@ -68,6 +74,10 @@ typedef struct {
   PetscReal        *xdof;
   OpShell           shell;
   Vec               speed;
+  /* the device (cuda/fr_dense.cu): the kernel data's device copies, the element sizes, elements a block */
+  FRDenseKernelData kd_device[MESH_MAX_BLOCKS];
+  const double     *h_device;
+  PetscInt          elements_per_block;
 } FRDDisc;
 
 /* x[n*dim] (may be NULL) and the metric geo[n*gs] of owned or halo element e at the reference points xi[n*dim] */
@@ -222,7 +232,7 @@ static PetscErrorCode FRDBlockSetUp(FRDDisc *fr, PetscInt b)
   PetscReal          *xf, *gf, *fxi[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *fw[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(PetscMax(K, 1) * Np * gs, &fr->geo[b], PetscMax(K, 1) * nfpt * (dim + 1), &fr->fgeo[b], PetscMax(K, 1) * info->nfaces * FRD_FACE_INFO, &fr->face_info[b], PetscMax(K, 1) * nfpt * 2 * fr->nv, &fr->trace[b]));
+  PetscCall(PetscMalloc3(PetscMax(K, 1) * Np * gs, &fr->geo[b], PetscMax(K, 1) * nfpt * (dim + 1), &fr->fgeo[b], PetscMax(K, 1) * info->nfaces * FRD_FACE_INFO, &fr->face_info[b]));
   PetscCall(PetscMalloc2(nfpt * dim, &xf, nfpt * gs, &gf));
   for (PetscInt f = 0; f < info->nfaces; f++)
     for (PetscInt o = 0; o < GeomFaceOrientations(info->face_shape[f]); o++) {
@@ -260,12 +270,14 @@ static PetscErrorCode FRDBlockSetUp(FRDDisc *fr, PetscInt b)
         fi[2]             = (int)fr->elem_dof[nb];
         fi[3]             = (int)fr->shapes[s2].ref->Np;
         fi[4]             = (int)fr->shapes[s2].table[g2][o2];
+        fi[6]             = nb < mesh->K ? (int)(fr->trace_off[nb] + fr->shapes[s2].fp_off[g2] * 2 * fr->nv) : -1; /* owned: its trace */
       } else {
         PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...): -disc fr discretizes the Euler equations, or linear advection on periodic meshes", mesh->source, f, mesh->elem_cell[l]);
         fi[1] = -1;
         fi[2] = -1;
         fi[3] = (int)Np;
         fi[4] = (int)fr->nbpoints;
+        fi[6] = -1;
         PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nf) * dim, &fr->bx));
         PetscCall(PetscRealloc(sizeof(PetscReal) * (fr->nbpoints + nf) * dim, &fr->bn));
         PetscCall(PetscRealloc(sizeof(PetscInt) * (fr->nbpoints + nf), &fr->btype));
@@ -301,7 +313,8 @@ static PetscErrorCode FRDBlockSetUp(FRDDisc *fr, PetscInt b)
   kd->geo       = fr->geo[b];
   kd->fgeo      = fr->fgeo[b];
   kd->face_info = fr->face_info[b];
-  kd->trace     = fr->trace[b];
+  kd->trace     = fr->trace;
+  kd->trace0    = (int)fr->trace_off[mb->start];
   kd->gamma     = 1.4;
   kd->flux      = EULER_FLUX_RUSANOV;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,8 +330,25 @@ static PetscErrorCode FRDSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux
     fr->kd[b].gamma = gamma;
     fr->kd[b].flux  = (int)flux;
     for (PetscInt j = 0; j < 3; j++) fr->kd[b].velocity[j] = cl->velocity[j];
+    fr->kd_device[b].gamma = gamma; /* the device copies are made once, at the first device call: keep them in step */
+    fr->kd_device[b].flux  = (int)flux;
+    for (PetscInt j = 0; j < 3; j++) fr->kd_device[b].velocity[j] = cl->velocity[j];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flops of one right-hand side (log events, estimates): the volume part (the flux, about 30 flops a point and its
+ * transform, the dense divergence, the trace's interpolations) and the face part (the numerical flux, about 60 flops a
+ * flux point, the dense corrections, the scaling) */
+static void FRDFlops(const FRDDisc *fr, PetscLogDouble *fv, PetscLogDouble *ff)
+{
+  *fv = *ff = 0;
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    const FRDenseKernelData *kd = &fr->kd[b];
+    const PetscLogDouble     K = kd->K, Np = kd->Np, nv = kd->nv, dim = kd->dim, nfpt = kd->nfpt;
+    *fv += K * (Np * (30 + 2 * dim * dim * nv + 2 * dim * nv * Np) + nfpt * 2 * nv * Np * (dim + 1));
+    *ff += K * (nfpt * (60 + 3 * nv) + Np * nv * (2 * nfpt + 1));
+  }
 }
 
 static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
@@ -328,15 +358,30 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
   PetscScalar       *fa;
   PetscBool          on_device;
 
+  PetscLogDouble     fv, ff;
+
   PetscFunctionBeginUser;
+  FRDFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCheck(!on_device, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr on meshes with simplices or prisms has host kernels only (quadrilaterals and hexahedra run on CUDA): run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
-  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseVolumeHost(&fr->kd[b], ua, fa, fr->scratch); /* while the neighbours' values are in flight */
+  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRVolume)); /* while the neighbours' values are in flight */
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    if (!on_device) FRDenseVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+    else {
+      fr->kd_device[b].stream = fr->shell.stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseVolumeCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ua, fa)), "flux reconstruction (dense) volume"));
+    }
+  }
+  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseFaceHost(&fr->kd[b], ul, fa);
+  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* after every block's volume part: the faces read the neighbours' traces */
+    if (!on_device) FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+    else PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) face"));
+  }
+  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
   PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
   PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
@@ -349,21 +394,33 @@ static PetscErrorCode FRDMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, Petsc
   const PetscScalar *ua;
   PetscScalar       *sa;
   PetscReal          smin;
+  PetscBool          on_device;
 
   PetscFunctionBeginUser;
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  if (fr->speed) { /* made for the other backend: remake */
+    PetscBool speed_on_device;
+    PetscCall(HoflowVecIsCUDA(fr->speed, &speed_on_device));
+    if (speed_on_device != on_device) PetscCall(VecDestroy(&fr->speed));
+  }
   if (!fr->speed) {
+    VecType type;
+    PetscCall(VecGetType(u, &type));
     PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &fr->speed));
     PetscCall(VecSetSizes(fr->speed, fr->K, PETSC_DETERMINE));
-    PetscCall(VecSetType(fr->speed, VECSTANDARD));
+    PetscCall(VecSetType(fr->speed, type));
   }
-  PetscCall(VecGetArrayRead(u, &ua));
-  PetscCall(VecGetArrayWrite(fr->speed, &sa));
+  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(&fr->shell, fr->speed, &sa));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
-    const FRDenseKernelData *kd = &fr->kd[b];
-    for (PetscInt k = 0; k < kd->K; k++) sa[kd->e0 + k] = FRDenseWaveSpeedElement(kd, ua + fr->elem_dof[kd->e0 + k], fr->h[kd->e0 + k]);
+    if (!on_device) FRDenseWaveSpeedHost(&fr->kd[b], ua, fr->h, sa);
+    else {
+      fr->kd_device[b].stream = fr->shell.stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseWaveSpeedCUDA(&fr->kd_device[b], ua, fr->h_device, sa)), "flux reconstruction (dense) wave speed"));
+    }
   }
-  PetscCall(VecRestoreArrayWrite(fr->speed, &sa));
-  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(OpShellRestoreArrayWrite(&fr->shell, fr->speed, &sa));
+  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
   PetscCall(VecMax(fr->speed, NULL, speed));
   PetscCall(VecMin(fr->speed, NULL, &smin));
   *bad_cell = -1;
@@ -574,6 +631,71 @@ static PetscErrorCode FRDEvaluate(ConsLaw cl, Vec uvec, PetscInt b, PetscInt n, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------- the device (cuda/fr_dense.cu) */
+/* Upload the kernel data at the first device call (OpShellBegin): the shapes' matrices, the face tables, the element
+ * offsets, every block's metric and face records, the boundary data and the element sizes; the traces are device
+ * scratch. */
+static PetscErrorCode FRDDeviceSetUp(void *ctx)
+{
+  FRDDisc            *fr = (FRDDisc *)ctx;
+  HoflowDeviceArrays *a  = &fr->shell.device;
+  const size_t        dim = (size_t)fr->dim, gs = dim * dim + 1;
+  const double       *D[REF_NUM_SHAPES] = {NULL}, *L, *C, *bc_point, *trace;
+  const int          *dof;
+
+  PetscFunctionBeginUser;
+  for (PetscInt s = 0; s < REF_NUM_SHAPES; s++)
+    if (fr->shapes[s].ref) PetscCall(HoflowDeviceArraysUpload(a, fr->shapes[s].D, sizeof(double) * dim * fr->shapes[s].ref->Np * fr->shapes[s].ref->Np, (const void **)&D[s]));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->L, sizeof(double) * PetscMax(fr->ntab, 1), (const void **)&L));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->C, sizeof(double) * PetscMax(fr->ntab, 1), (const void **)&C));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->dof, sizeof(int) * (fr->mesh->Klocal + 1), (const void **)&dof));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&bc_point));
+  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(fr->trace_off[fr->K], 1), (const void **)&trace));
+  PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * PetscMax(fr->K, 1), (const void **)&fr->h_device));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    const FRDenseKernelData *h = &fr->kd[b];
+    FRDenseKernelData       *d = &fr->kd_device[b];
+    const size_t             K = (size_t)PetscMax(h->K, 1);
+    *d                         = *h;
+    d->D                       = D[fr->mesh->blocks[b].shape];
+    d->L                       = L;
+    d->C                       = C;
+    d->dof                     = dof;
+    d->bc_point                = bc_point;
+    d->trace                   = (double *)trace;
+    PetscCall(HoflowDeviceArraysUpload(a, h->geo, sizeof(double) * K * h->Np * gs, (const void **)&d->geo));
+    PetscCall(HoflowDeviceArraysUpload(a, h->fgeo, sizeof(double) * K * h->nfpt * (dim + 1), (const void **)&d->fgeo));
+    PetscCall(HoflowDeviceArraysUpload(a, h->face_info, sizeof(int) * K * h->Nfaces * FRD_FACE_INFO, (const void **)&d->face_info));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after the physics changed bc_point: its device copy (uploaded with the rest at the first device call) */
+static PetscErrorCode FRDUpdateBoundaryData(ConsLaw cl)
+{
+  FRDDisc *fr = (FRDDisc *)cl->data;
+
+  PetscFunctionBeginUser;
+  if (!fr->shell.device_ready || fr->mesh->nblocks == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HoflowDeviceCopyToChecked((void *)fr->kd_device[0].bc_point, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, fr->shell.stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRDenseGetKernelData(Disc disc, PetscInt *nblocks, const FRDenseKernelData **host, const FRDenseKernelData **device, const PetscReal **h, const PetscReal **h_device)
+{
+  FRDDisc *fr = (FRDDisc *)disc->data;
+
+  PetscFunctionBeginUser;
+  PetscCheck(disc->ops.destroy == FRDDestroy, PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_ARG_WRONG, "FRDenseGetKernelData needs -disc fr on a mesh with triangles, tetrahedra or prisms (got -disc %s%s)", disc->type,
+             disc->ops.destroy ? ", or a mesh of quadrilaterals or hexahedra only: FRGetKernelData" : "");
+  if (nblocks) *nblocks = fr->mesh->nblocks;
+  if (host) *host = fr->kd;
+  if (device) *device = fr->shell.device_ready ? fr->kd_device : NULL;
+  if (h) *h = fr->h;
+  if (h_device) *h_device = fr->shell.device_ready ? fr->h_device : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- the Disc */
 static PetscErrorCode FRDGetPoints(Disc disc, PetscInt *n, const PetscReal **x, const PetscInt **elem_point)
 {
@@ -608,7 +730,9 @@ static PetscErrorCode FRDDestroy(Disc disc)
       PetscCall(RefElementDestroy(&fr->shapes[s].ref));
       PetscCall(PetscFree2(fr->shapes[s].D, fr->shapes[s].W));
     }
-  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree4(fr->geo[b], fr->fgeo[b], fr->face_info[b], fr->trace[b]));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree3(fr->geo[b], fr->fgeo[b], fr->face_info[b]));
+  PetscCall(PetscFree(fr->trace));
+  PetscCall(PetscFree(fr->trace_off));
   PetscCall(PetscFree(fr->L));
   PetscCall(PetscFree(fr->C));
   PetscCall(PetscFree2(fr->elem_dof, fr->dof));
@@ -622,14 +746,14 @@ static PetscErrorCode FRDDestroy(Disc disc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given)
+PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block)
 {
   Mesh          *mesh = disc->mesh;
   MPI_Comm       comm = PetscObjectComm((PetscObject)mesh->dm);
   const PetscInt dim  = mesh->dim;
   FRDDisc       *fr;
   ConsLaw        cl;
-  PetscInt       npm = 1, nqm;
+  PetscInt       npm = 1, nqm, nfptm = 1;
 
   PetscFunctionBeginUser;
   if (!c_given && correction != FR_CORRECTION_DG) { /* named parameters: meshes of triangles or of tetrahedra only */
@@ -656,13 +780,25 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   fr->nv     = disc->ncomp;
   fr->K      = mesh->K;
   fr->c      = c;
+
+  fr->elements_per_block = elements_per_block;
   for (PetscInt l = 0; l < mesh->Klocal; l++) PetscCall(FRDShapeSetUp(fr, MeshElementShape(mesh, l)));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDShapeSetUp(fr, mesh->blocks[b].shape)); /* a rank's empty blocks too (was a crash on 2 ranks of cube_mixed.msh) */
   PetscCall(PetscMalloc2(mesh->Klocal + 1, &fr->elem_dof, mesh->Klocal + 1, &fr->dof));
   fr->elem_dof[0] = 0;
   for (PetscInt l = 0; l < mesh->Klocal; l++) fr->elem_dof[l + 1] = fr->elem_dof[l] + fr->nv * fr->shapes[MeshElementShape(mesh, l)].ref->Np;
   for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->dof[l] = (int)fr->elem_dof[l];
   FRDSizes(fr, &nqm, &npm);
-  PetscCall(PetscMalloc3(PetscMax(fr->K, 1), &fr->h, PetscMax(fr->elem_dof[fr->K] / fr->nv, 1) * dim, &fr->xs, dim * fr->nv * npm, &fr->scratch));
+  PetscCall(PetscMalloc1(fr->K + 1, &fr->trace_off));
+  fr->trace_off[0] = 0;
+  for (PetscInt l = 0; l < fr->K; l++) {
+    const RefShape shape = MeshElementShape(mesh, l);
+    const PetscInt nfpt  = fr->shapes[shape].fp_off[RefShapeTable[shape].nfaces];
+    fr->trace_off[l + 1] = fr->trace_off[l] + nfpt * 2 * fr->nv;
+    nfptm                = PetscMax(nfptm, nfpt);
+  }
+  PetscCall(PetscMalloc1(PetscMax(fr->trace_off[fr->K], 1), &fr->trace));
+  PetscCall(PetscMalloc3(PetscMax(fr->K, 1), &fr->h, PetscMax(fr->elem_dof[fr->K] / fr->nv, 1) * dim, &fr->xs, PetscMax(dim * npm, nfptm) * fr->nv, &fr->scratch));
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDBlockSetUp(fr, b));
   for (PetscInt b = 0; b < mesh->nblocks; b++) { /* the tables are complete now */
     fr->kd[b].L = fr->L;
@@ -672,7 +808,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   for (PetscInt b = 0; b < mesh->nblocks; b++) fr->kd[b].bc_point = fr->bc_point;
   PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
   disc->dm = fr->dm;
-  PetscCall(OpShellInit(&fr->shell, "flux reconstruction (dense) right-hand side", fr->dm, NULL, NULL));
+  PetscCall(OpShellInit(&fr->shell, "flux reconstruction (dense) right-hand side", fr->dm, FRDDeviceSetUp, fr));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
   disc->ops.destroy    = FRDDestroy;
   disc->ops.get_points = FRDGetPoints;
@@ -689,6 +825,8 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   cl->ops.evaluate       = FRDEvaluate;
   cl->ops.energy         = FRDEnergy;
   disc->conslaw          = cl;
+
+  cl->ops.update_boundary_data = FRDUpdateBoundaryData; /* the device's copy of bc_point (cuda/fr_dense.cu) */
   PetscCall(PetscInfo(NULL, "-disc fr (dense operators): N = %" PetscInt_FMT ", c = %g\n", fr->N, (double)fr->c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

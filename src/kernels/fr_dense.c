@@ -1,4 +1,5 @@
-/* Host kernels of flux reconstruction with dense operator matrices (hoflow/kernels/fr_dense.h). */
+/* Host kernels of flux reconstruction with dense operator matrices (hoflow/kernels/fr_dense.h): the element routines
+ * over every owned element of a block; cuda/fr_dense.cu runs the same point routines one thread a point. */
 #include <hoflow/kernels/fr_dense.h>
 
 void FRDenseVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch)
@@ -9,7 +10,12 @@ void FRDenseVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs,
   }
 }
 
-void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs)
+void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch)
 {
-  for (int e = 0; e < d->K; e++) FRDenseElementFaces(d, e, ul, rhs + d->dof[d->e0 + e]);
+  for (int e = 0; e < d->K; e++) FRDenseElementFaces(d, e, ul, scratch, rhs + d->dof[d->e0 + e]);
+}
+
+void FRDenseWaveSpeedHost(const FRDenseKernelData *d, const double *u, const double *h, double *speed)
+{
+  for (int e = 0; e < d->K; e++) speed[d->e0 + e] = FRDenseWaveSpeedElement(d, u + d->dof[d->e0 + e], h[d->e0 + e]);
 }

@@ -1,7 +1,8 @@
 /* A host stand-in for the CUDA runtime, enough to run a kernel source of cuda/ on the CPU (tests/emu/
  * run.sh): every thread of a block is an OS thread, __shared__ arrays are static (one block runs at a
  * time), __syncthreads is a barrier of the block's threads, atomicAdd takes a lock. The <<<...>>>
- * launches are rewritten to EmuLaunch(...) by run.sh. For checking a kernel's indexing and barriers
+ * launches are rewritten to EmuLaunch(...) by run.sh; the warp shuffles are exchanges over the block's barrier.
+ * Dynamic shared memory (extern __shared__) is the harness's: it defines __shared__ empty and the array. For checking a kernel's indexing and barriers
  * without a GPU, not for speed. */
 #pragma once
 #include <barrier>
@@ -66,6 +67,53 @@ inline double atomicAdd(double *a, double v)
   const double                old = *a;
   *a += v;
   return old;
+}
+
+/* Warp functions over the block's barrier: every thread of the block must call them (no early returns) */
+inline int EmuThreadInBlock()
+{
+  return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+inline double __shfl_xor_sync(unsigned, double v, int lane_mask)
+{
+  static double slot[1024];
+  const int     t = EmuThreadInBlock();
+  double        r;
+  slot[t] = v;
+  emu_barrier->arrive_and_wait();
+  r = slot[t ^ lane_mask];
+  emu_barrier->arrive_and_wait();
+  return r;
+}
+inline int __any_sync(unsigned, int predicate)
+{
+  static int slot[1024];
+  const int  t = EmuThreadInBlock(), w = t - t % 32;
+  int        r = 0;
+  slot[t]      = predicate;
+  emu_barrier->arrive_and_wait();
+  for (int l = 0; l < 32; l++) r = r || slot[w + l];
+  emu_barrier->arrive_and_wait();
+  return r;
+}
+
+/* What launchers ask of the device: one device with 227 KiB of shared memory a block on opt-in */
+#define __grid_constant__
+enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+inline cudaError_t cudaGetDevice(int *device)
+{
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr, int)
+{
+  *value = 227 * 1024;
+  return cudaSuccess;
+}
+inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int)
+{
+  return cudaSuccess;
 }
 
 /* kernel<<<grid, block, shared, stream>>>(args): the blocks one after another, each by block.x y z threads */

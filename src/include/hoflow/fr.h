@@ -18,11 +18,15 @@
 #include <hoflow/conslaw.h>
 #include <hoflow/opshell.h>
 #include <hoflow/kernels/fr.h>
+#include <hoflow/kernels/fr_dense.h>
 
 PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
 /* -disc fr on meshes with simplices or prisms (dense operators, disc/fr_dense.c), chosen by DiscCreate_FR with its
- * options: the correction's name, or c itself (c_given) */
-PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given);
+ * options: the correction's name, or c itself (c_given), and the CUDA kernels' elements a thread block (0: by order) */
+PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block);
 /* For tests of the kernels (tests/unit/test_fr_kernels.c): the kernel data of -disc fr on the host and on the
  * device (NULL before the first device call), and the element sizes h [K] of the wave speeds on both. */
+/* The same for -disc fr with dense operators (tests/unit/test_fr_dense_kernels.c): nblocks kernel data, one a mesh
+ * block, on the host and the device (NULL before the first device call), and the element sizes h [K]. */
+PETSC_EXTERN PetscErrorCode FRDenseGetKernelData(Disc disc, PetscInt *nblocks, const FRDenseKernelData **host, const FRDenseKernelData **device, const PetscReal **h, const PetscReal **h_device);
 PETSC_EXTERN PetscErrorCode FRGetKernelData(Disc disc, const FRKernelData **host, const FRKernelData **device, const PetscReal **h, const PetscReal **h_device);

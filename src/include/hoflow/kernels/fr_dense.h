@@ -1,7 +1,7 @@
 /* Flux-reconstruction kernels with dense operator matrices (-disc fr on triangles, tetrahedra, prisms and mixed
  * meshes, disc/fr_dense.c): the Euler equations and linear advection (the flux type chooses, as in
  * hoflow/kernels/fr.h). One kernel data per mesh block (one shape); PETSc-free, host loops in
- * src/kernels/fr_dense.c (no CUDA twins yet).
+ * src/kernels/fr_dense.c, CUDA twins in cuda/fr_dense.cu (one thread a point, several elements a block).
  *
  * Element l stores u[k*Np + i] (component k, solution point i: the nodes of hoflow's RefElement) at dof[l]. Its
  * flux points are the points of the face cubature on every face (MeshFaceCubature in the element's canonical
@@ -20,7 +20,16 @@
 #include <hoflow/kernels/common.h>
 #include <hoflow/pointwise/advection.h>
 
-#define FRD_FACE_INFO 6 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type */
+#define FRD_FACE_INFO 7 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type, the owned neighbour's trace offset of the face's first point (-1: halo or boundary) */
+
+/* The dense loops (Np or nfp terms) unrolled by 2 in the CUDA kernels, whose compiled sizes would otherwise unroll
+ * them whole and spill registers (hexahedra N = 5: 2.5 KB a thread; by 4: 8-32 bytes in the 3D volume kernels, whose
+ * trace loop keeps (dim + 1) nv sums); the same order of operations. */
+#if defined(__CUDA_ARCH__) /* the device pass only: the host compiler of a .cu file would warn about the pragma */
+#  define FRD_UNROLL _Pragma("unroll 2")
+#else
+#  define FRD_UNROLL
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,98 +41,192 @@ typedef struct {
   double        nref[HOFLOW_FACES_MAX][3]; /* unit outward reference normals */
   const double *D;                         /* [dim*Np*Np] D[(d*Np + i)*Np + m] = d l_m / d r_d at solution point i */
   const double *L, *C;                     /* every shape's face tables: at offset o, L [nfp*Np] (interpolation to the face's points) and C [Np*nfp] */
-  const int    *dof;                       /* [Klocal+1] every local element's first value */
+  const int    *dof;                       /* [Klocal+1] every local element's first value (a block's elements are consecutive) */
   const double *geo;                       /* [K*Np*(dim*dim + 1)] G (dr_d/dx_j at [j*dim + d]) and J at every solution point */
   const double *fgeo;                      /* [K*nfpt*(dim + 1)] outward unit normal and J |G nr| at every flux point */
   const int    *face_info;                 /* [K*Nfaces*FRD_FACE_INFO] */
-  double       *trace;                     /* the block's owned elements' traces, [K*nfpt*2*nv]: u- and Fh^D . nr per flux point */
+  double       *trace;                     /* every owned element's trace (all blocks: the face step reads the neighbours'), u- and Fh^D . nr per flux point, [nfpt][2 nv] an element */
+  int           trace0;                    /* the block's first element's trace at trace + trace0; element e's at + e*nfpt*2*nv */
   const double *bc_point;                  /* boundary data, EULER_BC_DATA doubles per boundary face point */
   double        gamma;
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
   double        velocity[3]; /* linear advection's velocity a */
+  void         *stream;      /* CUDA stream (device copies) */
 } FRDenseKernelData;
 
-/* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np] */
+/* The sizes the point routines loop over, by value, so that the CUDA kernels (cuda/fr_dense.cu) give them as
+ * compile-time constants per shape and order; the host takes them from the data. */
+typedef struct {
+  int dim, nv, Np, Nfaces, nfpt;
+} FRDenseSizes;
+
+HOFLOW_HD FRDenseSizes FRDenseSizesOf(const FRDenseKernelData *d)
+{
+  FRDenseSizes z;
+  z.dim    = d->dim;
+  z.nv     = d->nv;
+  z.Np     = d->Np;
+  z.Nfaces = d->Nfaces;
+  z.nfpt   = d->nfpt;
+  return z;
+}
+
+/* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np]. The loop over m is the
+ * outer one, so that each l[m] is read once for the nv components (each v[k] still sums over m in order). */
 HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT u, double v[])
 {
+  double s[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) s[k] = 0;
+  FRD_UNROLL
+  for (int m = 0; m < Np; m++) {
+    const double lm = l[m];
+    for (int k = 0; k < nv; k++) s[k] += lm * u[(size_t)k * Np + m];
+  }
+  for (int k = 0; k < nv; k++) v[k] = s[k];
+}
+
+/* The point routines: one solution point or one flux point of the block's element e, called in loops by the host's
+ * element routines below and by one thread each in the CUDA kernels (cuda/fr_dense.cu), so both run the same
+ * arithmetic in the same order. Element-relative arrays: u and rhs [nv][Np], the transformed fluxes Fh [dim][nv][Np],
+ * the trace tr [nfpt][2 nv] (u- and Fh^D . nr), the jumps jump [nv][nfpt]. */
+
+/* The element's trace (in d->trace) */
+HOFLOW_HD double *FRDenseTrace(const FRDenseKernelData *d, int e)
+{
+  return d->trace + d->trace0 + (size_t)e * d->nfpt * 2 * d->nv;
+}
+
+/* The face of flux point p */
+HOFLOW_HD int FRDenseFaceOf(const FRDenseKernelData *d, FRDenseSizes z, int p)
+{
+  int f = 0;
+  while (f + 1 < z.Nfaces && p >= d->fp_off[f + 1]) f++;
+  return f;
+}
+
+/* Step 1 (seed 003 §II: the discontinuous flux at the solution points): Fh_d = J sum_j G_jd F_j(u) at point i,
+ * Fh[(d*nv + k)*Np + i]. */
+HOFLOW_HD void FRDensePointFlux(const FRDenseKernelData *d, FRDenseSizes z, int e, int i, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fh)
+{
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
+  const double *g = d->geo + ((size_t)e * Np + i) * gs;
+  double        w[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
+  ConsLawPointReferenceFlux(d->flux, dim, nv, d->gamma, d->velocity, g, w, Fr);
+  for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
+}
+
+/* Step 2 (dense): rhs[k*Np + i] = sum_d sum_m D_d[i][m] Fh_d[k][m], the divergence of the discontinuous flux (each
+ * D_d[i][m] read once for the nv components; each sum over d, then m, in order) */
+HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+{
+  const int nv = z.nv, Np = z.Np;
+  double    s[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) s[k] = 0;
+  for (int rd = 0; rd < z.dim; rd++) {
+    const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + (size_t)rd * nv * Np;
+    FRD_UNROLL
+    for (int m = 0; m < Np; m++) {
+      const double dm = Dr[m];
+      for (int k = 0; k < nv; k++) s[k] += dm * f[(size_t)k * Np + m];
+    }
+  }
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = s[k];
+}
+
+/* Step 3 (the discontinuous solution and normal flux at the flux points): u- and Fh^D . nr_f = sum_d nr_d (L Fh_d) at
+ * flux point p; the dim + 1 interpolations in one pass over the row l (each l[m] read once) */
+HOFLOW_HD void FRDenseTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT u, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+{
+  const int     nv = z.nv, Np = z.Np, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  const double *l = d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * Np;
+  double       *t = tr + (size_t)p * 2 * nv, w[4 * EULER_NV_MAX], Fn[EULER_NV_MAX]; /* w: u, then Fh_0 .. Fh_{dim-1} at the point */
+  for (int c = 0; c < (z.dim + 1) * nv; c++) w[c] = 0;
+  FRD_UNROLL
+  for (int m = 0; m < Np; m++) {
+    const double lm = l[m];
+    for (int k = 0; k < nv; k++) w[k] += lm * u[(size_t)k * Np + m];
+    for (int rk = 0; rk < z.dim * nv; rk++) w[nv + rk] += lm * Fh[(size_t)rk * Np + m];
+  }
+  for (int k = 0; k < nv; k++) Fn[k] = 0;
+  for (int rd = 0; rd < z.dim; rd++)
+    for (int k = 0; k < nv; k++) Fn[k] += d->nref[f][rd] * w[(1 + rd) * nv + k];
   for (int k = 0; k < nv; k++) {
-    double s = 0;
-    for (int m = 0; m < Np; m++) s += l[m] * u[(size_t)k * Np + m];
-    v[k] = s;
+    t[k]      = w[k];
+    t[nv + k] = Fn[k];
   }
 }
 
-/* The volume part of the block's element e (needs no neighbour): rhs = sum_d D_d Fh_d, and the element's trace;
- * Fh is scratch of dim*nv*Np doubles. */
+/* Step 4 (the common interface flux): jump[k*nfpt + p] = J |G nr| F*(u-, u+, n) - Fh^D . nr at flux point p. u+ is
+ * an owned neighbour's trace at the same physical point (both elements list a face's points in its canonical
+ * order), a halo neighbour's values interpolated from the local array ul, or the boundary state. */
+HOFLOW_HD void FRDenseFacePointJump(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT jump)
+{
+  const int     dim = z.dim, nv = z.nv, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FRD_FACE_INFO;
+  const double *uM = FRDenseTrace(d, e) + (size_t)p * 2 * nv, *FD = uM + nv, *fg = d->fgeo + ((size_t)e * z.nfpt + p) * (dim + 1);
+  double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
+  if (fi[6] >= 0)
+    for (int k = 0; k < nv; k++) uP[k] = d->trace[fi[6] + (size_t)q * 2 * nv + k];
+  else if (fi[1] >= 0)
+    FRDenseInterpolate(nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], ul + fi[2], uP);
+  else
+    EulerBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, fg, uP);
+  ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
+  for (int k = 0; k < nv; k++) jump[(size_t)k * z.nfpt + p] = fg[dim] * Fn[k] - FD[k];
+}
+
+/* Step 5 (the corrected flux divergence): rhs[k*Np + i] += sum_faces sum_q C_f[i][q] jump_f[k][q], then
+ * rhs = -rhs / J at point i */
+HOFLOW_HD void FRDensePointCorrect(const FRDenseKernelData *d, FRDenseSizes z, int e, int i, const double *HOFLOW_RESTRICT jump, double *HOFLOW_RESTRICT rhs)
+{
+  const int nv = z.nv, Np = z.Np, gs = z.dim * z.dim + 1;
+  double    r[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) r[k] = rhs[(size_t)k * Np + i];
+  for (int f = 0; f < z.Nfaces; f++) {
+    const int     nfp = d->fp_off[f + 1] - d->fp_off[f];
+    const double *C = d->C + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)i * nfp, *jf = jump + d->fp_off[f];
+    FRD_UNROLL
+    for (int q = 0; q < nfp; q++)
+      for (int k = 0; k < nv; k++) r[k] += C[q] * jf[(size_t)k * z.nfpt + q];
+  }
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = r[k] * (-1.0 / d->geo[((size_t)e * Np + i) * gs + gs - 1]);
+}
+
+/* The volume part of the block's element e (needs no neighbour): rhs = sum_d D_d Fh_d (steps 1, 2), and the element's
+ * trace (step 3); Fh is scratch of dim*nv*Np doubles. */
 HOFLOW_HD void FRDenseElementVolume(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
-  for (int i = 0; i < Np; i++) {
-    const double *g = d->geo + ((size_t)e * Np + i) * gs;
-    double        w[EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
-    for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    ConsLawPointReferenceFlux(d->flux, dim, nv, d->gamma, d->velocity, g, w, Fr);
-    for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
-  }
-  for (int k = 0; k < nv; k++)
-    for (int i = 0; i < Np; i++) {
-      double s = 0;
-      for (int rd = 0; rd < dim; rd++) {
-        const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + ((size_t)rd * nv + k) * Np;
-        for (int m = 0; m < Np; m++) s += Dr[m] * f[m];
-      }
-      rhs[(size_t)k * Np + i] = s;
-    }
-  for (int f = 0; f < d->Nfaces; f++) {
-    const double *L = d->L + d->face_info[((size_t)e * d->Nfaces + f) * FRD_FACE_INFO];
-    for (int q = 0; q < d->fp_off[f + 1] - d->fp_off[f]; q++) {
-      double *t = d->trace + ((size_t)e * d->nfpt + d->fp_off[f] + q) * 2 * nv, Fd[EULER_NV_MAX];
-      FRDenseInterpolate(nv, Np, L + (size_t)q * Np, u, t);
-      for (int k = 0; k < nv; k++) t[nv + k] = 0;
-      for (int rd = 0; rd < dim; rd++) {
-        FRDenseInterpolate(nv, Np, L + (size_t)q * Np, Fh + (size_t)rd * nv * Np, Fd);
-        for (int k = 0; k < nv; k++) t[nv + k] += d->nref[f][rd] * Fd[k];
-      }
-    }
-  }
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int i = 0; i < z.Np; i++) FRDensePointFlux(d, z, e, i, u, Fh);
+  for (int i = 0; i < z.Np; i++) FRDensePointDivergence(d, z, i, Fh, rhs);
+  for (int p = 0; p < z.nfpt; p++) FRDenseTracePoint(d, z, e, p, u, Fh, FRDenseTrace(d, e));
 }
 
-/* The face part of the block's element e: rhs += C_f (Fh^I - Fh^D . nr) on every face (u+ interpolated from the
- * neighbour's values in the local array ul, or the boundary state), then rhs = -rhs / J at every solution point. */
-HOFLOW_HD void FRDenseElementFaces(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT rhs)
+/* The face part of the block's element e (steps 4, 5): the jumps into scratch jump [nv*nfpt], then rhs += C (jumps)
+ * and rhs = -rhs / J at every solution point; ul the local array. */
+HOFLOW_HD void FRDenseElementFaces(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT jump, double *HOFLOW_RESTRICT rhs)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
-  for (int f = 0; f < d->Nfaces; f++) {
-    const int    *fi  = d->face_info + ((size_t)e * d->Nfaces + f) * FRD_FACE_INFO;
-    const int     nfp = d->fp_off[f + 1] - d->fp_off[f];
-    const double *C   = d->C + fi[0];
-    for (int q = 0; q < nfp; q++) {
-      const int     qq = d->fp_off[f] + q;
-      const double *uM = d->trace + ((size_t)e * d->nfpt + qq) * 2 * nv, *FD = uM + nv, *fg = d->fgeo + ((size_t)e * d->nfpt + qq) * (dim + 1);
-      double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
-      if (fi[1] >= 0)
-        FRDenseInterpolate(nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], ul + fi[2], uP);
-      else
-        EulerBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, fg, uP);
-      ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
-      for (int k = 0; k < nv; k++) {
-        const double jump = fg[dim] * Fn[k] - FD[k];
-        for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] += C[(size_t)i * nfp + q] * jump;
-      }
-    }
-  }
-  for (int k = 0; k < nv; k++)
-    for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] *= -1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim];
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int p = 0; p < z.nfpt; p++) FRDenseFacePointJump(d, z, e, p, ul, jump);
+  for (int i = 0; i < z.Np; i++) FRDensePointCorrect(d, z, e, i, jump, rhs);
 }
 
-/* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */
+/* the wave speed ((|v| + c); advection |a|) at solution point i, -1 for a non-physical state */
+HOFLOW_HD double FRDensePointWaveSpeed(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT u)
+{
+  double w[EULER_NV_MAX];
+  for (int k = 0; k < z.nv; k++) w[k] = u[(size_t)k * z.Np + i];
+  return ConsLawPointWaveSpeed(d->flux, z.dim, d->gamma, d->velocity, w);
+}
+
+/* the largest wave speed / h over the element's solution points; -1 for a non-physical state */
 HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const double *HOFLOW_RESTRICT u, double h)
 {
-  double s = 0;
-  for (int i = 0; i < d->Np; i++) {
-    double w[EULER_NV_MAX], c;
-    for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)k * d->Np + i];
-    c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  double             s = 0;
+  for (int i = 0; i < z.Np; i++) {
+    const double c = FRDensePointWaveSpeed(d, z, i, u);
     if (c < 0) return -1;
     s = fmax(s, c / h);
   }
@@ -131,9 +234,18 @@ HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const doubl
 }
 
 /* every owned element of the block: the volume parts from the owned array u (while the halo exchange is in flight;
- * scratch [dim*nv*Np]), then the face parts from the local array ul */
+ * scratch [dim*nv*Np]), then the face parts from the local array ul (scratch [nv*nfpt]); the element speeds
+ * speed[e0 + e] from the sizes h[e0 + e] */
 void FRDenseVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
-void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs);
+void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);
+void FRDenseWaveSpeedHost(const FRDenseKernelData *d, const double *u, const double *h, double *speed);
+/* Their CUDA twins (cuda/fr_dense.cu) on a device copy of the data (device pointers, d->stream); 0 or a cudaError_t.
+ * The volume and face kernels take E elements a thread block (E <= 0: FRDenseCUDAElementsPerBlock's choice). */
+int FRDenseVolumeCUDA(const FRDenseKernelData *d, int E, const double *u, double *rhs);
+int FRDenseFaceCUDA(const FRDenseKernelData *d, int E, const double *ul, double *rhs);
+int FRDenseWaveSpeedCUDA(const FRDenseKernelData *d, const double *u, const double *h, double *speed);
+/* The elements a thread block of the volume and face kernels by default (about 256 solution points a block). */
+int FRDenseCUDAElementsPerBlock(int Np);
 
 #ifdef __cplusplus
 }

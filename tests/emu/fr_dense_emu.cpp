@@ -1,0 +1,122 @@
+// cuda/fr_dense.cu run on the CPU (scripts/check-fr-dense-cuda-emu.sh: the whole source, launchers and dispatch
+// included, with its launches rewritten to EmuLaunch on the stand-in tests/emu/cuda_runtime.h: every thread of a block
+// an OS thread, __syncthreads a barrier, the warp shuffles exchanges over it) against the host twins
+// (FRDenseVolumeHost, FRDenseFaceHost, FRDenseWaveSpeedHost) on hoflow's -disc fr data of any mesh (every block), for
+// 1, 3 and the default elements a block. The input is the problem's initial state plus 1e-2 of a random state. Takes
+// hoflow's options and -test_flux rusanov|roe|hllc; prints one line per E and exits 1 unless every array equals the
+// host's exactly (the same compiler and arithmetic: no fused multiply-adds on x86-64 without -mfma).
+#define restrict __restrict // hoflow's C headers
+#include <cuda_runtime.h>
+#undef __shared__
+#define __shared__
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+using std::min;
+double frd_shared[1 << 22]; // the kernels' dynamic shared memory (one block at a time)
+#include "fr_dense.cu.emu"
+#include <hoflow/compat.h>
+#include <hoflow/fr.h>
+#include <hoflow/physics.h>
+
+typedef struct {
+  const Problem *problem;
+  PetscInt       nv;
+} Exact;
+
+static PetscErrorCode InitialState(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
+{
+  const Exact *ex = (const Exact *)ctx;
+  PetscFunctionBeginUser;
+  PetscCall((ex->problem->initial ? ex->problem->initial : ex->problem->exact)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// max |a - b| over n values (a NaN in b: infinity)
+static double MaxDiff(const std::vector<double> &a, const std::vector<double> &b)
+{
+  double w = 0;
+  for (size_t i = 0; i < a.size(); i++) w = std::isnan(b[i]) ? INFINITY : std::max(w, std::fabs(a[i] - b[i]));
+  return w;
+}
+
+int main(int argc, char **argv)
+{
+  App                     *app;
+  ConsLaw                  cl;
+  Vec                      u, ul, r;
+  Exact                    ex;
+  const FRDenseKernelData *kh;
+  const PetscReal         *h;
+  const PetscScalar       *ua, *ula;
+  PetscInt                 nb, nown, flux = EULER_FLUX_ROE;
+  double                   worst = 0;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
+  PetscCall(DiscGetConsLaw(app->disc, "fr_dense_emu", &cl));
+  {
+    const char *const fluxes[] = {"rusanov", "roe", "hllc"};
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-test_flux", fluxes, 3, &flux, NULL));
+  }
+  ex.problem = &app->problem;
+  ex.nv      = cl->nv;
+  if (cl->nv == 1) cl->velocity[0] = 1, cl->velocity[1] = 0.5, cl->velocity[2] = 0.25, flux = EULER_FLUX_ADVECTION;
+  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(InitialState(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
+  PetscCall(ConsLawSetEquations(cl, 1.4, flux));
+  PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
+  PetscCall(ConsLawProject(cl, InitialState, &ex, u));
+  PetscCall(VecDuplicate(u, &r));
+  PetscCall(VecSetRandom(r, NULL));
+  PetscCall(VecAXPY(u, 1e-2, r));
+  PetscCall(VecDestroy(&r));
+  PetscCall(DMGetLocalVector(app->disc->dm, &ul));
+  PetscCall(DMGlobalToLocal(app->disc->dm, u, INSERT_VALUES, ul));
+  PetscCall(FRDenseGetKernelData(app->disc, &nb, &kh, NULL, &h, NULL));
+  PetscCall(VecGetLocalSize(u, &nown));
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(ul, &ula));
+  {
+    size_t ntrace = 1, nscratch = 1;
+    int    K = 0, Npmax = 1;
+    for (PetscInt b = 0; b < nb; b++) {
+      ntrace   = std::max(ntrace, (size_t)kh[b].trace0 + (size_t)kh[b].K * kh[b].nfpt * 2 * kh[b].nv);
+      nscratch = std::max(nscratch, (size_t)kh[b].nv * std::max(kh[b].dim * kh[b].Np, kh[b].nfpt));
+      K += kh[b].K;
+      Npmax = std::max(Npmax, kh[b].Np);
+    }
+    std::vector<double> rvol(nown), rh(nown), th(ntrace), sh(K), sc(nscratch), speed_h(K);
+    // the host twins: the volume parts (every block), then the face parts, the element speeds
+    for (PetscInt b = 0; b < nb; b++) FRDenseVolumeHost(&kh[b], ua, rvol.data(), sc.data());
+    std::memcpy(th.data(), kh[0].trace, sizeof(double) * ntrace);
+    rh = rvol;
+    for (PetscInt b = 0; b < nb; b++) FRDenseFaceHost(&kh[b], ula, rh.data(), sc.data());
+    for (PetscInt b = 0; b < nb; b++) FRDenseWaveSpeedHost(&kh[b], ua, h, speed_h.data());
+    const int Es[3] = {1, 3, FRDenseCUDAElementsPerBlock(Npmax)};
+    for (int k = 0; k < 3; k++) {
+      std::vector<double>            rd(nown, NAN), td(ntrace, NAN), sd(K, NAN);
+      std::vector<FRDenseKernelData> kd(kh, kh + nb);
+      double                         w[4];
+      for (auto &d : kd) d.trace = td.data();
+      for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseVolumeCUDA(&kd[b], Es[k], ua, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseVolumeCUDA failed");
+      w[0] = MaxDiff(rvol, rd);
+      w[1] = MaxDiff(th, td);
+      td   = th; // the face kernels on the host's traces and volume parts
+      rd   = rvol;
+      for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseFaceCUDA(&kd[b], Es[k], ula, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseFaceCUDA failed");
+      w[2] = MaxDiff(rh, rd);
+      for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseWaveSpeedCUDA(&kd[b], ua, h, sd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseWaveSpeedCUDA failed");
+      w[3] = MaxDiff(speed_h, sd);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "fr_dense_emu: blocks %d K %d elements a block %d volume %.3e trace %.3e face %.3e wave_speed %.3e\n", (int)nb, K, Es[k], w[0], w[1], w[2], w[3]));
+      for (double v : w) worst = std::max(worst, v);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(VecRestoreArrayRead(ul, &ula));
+  PetscCall(DMRestoreLocalVector(app->disc->dm, &ul));
+  PetscCall(VecDestroy(&u));
+  PetscCall(AppDestroy(&app));
+  PetscCall(PetscFinalize());
+  return worst == 0 ? 0 : 1;
+}
