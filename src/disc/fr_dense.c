@@ -68,6 +68,8 @@ typedef struct {
   PetscReal        *xdof;
   OpShell           shell;
   Vec               speed;
+  /* Navier–Stokes (set_viscous): per block the faces' 1/h and u_I - u- at the flux points; the corrected gradients */
+  PetscReal *face_scale[MESH_MAX_BLOCKS], *ujump[MESH_MAX_BLOCKS], *grad;
 } FRDDisc;
 
 /* x[n*dim] (may be NULL) and the metric geo[n*gs] of owned or halo element e at the reference points xi[n*dim] */
@@ -321,6 +323,30 @@ static PetscErrorCode FRDSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Navier–Stokes: the corrected-gradient viscous terms (hoflow/kernels/fr_dense_viscous.h); eta is modal DG's BR2 penalty */
+static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal eta)
+{
+  FRDDisc *fr = (FRDDisc *)cl->data;
+  NSLDG    ldg;
+
+  PetscFunctionBeginUser;
+  (void)eta;
+  PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
+  PetscCall(FRViscousSetUp(fr->disc, vis, &ldg));
+  if (!fr->grad) PetscCall(PetscMalloc1(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    FRDenseKernelData *kd = &fr->kd[b];
+    if (!fr->face_scale[b]) PetscCall(PetscMalloc2(PetscMax(kd->K * kd->Nfaces, 1), &fr->face_scale[b], PetscMax(kd->K * kd->nfpt * fr->nv, 1), &fr->ujump[b]));
+    for (PetscInt k = 0; k < kd->K; k++)
+      for (PetscInt f = 0; f < kd->Nfaces; f++) fr->face_scale[b][k * kd->Nfaces + f] = FRViscousFaceScale(fr->mesh, kd->e0 + k, f);
+    kd->ldg        = ldg;
+    kd->face_scale = fr->face_scale[b];
+    kd->ujump      = fr->ujump[b];
+    kd->grad       = fr->grad;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDDisc           *fr = (FRDDisc *)cl->data;
@@ -336,6 +362,11 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseVolumeHost(&fr->kd[b], ua, fa, fr->scratch); /* while the neighbours' values are in flight */
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  if (fr->kd[0].ldg.on) { /* Navier–Stokes: every block's states and gradients before any block's volume and faces */
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ua, fr->scratch);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+  }
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseFaceHost(&fr->kd[b], ul, fa);
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
   PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
@@ -609,6 +640,8 @@ static PetscErrorCode FRDDestroy(Disc disc)
       PetscCall(PetscFree2(fr->shapes[s].D, fr->shapes[s].W));
     }
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree4(fr->geo[b], fr->fgeo[b], fr->face_info[b], fr->trace[b]));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree2(fr->face_scale[b], fr->ujump[b]));
+  PetscCall(PetscFree(fr->grad));
   PetscCall(PetscFree(fr->L));
   PetscCall(PetscFree(fr->C));
   PetscCall(PetscFree2(fr->elem_dof, fr->dof));
@@ -680,6 +713,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   PetscCall(ConsLawCreate(disc, &cl));
   PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));
   cl->ops.set_equations  = FRDSetEquations;
+  cl->ops.set_viscous    = FRDSetViscous;
   cl->ops.rhs            = FRDRHS;
   cl->ops.max_wave_speed = FRDMaxWaveSpeed;
   cl->ops.project        = FRDProject;

@@ -19,6 +19,7 @@
 
 #include <hoflow/kernels/common.h>
 #include <hoflow/pointwise/advection.h>
+#include <hoflow/pointwise/ldg.h>
 
 #define FRD_FACE_INFO 6 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type */
 
@@ -41,7 +42,15 @@ typedef struct {
   double        gamma;
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
   double        velocity[3]; /* linear advection's velocity a */
+  /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms, hoflow/kernels/fr_dense_viscous.h */
+  NSLDG         ldg;
+  const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face */
+  double       *ujump;      /* [K*nfpt*nv] u_I - u- at every flux point of the block's owned elements */
+  double       *grad;       /* the corrected physical gradients of every owned element (all blocks), local element l's
+                               [(j*nv + k)*Np + i] at dim*dof[l] */
 } FRDenseKernelData;
+
+HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, int f, int q, const double uM[], const double uP[], const double fg[], double Fv[]);
 
 /* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np] */
 HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT u, double v[])
@@ -106,6 +115,11 @@ HOFLOW_HD void FRDenseElementFaces(const FRDenseKernelData *d, int e, const doub
       else
         EulerBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, fg, uP);
       ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
+      if (d->ldg.on) { /* Navier–Stokes: F* - F_v^I */
+        double Fv[EULER_NV_MAX];
+        FRDenseViscousFacePointFlux(d, e, f, q, uM, uP, fg, Fv);
+        for (int k = 0; k < nv; k++) Fn[k] -= Fv[k];
+      }
       for (int k = 0; k < nv; k++) {
         const double jump = fg[dim] * Fn[k] - FD[k];
         for (int i = 0; i < Np; i++) rhs[(size_t)k * Np + i] += C[(size_t)i * nfp + q] * jump;
@@ -125,7 +139,7 @@ HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const doubl
     for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)k * d->Np + i];
     c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
     if (c < 0) return -1;
-    s = fmax(s, c / h);
+    s = fmax(s, c / h + (d->ldg.on ? d->ldg.dt_scale * NSDiffusivity(d->dim, d->gamma, &d->ldg.vis, w) / (h * h) : 0.0));
   }
   return s;
 }
@@ -138,3 +152,5 @@ void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs);
 #ifdef __cplusplus
 }
 #endif
+
+#include <hoflow/kernels/fr_dense_viscous.h>
