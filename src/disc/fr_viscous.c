@@ -31,7 +31,7 @@ PetscErrorCode FRViscousSetUp(Disc disc, const NSViscosity *vis, NSLDG *ldg)
 PetscReal FRViscousFaceScale(const Mesh *mesh, PetscInt e, PetscInt f)
 {
   const PetscInt slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot];
-  PetscReal      v    = mesh->measure[e];
+  PetscReal      v = mesh->measure[e];
   if (nb >= 0) v = PetscMin(v, mesh->measure[nb]);
   return mesh->face_measure[slot] / v;
 }
