@@ -26,6 +26,12 @@ The cube is cut into n^3 cubes (n >= 3, even for --shape mixed):
          so hexahedra meet prisms only through quadrilaterals and tetrahedra meet prisms only through
          triangles with the same diagonal, across the interior and the periodic faces (no pyramids).
 One physical volume "domain" (tag 1); no boundary groups (the mesh has no boundary).
+
+--box NX,NY,NZ [--upper X,Y,Z]: instead a box [0,X]x[0,Y]x[0,Z] of NX x NY x NZ cubes (any counts >= 1; even NX and NZ
+for mixed), NOT periodic, its boundary faces in the groups left/right (x), front/back (y), bottom/top (z) as the 3D Gmsh
+meshes of examples/meshes name them (flux reconstruction's Navier-Stokes tests: Couette flow between y = 0 and y = 2):
+
+  python3 scripts/periodic_mesh.py --shape tet --box 1,4,1 --upper 1,2,1 -o /tmp/couette_tet.msh
 """
 import argparse
 import sys
@@ -46,13 +52,13 @@ def sub(a, b):
     return [a[d] - b[d] for d in range(3)]
 
 
-def cells_of_cube(kind, i, j, k, n, xyz):
+def cells_of_cube(kind, i, j, k, n, xyz, corner=cube_corner):
     """the cells (type, nodes in Gmsh order, positively oriented) filling cube (i, j, k)"""
     v = {}
     for a in (0, 1):
         for b in (0, 1):
             for c in (0, 1):
-                v[a, b, c] = cube_corner(i + a, j + b, k + c, n)
+                v[a, b, c] = corner(i + a, j + b, k + c, n)
     out = []
     if kind == "hex":
         out.append(("hex", [v[0, 0, 0], v[1, 0, 0], v[1, 1, 0], v[0, 1, 0], v[0, 0, 1], v[1, 0, 1], v[1, 1, 1], v[0, 1, 1]]))
@@ -88,12 +94,14 @@ def cells_of_cube(kind, i, j, k, n, xyz):
     return fixed
 
 
-def build(shape, n):
-    xyz = [[i / n, j / n, k / n] for k in range(n + 1) for j in range(n + 1) for i in range(n + 1)]
+def build(shape, n, box=None, upper=(1.0, 1.0, 1.0)):
+    nx, ny, nz = box if box else (n, n, n)
+    xyz = [[upper[0] * i / nx, upper[1] * j / ny, upper[2] * k / nz] for k in range(nz + 1) for j in range(ny + 1) for i in range(nx + 1)]
+    corner = (lambda i, j, k, n: 1 + i + (nx + 1) * (j + (ny + 1) * k)) if box else cube_corner
     cells = []
-    for k in range(n):
-        for j in range(n):
-            for i in range(n):
+    for k in range(nz):
+        for j in range(ny):
+            for i in range(nx):
                 if shape == "hex":
                     kind = "hex"
                 elif shape == "prism":
@@ -101,9 +109,11 @@ def build(shape, n):
                 elif shape == "tet":
                     kind = "tet"
                 else:
-                    bx, bz = 2 * i >= n, 2 * k >= n
+                    bx, bz = 2 * i >= nx, 2 * k >= nz
                     kind = {(False, False): "hex", (True, False): "zprism", (False, True): "xprism", (True, True): "tet"}[bx, bz]
-                cells.extend(cells_of_cube(kind, i, j, k, n, xyz))
+                cells.extend(cells_of_cube(kind, i, j, k, n, xyz, corner))
+    if box:
+        return xyz, cells, boundary_faces(cells, xyz, upper)
     # every grid point with an index n is the image of the point with that index 0 (one hop, no chains)
     pairs = []
     for k in range(n + 1):
@@ -112,6 +122,85 @@ def build(shape, n):
                 if n in (i, j, k):
                     pairs.append((cube_corner(i, j, k, n), cube_corner(i % n, j % n, k % n, n)))
     return xyz, cells, pairs
+
+
+# the faces of a cell in Gmsh node order (tets, prisms, hexes)
+CELL_FACES = {
+    "tet": ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)),
+    "prism": ((0, 1, 2), (3, 4, 5), (0, 1, 4, 3), (1, 2, 5, 4), (2, 0, 3, 5)),
+    "hex": ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)),
+}
+SIDES = ("left", "right", "front", "back", "bottom", "top")
+
+
+def boundary_faces(cells, xyz, upper):
+    """{side: [face node lists]}: the faces of one cell only, by the box side their centroid lies on"""
+    count, first = {}, {}
+    for typ, nodes in cells:
+        for face in CELL_FACES[typ]:
+            fn = [nodes[m] for m in face]
+            key = tuple(sorted(fn))
+            count[key] = count.get(key, 0) + 1
+            first.setdefault(key, fn)
+    out = {s: [] for s in SIDES}
+    for key, c in count.items():
+        if c != 1:
+            continue
+        fn = first[key]
+        mid = [sum(xyz[m - 1][d] for m in fn) / len(fn) for d in range(3)]
+        for d in range(3):
+            if abs(mid[d]) < 1e-12:
+                out[SIDES[2 * d]].append(fn)
+                break
+            if abs(mid[d] - upper[d]) < 1e-12:
+                out[SIDES[2 * d + 1]].append(fn)
+                break
+        else:
+            raise ValueError("boundary face inside the box")
+    return out
+
+
+def write_box_msh(path, xyz, cells, faces, upper):
+    """MSH 4.1 with one surface entity (and physical group, tags 2..7) per box side, one volume (tag 1)"""
+    bytype = {}
+    for typ, nodes in cells:
+        bytype.setdefault(typ, []).append(nodes)
+    sides = [s for s in SIDES if faces[s]]
+    with open(path, "w") as f:
+        f.write("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n")
+        f.write("$PhysicalNames\n%d\n" % (len(sides) + 1))
+        for t, s in enumerate(sides):
+            f.write('2 %d "%s"\n' % (t + 2, s))
+        f.write('3 1 "domain"\n$EndPhysicalNames\n')
+        f.write("$Entities\n0 0 %d 1\n" % len(sides))
+        for t, s in enumerate(sides):
+            f.write("%d 0 0 0 %g %g %g 1 %d 0\n" % (t + 1, upper[0], upper[1], upper[2], t + 2))
+        f.write("1 0 0 0 %g %g %g 1 1 %d %s\n" % (upper[0], upper[1], upper[2], len(sides), " ".join(str(t + 1) for t in range(len(sides)))))
+        f.write("$EndEntities\n")
+        f.write("$Nodes\n1 %d 1 %d\n3 1 0 %d\n" % (len(xyz), len(xyz), len(xyz)))
+        for m in range(len(xyz)):
+            f.write("%d\n" % (m + 1))
+        for x in xyz:
+            f.write("%.17g %.17g %.17g\n" % tuple(x))
+        f.write("$EndNodes\n")
+        blocks = []
+        for t, s in enumerate(sides):
+            for nn, gtype in ((3, 2), (4, 3)):
+                fl = [fn for fn in faces[s] if len(fn) == nn]
+                if fl:
+                    blocks.append((2, t + 1, gtype, fl))
+        for typ in ("hex", "prism", "tet"):
+            if typ in bytype:
+                blocks.append((3, 1, GMSH_TYPE[typ], bytype[typ]))
+        total = sum(len(b[3]) for b in blocks)
+        f.write("$Elements\n%d %d 1 %d\n" % (len(blocks), total, total))
+        tag = 1
+        for dim, ent, gtype, lst in blocks:
+            f.write("%d %d %d %d\n" % (dim, ent, gtype, len(lst)))
+            for nodes in lst:
+                f.write("%d %s\n" % (tag, " ".join(str(m) for m in nodes)))
+                tag += 1
+        f.write("$EndElements\n")
 
 
 def write_msh(path, xyz, cells, pairs):
@@ -148,9 +237,22 @@ def write_msh(path, xyz, cells, pairs):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--shape", choices=("prism", "tet", "hex", "mixed"), required=True)
-    p.add_argument("--n", type=int, required=True, help="cubes per direction (>= 3; even for mixed)")
+    p.add_argument("--n", type=int, help="cubes per direction (>= 3; even for mixed)")
+    p.add_argument("--box", help="NX,NY,NZ: a non-periodic box of that many cubes with named boundary groups")
+    p.add_argument("--upper", default="1,1,1", help="X,Y,Z: the box's upper corner (with --box)")
     p.add_argument("-o", "--output", required=True)
     a = p.parse_args()
+    if a.box:
+        box = tuple(int(x) for x in a.box.split(","))
+        upper = tuple(float(x) for x in a.upper.split(","))
+        if len(box) != 3 or min(box) < 1 or (a.shape == "mixed" and (box[0] % 2 or box[2] % 2)):
+            sys.exit("--box %s: give three counts >= 1 (NX and NZ even for --shape mixed)" % a.box)
+        xyz, cells, faces = build(a.shape, 0, box, upper)
+        write_box_msh(a.output, xyz, cells, faces, upper)
+        print("%s: %d cells, %d boundary faces" % (a.output, len(cells), sum(len(v) for v in faces.values())))
+        return
+    if a.n is None:
+        sys.exit("give --n (periodic cube) or --box")
     if a.n < 3 or (a.shape == "mixed" and a.n % 2):
         sys.exit("--n %d: give n >= 3 cubes per direction (PETSc localizes periodic coordinates only with 3 or more cells across), even for --shape mixed" % a.n)
     xyz, cells, pairs = build(a.shape, a.n)

@@ -144,7 +144,6 @@ def _():
 
 test("fr/errors/limiter")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "2", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-euler_limiter", "barth_jespersen"],
                                      r"Discretization -disc fr does not provide limiters \(-euler_limiter, -euler_positivity\)"))
-test("fr/errors/viscous")(error_test(["-disc", "fr", "-problem", "couette", "-order", "2"], r"Discretization -disc fr does not provide viscous terms \(physics navier_stokes\)"))
 test("fr/errors/cplus-N1")(error_test(["-disc", "fr", "-problem", "isentropic_vortex", "-order", "1", "-dm_plex_box_faces", "4,4", "-dm_plex_box_bd", "periodic,periodic", "-fr_correction", "plus"],
                                       r"-fr_correction plus: c_\+ is tabulated for N = 2\.\.6 only"))
 test("fr/errors/not-a-conservation-law")(error_test(["-disc", "fr", "-problem", "poisson", "-order", "2", "-dm_plex_box_faces", "2,2"], r"-disc fr discretizes the Euler equations"))

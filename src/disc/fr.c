@@ -5,7 +5,8 @@
  * element-wise operations (projection by interpolation at the solution points, errors by cubature of
  * degree 2N+1 as modal DG's, integrals by the Gauss weights). The right-hand side and the wave speeds run on the
  * host or, for CUDA vectors, on the device (cuda/fr.cu; the kernel data uploaded at the first device call). No
- * limiter and no viscous terms yet.
+ * limiter. The viscous terms of physics navier_stokes (the corrected gradient, hoflow/kernels/fr.h's FRViscous*
+ * routines, set up by disc/fr_viscous.c) run on the host, on one rank.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
@@ -49,6 +50,8 @@ typedef struct {
   const double *h_device;
   double       *trace_device;
   PetscInt      elements_per_block;
+  /* Navier–Stokes (set_viscous): the faces' 1/h, u_I - u- at the face points, the corrected gradients */
+  PetscReal *face_scale, *ujump, *grad;
 } FRDisc;
 
 /* the direction and side of face f of a tensor shape: its vertices share r_dir = side */
@@ -277,6 +280,26 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Navier–Stokes: the corrected-gradient viscous terms (hoflow/kernels/fr.h); eta (BR2's penalty) is modal DG's */
+static PetscErrorCode FRSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal eta)
+{
+  FRDisc        *fr = (FRDisc *)cl->data;
+  const PetscInt K  = PetscMax(fr->K, 1), Nfq = fr->Nfaces * fr->nfp;
+
+  PetscFunctionBeginUser;
+  (void)eta;
+  PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
+  PetscCall(FRViscousSetUp(fr->disc, vis, &fr->kd.ldg));
+  if (!fr->face_scale) PetscCall(PetscMalloc3(K * fr->Nfaces, &fr->face_scale, K * fr->nv * Nfq, &fr->ujump, K * fr->dim * fr->nv * fr->Np, &fr->grad));
+  for (PetscInt e = 0; e < fr->K; e++)
+    for (PetscInt f = 0; f < fr->Nfaces; f++) fr->face_scale[e * fr->Nfaces + f] = FRViscousFaceScale(fr->mesh, e, f);
+  fr->kd.face_scale = fr->face_scale;
+  fr->kd.ujump      = fr->ujump;
+  fr->kd.grad       = fr->grad;
+  fr->kd_device.ldg = fr->kd.ldg; /* (the device refuses viscous runs: FRRHS) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* flops of one right-hand side (log events): the volume part (the flux, about 30 flops a point, its transform, the
  * divergence along the lines, the trace) and the face part (the numerical flux, about 60 flops a face point, the
  * jumps, the corrections and the scaling) */
@@ -298,6 +321,7 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   PetscFunctionBeginUser;
   FRFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCheck(!on_device || !fr->kd.ldg.on, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr: the viscous terms (physics navier_stokes) have host kernels only so far: run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
@@ -310,6 +334,7 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   }
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  if (fr->kd.ldg.on) FRViscousHost(&fr->kd, ua, ul, fr->trace, fr->scratch, fa);
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
   if (!on_device)
     FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
@@ -647,6 +672,7 @@ static PetscErrorCode FRDestroy(Disc disc)
   PetscCall(PetscFree(fr->xdof));
   PetscCall(PetscFree(fr->elem_dof));
   PetscCall(PetscFree2(fr->scratch, fr->trace));
+  PetscCall(PetscFree3(fr->face_scale, fr->ujump, fr->grad));
   PetscCall(PetscFree(fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -737,6 +763,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscCall(ConsLawCreate(disc, &cl));
   PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));
   cl->ops.set_equations  = FRSetEquations;
+  cl->ops.set_viscous    = FRSetViscous;
   cl->ops.rhs            = FRRHS;
   cl->ops.max_wave_speed = FRMaxWaveSpeed;
   cl->ops.project        = FRProject;

@@ -36,6 +36,7 @@
 #include <hoflow/fr.h>
 #include <hoflow/geom.h>
 #include <hoflow/kernels/fr_dense.h>
+#include <hoflow/kernels/fr_dense_viscous.h>
 #include <hoflow/log.h>
 
 static PetscErrorCode FRDDestroy(Disc);
@@ -78,6 +79,8 @@ typedef struct {
   FRDenseKernelData kd_device[MESH_MAX_BLOCKS];
   const double     *h_device;
   PetscInt          elements_per_block;
+  /* Navier–Stokes (set_viscous): per block the faces' 1/h and u_I - u- at the flux points; the corrected gradients */
+  PetscReal *face_scale[MESH_MAX_BLOCKS], *ujump[MESH_MAX_BLOCKS], *grad;
 } FRDDisc;
 
 /* x[n*dim] (may be NULL) and the metric geo[n*gs] of owned or halo element e at the reference points xi[n*dim] */
@@ -351,18 +354,57 @@ static void FRDFlops(const FRDDisc *fr, PetscLogDouble *fv, PetscLogDouble *ff)
   }
 }
 
+/* Navier–Stokes: the corrected-gradient viscous terms (hoflow/kernels/fr_dense_viscous.h); eta is modal DG's BR2 penalty */
+static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal eta)
+{
+  FRDDisc *fr = (FRDDisc *)cl->data;
+  NSLDG    ldg;
+
+  PetscFunctionBeginUser;
+  (void)eta;
+  PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
+  PetscCall(FRViscousSetUp(fr->disc, vis, &ldg));
+  if (!fr->grad) PetscCall(PetscMalloc1(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    FRDenseKernelData *kd = &fr->kd[b];
+    if (!fr->face_scale[b]) PetscCall(PetscMalloc2(PetscMax(kd->K * kd->Nfaces, 1), &fr->face_scale[b], PetscMax(kd->K * kd->nfpt * fr->nv, 1), &fr->ujump[b]));
+    for (PetscInt k = 0; k < kd->K; k++)
+      for (PetscInt f = 0; f < kd->Nfaces; f++) fr->face_scale[b][k * kd->Nfaces + f] = FRViscousFaceScale(fr->mesh, kd->e0 + k, f);
+    kd->ldg        = ldg;
+    kd->face_scale = fr->face_scale[b];
+    kd->ujump      = fr->ujump[b];
+    kd->grad       = fr->grad;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Navier–Stokes (FRDSetViscous sets every block's ldg) */
+static PetscBool FRDViscous(const FRDDisc *fr)
+{
+  return fr->mesh->nblocks > 0 && fr->kd[0].ldg.on ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* the viscous terms have host kernels only (hoflow/kernels/fr_dense_viscous.h; cuda/fr_dense.cu is inviscid) */
+static PetscErrorCode FRDCheckDevice(const FRDDisc *fr, PetscBool on_device)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!on_device || !FRDViscous(fr), PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr: the viscous terms (physics navier_stokes) have host kernels only so far: run without -dm_vec_type cuda");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDDisc           *fr = (FRDDisc *)cl->data;
   const PetscScalar *ua, *ul;
   PetscScalar       *fa;
   PetscBool          on_device;
-
+  const PetscBool    viscous = FRDViscous(fr);
   PetscLogDouble     fv, ff;
 
   PetscFunctionBeginUser;
   FRDFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(FRDCheckDevice(fr, on_device));
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
@@ -376,10 +418,19 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
   }
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
+  if (viscous) { /* Navier–Stokes: every block's states, then gradients, then viscous volume parts (the faces read the neighbours' gradients) */
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ua, fr->scratch);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+  }
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* after every block's volume part: the faces read the neighbours' traces */
-    if (!on_device) FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
-    else PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) face"));
+    if (viscous)
+      FRDenseViscousFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+    else if (!on_device)
+      FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+    else
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) face"));
   }
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
   PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
@@ -398,6 +449,7 @@ static PetscErrorCode FRDMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, Petsc
 
   PetscFunctionBeginUser;
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(FRDCheckDevice(fr, on_device));
   if (fr->speed) { /* made for the other backend: remake */
     PetscBool speed_on_device;
     PetscCall(HoflowVecIsCUDA(fr->speed, &speed_on_device));
@@ -733,6 +785,8 @@ static PetscErrorCode FRDDestroy(Disc disc)
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree3(fr->geo[b], fr->fgeo[b], fr->face_info[b]));
   PetscCall(PetscFree(fr->trace));
   PetscCall(PetscFree(fr->trace_off));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree2(fr->face_scale[b], fr->ujump[b]));
+  PetscCall(PetscFree(fr->grad));
   PetscCall(PetscFree(fr->L));
   PetscCall(PetscFree(fr->C));
   PetscCall(PetscFree2(fr->elem_dof, fr->dof));
@@ -816,6 +870,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   PetscCall(ConsLawCreate(disc, &cl));
   PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));
   cl->ops.set_equations  = FRDSetEquations;
+  cl->ops.set_viscous    = FRDSetViscous;
   cl->ops.rhs            = FRDRHS;
   cl->ops.max_wave_speed = FRDMaxWaveSpeed;
   cl->ops.project        = FRDProject;

@@ -18,3 +18,14 @@ void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, do
 {
   for (int e = 0; e < d->K; e++) speed[e] = FRWaveSpeedElement(d, e, u, h[e]);
 }
+
+void FRViscousHost(const FRKernelData *d, const double *u, const double *ul, double *tr, double *scratch, double *rhs)
+{
+  const FRSizes z = FRSizesOf(d);
+  const size_t  s = (size_t)d->nv * d->Np, t = (size_t)d->Nfaces * d->nfp * 2 * d->nv;
+  for (int e = 0; e < d->K; e++)
+    for (int p = 0; p < z.Nfaces * z.nfp; p++) FRViscousFacePointState(d, z, e, p, ul, tr);
+  for (int e = 0; e < d->K; e++)
+    for (int i = 0; i < z.Np; i++) FRViscousPointGradient(d, z, e, i, u + e * s);
+  for (int e = 0; e < d->K; e++) FRViscousElementVolume(d, e, u + e * s, rhs + e * s, scratch, tr + e * t);
+}

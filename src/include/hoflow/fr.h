@@ -24,6 +24,12 @@ PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
 /* -disc fr on meshes with simplices or prisms (dense operators, disc/fr_dense.c), chosen by DiscCreate_FR with its
  * options: the correction's name, or c itself (c_given), and the CUDA kernels' elements a thread block (0: by order) */
 PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block);
+/* Navier–Stokes with -disc fr (tensor and dense alike, disc/fr_viscous.c): ldg from the physics' viscosity law and
+ * the options -fr_viscous_beta, -fr_viscous_tau (hoflow/pointwise/ldg.h), dt_scale 2N + 1; refused on several ranks
+ * (the corrected gradients of halo elements are not exchanged) */
+PETSC_EXTERN PetscErrorCode FRViscousSetUp(Disc disc, const NSViscosity *vis, NSLDG *ldg);
+/* 1/h = |F| / min(|E-|, |E+|) of face f of owned element e (the penalty's length scale; the same from both sides) */
+PETSC_EXTERN PetscReal FRViscousFaceScale(const Mesh *mesh, PetscInt e, PetscInt f);
 /* For tests of the kernels (tests/unit/test_fr_kernels.c): the kernel data of -disc fr on the host and on the
  * device (NULL before the first device call), and the element sizes h [K] of the wave speeds on both. */
 /* The same for -disc fr with dense operators (tests/unit/test_fr_dense_kernels.c): nblocks kernel data, one a mesh

@@ -15,6 +15,7 @@
 
 #include <hoflow/kernels/common.h>
 #include <hoflow/pointwise/advection.h>
+#include <hoflow/pointwise/ldg.h>
 
 #define FR_FACE_INFO 3 /* per element face: the neighbour's local element (-1: boundary), its face (boundary: the type), the first boundary data row (-1 inside) */
 
@@ -38,6 +39,12 @@ typedef struct {
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
   double        velocity[3]; /* linear advection's velocity a */
   void         *stream;      /* CUDA stream (device copies) */
+  /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms (seed 003 §II; the interface treatment of
+   * hoflow/pointwise/ldg.h), one rank, host only (the FRViscous* routines below) */
+  NSLDG         ldg;
+  const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face (the penalty's length) */
+  double       *ujump;      /* [K*nv*Nfq] u_I - u- at every face point of every owned element, [k*Nfq + p] */
+  double       *grad;       /* [K*dim*nv*Np] the corrected physical gradient at the solution points, [(j*nv + k)*Np + i] */
 } FRKernelData;
 
 /* The sizes the point routines loop over, passed by value so that the CUDA kernels give them as compile-time
@@ -80,15 +87,22 @@ HOFLOW_HD int FRFacePointOfLine(const FRKernelData *d, FRSizes z, int f, int i)
   return q;
 }
 
-/* The state at the end of line (start, stride) on side s (+1: r = 1) by the 1D interpolation l_L or l_R. */
-HOFLOW_HD void FRLineEnd(const FRKernelData *d, FRSizes z, const double *HOFLOW_RESTRICT u, int start, int stride, int s, double w[])
+/* The nc components (Np apart) of u at the end of line (start, stride) on side s (+1: r = 1) by the 1D
+ * interpolation l_L or l_R. */
+HOFLOW_HD void FRLineEndComponents(const FRKernelData *d, FRSizes z, const double *HOFLOW_RESTRICT u, int start, int stride, int s, int nc, double w[])
 {
   const double *l = s > 0 ? d->lR : d->lL;
-  for (int k = 0; k < z.nv; k++) {
+  for (int k = 0; k < nc; k++) {
     double v = 0;
     for (int m = 0; m < z.n1; m++) v += l[m] * u[(size_t)k * z.Np + start + m * stride];
     w[k] = v;
   }
+}
+
+/* The state at the end of line (start, stride) on side s (+1: r = 1) by the 1D interpolation l_L or l_R. */
+HOFLOW_HD void FRLineEnd(const FRKernelData *d, FRSizes z, const double *HOFLOW_RESTRICT u, int start, int stride, int s, double w[])
+{
+  FRLineEndComponents(d, z, u, start, stride, s, z.nv, w);
 }
 
 /* The point routines: one solution point or one face point of one element, called in loops by the host's element
@@ -112,10 +126,9 @@ HOFLOW_HD void FRPointFlux(const FRKernelData *d, FRSizes z, int e, int i, const
 
 /* Step 2 (sum factorization): rhs[k*Np + i] = sum_d sum_m D[i_d][m] Fh_d along point i's line in direction d, the
  * divergence of the discontinuous flux. */
-HOFLOW_HD void FRPointDivergence(const FRKernelData *d, FRSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+HOFLOW_HD void FRPointDivergenceValues(const FRKernelData *d, FRSizes z, int i, const double *HOFLOW_RESTRICT Fh, double r[])
 {
   const int nv = z.nv, Np = z.Np, n1 = z.n1;
-  double    r[EULER_NV_MAX];
   for (int k = 0; k < nv; k++) r[k] = 0;
   for (int rd = 0, stride = 1; rd < z.dim; rd++, stride *= n1) {
     const int     id = (i / stride) % n1, start = i - id * stride;
@@ -127,7 +140,13 @@ HOFLOW_HD void FRPointDivergence(const FRKernelData *d, FRSizes z, int i, const 
       r[k] += s;
     }
   }
-  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = r[k];
+}
+
+HOFLOW_HD void FRPointDivergence(const FRKernelData *d, FRSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+{
+  double r[EULER_NV_MAX];
+  FRPointDivergenceValues(d, z, i, Fh, r);
+  for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] = r[k];
 }
 
 /* Step 3 (the discontinuous solution and normal flux at the flux points): the trace at face point p = f*nfp + q,
@@ -141,20 +160,14 @@ HOFLOW_HD void FRTracePoint(const FRKernelData *d, FRSizes z, int p, const doubl
   for (int c = 0; c < 2 * z.nv; c++) tr[(size_t)c * Nfq + p] = w[c];
 }
 
-/* Step 4 (the common interface flux): jump[k*Nfq + p] = Fh^I - Fh^D at face point p of owned element e, Fh^I =
- * s J |grad r_d| F*(u-, u+, n). u- is the element's trace; u+ the owned neighbour's trace at the same physical
- * point (traces tr of every owned element, [K][2 nv][Nfq]), a halo neighbour's state interpolated from its line
- * in the local array ul, or the boundary state. */
-HOFLOW_HD void FRFacePointJump(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT jump)
+/* The other side's state uP at face point p of owned element e with the element's state uM and face geometry fg:
+ * the owned neighbour's trace at the same physical point (traces tr of every owned element, [K][2 nv][Nfq]), a halo
+ * neighbour's state interpolated from its line in the local array ul, or the boundary state. Returns -1 inside,
+ * the boundary type on the boundary. */
+HOFLOW_HD int FRFacePointOther(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, const double uM[], const double fg[], double uP[])
 {
-  const int     dim = z.dim, nv = z.nv, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, q = p % z.nfp, s = d->side[f];
-  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
-  const double *te = tr + (size_t)e * 2 * nv * Nfq, *fg = d->fgeo + ((size_t)e * Nfq + p) * (dim + 1);
-  double        uM[EULER_NV_MAX], FD[EULER_NV_MAX], uP[EULER_NV_MAX], Fn[EULER_NV_MAX];
-  for (int k = 0; k < nv; k++) {
-    uM[k] = te[(size_t)k * Nfq + p];
-    FD[k] = te[(size_t)(nv + k) * Nfq + p];
-  }
+  const int  nv = z.nv, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, q = p % z.nfp;
+  const int *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
   if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
     const int g2 = fi[1], start = d->nb_line[(size_t)e * Nfq + p];
     if (fi[0] < d->K) {
@@ -163,9 +176,34 @@ HOFLOW_HD void FRFacePointJump(const FRKernelData *d, FRSizes z, int e, int p, c
       for (int k = 0; k < nv; k++) uP[k] = tn[(size_t)k * Nfq + p2];
     } else
       FRLineEnd(d, z, ul + (size_t)fi[0] * nv * z.Np, start, FRStride(z, d->dir[g2]), d->side[g2], uP);
-  } else
-    EulerBoundaryState(fi[1], dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
+    return -1;
+  }
+  EulerBoundaryState(fi[1], z.dim, d->gamma, d->bc_point + (size_t)(fi[2] + q) * EULER_BC_DATA, uM, fg, uP);
+  return fi[1];
+}
+
+HOFLOW_HD void FRViscousFacePointFlux(const FRKernelData *d, FRSizes z, int e, int p, int type, const double uM[], const double uP[], const double fg[], double Fv[]);
+
+/* Step 4 (the common interface flux): jump[k*Nfq + p] = Fh^I - Fh^D at face point p of owned element e, Fh^I =
+ * s J |grad r_d| F*(u-, u+, n) (Navier–Stokes: F* - F_v^I, FRViscousFacePointFlux). u- is the element's trace; u+
+ * from FRFacePointOther. */
+HOFLOW_HD void FRFacePointJump(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, double *HOFLOW_RESTRICT jump)
+{
+  const int     dim = z.dim, nv = z.nv, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, s = d->side[f];
+  const double *te = tr + (size_t)e * 2 * nv * Nfq, *fg = d->fgeo + ((size_t)e * Nfq + p) * (dim + 1);
+  double        uM[EULER_NV_MAX], FD[EULER_NV_MAX], uP[EULER_NV_MAX] = {0, 0, 0, 0, 0}, Fn[EULER_NV_MAX];
+  int           type;
+  for (int k = 0; k < nv; k++) {
+    uM[k] = te[(size_t)k * Nfq + p];
+    FD[k] = te[(size_t)(nv + k) * Nfq + p];
+  }
+  type = FRFacePointOther(d, z, e, p, ul, tr, uM, fg, uP);
   ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
+  if (d->ldg.on) {
+    double Fv[EULER_NV_MAX];
+    FRViscousFacePointFlux(d, z, e, p, type, uM, uP, fg, Fv);
+    for (int k = 0; k < nv; k++) Fn[k] -= Fv[k];
+  }
   for (int k = 0; k < nv; k++) jump[(size_t)k * Nfq + p] = s * fg[dim] * Fn[k] - FD[k];
 }
 
@@ -184,6 +222,110 @@ HOFLOW_HD void FRPointCorrect(const FRKernelData *d, FRSizes z, int e, int i, co
     for (int k = 0; k < nv; k++) r[k] += jf[(size_t)k * Nfq] * gp;
   }
   for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = r[k] * (-1.0 / d->geo[((size_t)e * Np + i) * gs + dim * dim]);
+}
+
+/* The viscous terms of the compressible Navier–Stokes equations (ldg.on; seed 003 §II, the corrected gradient):
+ * after the halo exchange and before the face part, three steps over every owned element,
+ *
+ *   V1 FRViscousFacePointState  u_I - u- at every face point (hoflow/pointwise/ldg.h's common solution)
+ *   V2 FRViscousPointGradient   the corrected gradient at every solution point, in reference directions
+ *                                 q_d = du/dr_d + sum_{faces of direction d} (u_I - u-) g'(r_d)
+ *                               (the same correction functions as the flux), then physical: grad u = G q
+ *   V3 FRViscousElementVolume   rhs -= the divergence of the transformed viscous flux Fh_v,d = J G_jd F_v,j(u, grad u)
+ *                               at the solution points, and Fh_v^D at the face points out of the trace's Fh^D,
+ *
+ * and the face part's common flux becomes F* - F_v^I (FRViscousFacePointFlux: the corrected gradients of both
+ * sides at the face point, interpolated from the solution points). The neighbours' gradients are those of owned
+ * elements: one rank (a second exchange of the gradients would lift it). */
+
+/* V1: ujump[k*Nfq + p] = u_I - u- at face point p of owned element e (boundary: u_I = u_b) */
+HOFLOW_HD void FRViscousFacePointState(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr)
+{
+  const int     dim = z.dim, nv = z.nv, Nfq = z.Nfaces * z.nfp;
+  const double *te = tr + (size_t)e * 2 * nv * Nfq, *fg = d->fgeo + ((size_t)e * Nfq + p) * (dim + 1);
+  double        uM[EULER_NV_MAX], uP[EULER_NV_MAX], uI[EULER_NV_MAX];
+  int           type;
+  for (int k = 0; k < nv; k++) uM[k] = te[(size_t)k * Nfq + p];
+  type = FRFacePointOther(d, z, e, p, ul, tr, uM, fg, uP);
+  if (type >= 0) (void)NSViscousBoundaryState(type, dim, d->gamma, d->bc_point + (size_t)(d->face_info[((size_t)e * z.Nfaces + p / z.nfp) * FR_FACE_INFO + 2] + p % z.nfp) * EULER_BC_DATA, uM, uP, uI);
+  else NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
+  for (int k = 0; k < nv; k++) d->ujump[((size_t)e * nv + k) * Nfq + p] = uI[k] - uM[k];
+}
+
+/* V2: the corrected physical gradient at solution point i of owned element e (u the element's values) */
+HOFLOW_HD void FRViscousPointGradient(const FRKernelData *d, FRSizes z, int e, int i, const double *HOFLOW_RESTRICT u)
+{
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, n1 = z.n1, Nfq = z.Nfaces * z.nfp, gs = dim * dim + 1;
+  const double *uj = d->ujump + (size_t)e * nv * Nfq;
+  double       *ge = d->grad + (size_t)e * dim * nv * Np, qr[3 * EULER_NV_MAX], gu[3 * EULER_NV_MAX];
+  for (int rd = 0, stride = 1; rd < dim; rd++, stride *= n1) {
+    const int     id = (i / stride) % n1, start = i - id * stride;
+    const double *Dr = d->D + id * n1;
+    for (int k = 0; k < nv; k++) {
+      double s = 0;
+      for (int m = 0; m < n1; m++) s += Dr[m] * u[(size_t)k * Np + start + m * stride];
+      qr[rd * nv + k] = s;
+    }
+  }
+  for (int f = 0; f < z.Nfaces; f++) {
+    const int     rd = d->dir[f];
+    const double  gp = (d->side[f] > 0 ? d->gR : d->gL)[(i / FRStride(z, rd)) % n1];
+    const double *jf = uj + f * z.nfp + FRFacePointOfLine(d, z, f, i);
+    for (int k = 0; k < nv; k++) qr[rd * nv + k] += jf[(size_t)k * Nfq] * gp;
+  }
+  NSLDGPhysicalGradient(dim, nv, d->geo + ((size_t)e * Np + i) * gs, qr, gu);
+  for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
+}
+
+/* V3 at solution point i: Fh[(d*nv + k)*Np + i] = the transformed viscous flux */
+HOFLOW_HD void FRViscousPointFlux(const FRKernelData *d, FRSizes z, int e, int i, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fh)
+{
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
+  const double *ge = d->grad + (size_t)e * dim * nv * Np;
+  double        w[EULER_NV_MAX], gu[3 * EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
+  for (int c = 0; c < dim * nv; c++) gu[c] = ge[(size_t)c * Np + i];
+  NSLDGReferenceFlux(dim, nv, d->gamma, &d->ldg, d->geo + ((size_t)e * Np + i) * gs, w, gu, Fr);
+  for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
+}
+
+/* V3 of owned element e: rhs -= div Fh_v, the trace's Fh^D (rows nv..2nv-1 of tr, the element's) -= Fh_v^D; Fh is
+ * scratch of dim*nv*Np doubles */
+HOFLOW_HD void FRViscousElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+{
+  const FRSizes z   = FRSizesOf(d);
+  const int     Nfq = z.Nfaces * z.nfp;
+  for (int i = 0; i < z.Np; i++) FRViscousPointFlux(d, z, e, i, u, Fh);
+  for (int i = 0; i < z.Np; i++) {
+    double r[EULER_NV_MAX];
+    FRPointDivergenceValues(d, z, i, Fh, r);
+    for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] -= r[k];
+  }
+  for (int p = 0; p < Nfq; p++) {
+    const int f = p / z.nfp, rd = d->dir[f];
+    double    w[EULER_NV_MAX];
+    FRLineEnd(d, z, Fh + (size_t)rd * z.nv * z.Np, d->line[p], FRStride(z, rd), d->side[f], w);
+    for (int k = 0; k < z.nv; k++) tr[(size_t)(z.nv + k) * Nfq + p] -= w[k];
+  }
+}
+
+/* F_v^I.n at face point p of owned element e (hoflow/pointwise/ldg.h): the corrected gradients of both sides
+ * interpolated to the point (inside: an owned neighbour's), the boundary state u_b and heat flag on the boundary */
+HOFLOW_HD void FRViscousFacePointFlux(const FRKernelData *d, FRSizes z, int e, int p, int type, const double uM[], const double uP[], const double fg[], double Fv[])
+{
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, nc = dim * nv;
+  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
+  const double  scale = d->face_scale[(size_t)e * z.Nfaces + f];
+  double        gM[3 * EULER_NV_MAX], gP[3 * EULER_NV_MAX];
+  FRLineEndComponents(d, z, d->grad + (size_t)e * nc * Np, d->line[p], FRStride(z, d->dir[f]), d->side[f], nc, gM);
+  if (type >= 0) {
+    double    uB[EULER_NV_MAX];
+    const int heat = NSViscousBoundaryState(type, dim, d->gamma, d->bc_point + (size_t)(fi[2] + p % z.nfp) * EULER_BC_DATA, uM, uP, uB);
+    NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 1, heat, uM, gM, uB, gM, Fv);
+    return;
+  }
+  FRLineEndComponents(d, z, d->grad + (size_t)fi[0] * nc * Np, d->nb_line[(size_t)e * Nfq + p], FRStride(z, d->dir[fi[1]]), d->side[fi[1]], nc, gP);
+  NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
 }
 
 /* The volume part of owned element e, which needs no neighbour: rhs = the divergence of its discontinuous
@@ -214,7 +356,7 @@ HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *
     for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)e * d->nv * d->Np + (size_t)k * d->Np + i];
     c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
     if (c < 0) return -1;
-    s = fmax(s, c / h);
+    s = fmax(s, c / h + (d->ldg.on ? d->ldg.dt_scale * NSDiffusivity(d->dim, d->gamma, &d->ldg.vis, w) / (h * h) : 0.0));
   }
   return s;
 }
@@ -225,6 +367,9 @@ HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *
 void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *scratch, double *tr);
 void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *scratch, double *rhs);
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed);
+/* Navier–Stokes, between the two: V1..V3 of every owned element (u the owned array, ul the local one, tr the traces,
+ * scratch [dim*Np*nv]) */
+void FRViscousHost(const FRKernelData *d, const double *u, const double *ul, double *tr, double *scratch, double *rhs);
 /* Their CUDA twins (cuda/fr.cu) on a device copy of the data (device pointers, d->stream); 0 or a cudaError_t. The
  * volume and face kernels take E elements a thread block (E <= 0: FRCUDAElementsPerBlock's choice). */
 int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, double *rhs, double *tr);

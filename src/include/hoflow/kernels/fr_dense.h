@@ -19,6 +19,7 @@
 
 #include <hoflow/kernels/common.h>
 #include <hoflow/pointwise/advection.h>
+#include <hoflow/pointwise/ldg.h>
 
 #define FRD_FACE_INFO 7 /* per element face: own table offset, neighbour's local element (-1: boundary), neighbour's dof offset, neighbour's Np, neighbour's table offset (boundary: first data row), face type, the owned neighbour's trace offset of the face's first point (-1: halo or boundary) */
 
@@ -52,6 +53,12 @@ typedef struct {
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
   double        velocity[3]; /* linear advection's velocity a */
   void         *stream;      /* CUDA stream (device copies) */
+  /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms, hoflow/kernels/fr_dense_viscous.h */
+  NSLDG         ldg;
+  const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face */
+  double       *ujump;      /* [K*nfpt*nv] u_I - u- at every flux point of the block's owned elements */
+  double       *grad;       /* the corrected physical gradients of every owned element (all blocks), local element l's
+                               [(j*nv + k)*Np + i] at dim*dof[l] */
 } FRDenseKernelData;
 
 /* The sizes the point routines loop over, by value, so that the CUDA kernels (cuda/fr_dense.cu) give them as
@@ -71,8 +78,9 @@ HOFLOW_HD FRDenseSizes FRDenseSizesOf(const FRDenseKernelData *d)
   return z;
 }
 
-/* v[nv] = the values u (component-major, Np per component) interpolated by the row l[Np]. The loop over m is the
- * outer one, so that each l[m] is read once for the nv components (each v[k] still sums over m in order). */
+/* v[nv] = the values u (component-major, Np per component, nv <= EULER_NV_MAX) interpolated by the row l[Np]. The
+ * loop over m is the outer one, so that each l[m] is read once for the nv components (each v[k] still sums over m in
+ * order). */
 HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT u, double v[])
 {
   double s[EULER_NV_MAX];
@@ -159,7 +167,9 @@ HOFLOW_HD void FRDenseTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int
 
 /* Step 4 (the common interface flux): jump[k*nfpt + p] = J |G nr| F*(u-, u+, n) - Fh^D . nr at flux point p. u+ is
  * an owned neighbour's trace at the same physical point (both elements list a face's points in its canonical
- * order), a halo neighbour's values interpolated from the local array ul, or the boundary state. */
+ * order), a halo neighbour's values interpolated from the local array ul, or the boundary state (the viscous face
+ * step has the same u+ in FRDenseViscousFacePointOther, hoflow/kernels/fr_dense_viscous.h: apart, so that the CUDA
+ * face kernel compiles as before). */
 HOFLOW_HD void FRDenseFacePointJump(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT jump)
 {
   const int     dim = z.dim, nv = z.nv, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
@@ -220,7 +230,8 @@ HOFLOW_HD double FRDensePointWaveSpeed(const FRDenseKernelData *d, FRDenseSizes 
   return ConsLawPointWaveSpeed(d->flux, z.dim, d->gamma, d->velocity, w);
 }
 
-/* the largest wave speed / h over the element's solution points; -1 for a non-physical state */
+/* the largest wave speed / h over the element's solution points, with Navier–Stokes (ldg.on: host only, the device
+ * refuses viscous runs) plus the diffusive part dt_scale D / h^2; -1 for a non-physical state */
 HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const double *HOFLOW_RESTRICT u, double h)
 {
   const FRDenseSizes z = FRDenseSizesOf(d);
@@ -228,7 +239,12 @@ HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const doubl
   for (int i = 0; i < z.Np; i++) {
     const double c = FRDensePointWaveSpeed(d, z, i, u);
     if (c < 0) return -1;
-    s = fmax(s, c / h);
+    if (d->ldg.on) {
+      double w[EULER_NV_MAX];
+      for (int k = 0; k < z.nv; k++) w[k] = u[(size_t)k * z.Np + i];
+      s = fmax(s, c / h + d->ldg.dt_scale * NSDiffusivity(z.dim, d->gamma, &d->ldg.vis, w) / (h * h));
+    } else
+      s = fmax(s, c / h);
   }
   return s;
 }

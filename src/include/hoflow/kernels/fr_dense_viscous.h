@@ -1,0 +1,181 @@
+/* The viscous terms of the compressible Navier–Stokes equations in flux reconstruction with dense operator matrices
+ * (hoflow/kernels/fr_dense.h; seed 003 §II: the corrected gradient), the twin of the tensor routines FRViscous* of
+ * hoflow/kernels/fr.h with the same interface treatment (hoflow/pointwise/ldg.h). After the halo exchange and before
+ * the face part, over every owned element of a block:
+ *
+ *   V1 FRDenseViscousFaceState  u_I - u- at every flux point (u_I: the common solution; the boundary state u_b)
+ *   V2 FRDenseViscousGradient   the corrected gradient at the solution points, in reference directions
+ *                                 q_d = D_d u + sum_f C_f ((u_I - u-) nr_f,d)
+ *                               (the correction fields of the flux, C_f = (M + K)^{-1} E_f, lifting the jump of u
+ *                               times the reference normal), then physical: grad u = G q
+ *   V3 FRDenseViscousVolume     rhs -= sum_d D_d Fh_v,d with Fh_v,d = J G_jd F_v,j(u, grad u) at the solution points,
+ *                               and the trace's Fh^D . nr -= Fh_v^D . nr at the flux points,
+ *
+ * and the face part's common flux is F* - F_v^I (FRDenseViscousFacePointJump, in place of FRDenseFacePointJump: both
+ * sides' corrected gradients interpolated to the flux point by their face tables; the neighbours are owned elements:
+ * one rank). Host only: cuda/fr_dense.cu runs the inviscid point routines, and disc/fr_dense.c refuses viscous runs
+ * on CUDA vectors. */
+#pragma once
+
+#include <hoflow/kernels/fr_dense.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* u+ at point q of face f of the block's element e (u- and the face metric fg there), as FRDenseFacePointJump takes
+ * it: an owned neighbour's trace at the same physical point, a halo neighbour's values interpolated from the local
+ * array ul, or the boundary state */
+HOFLOW_HD void FRDenseViscousFacePointOther(const FRDenseKernelData *d, FRDenseSizes z, int e, int f, int q, const double *HOFLOW_RESTRICT ul, const double uM[], const double fg[], double uP[])
+{
+  const int  nv = z.nv;
+  const int *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FRD_FACE_INFO;
+  if (fi[6] >= 0)
+    for (int k = 0; k < nv; k++) uP[k] = d->trace[fi[6] + (size_t)q * 2 * nv + k];
+  else if (fi[1] >= 0)
+    FRDenseInterpolate(nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], ul + fi[2], uP);
+  else
+    EulerBoundaryState(fi[5], z.dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, fg, uP);
+}
+
+/* V1 for the block's owned element e (ul the local array) */
+HOFLOW_HD void FRDenseViscousFaceState(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT ul)
+{
+  const FRDenseSizes z   = FRDenseSizesOf(d);
+  const int          dim = z.dim, nv = z.nv;
+  for (int f = 0; f < z.Nfaces; f++) {
+    const int *fi  = d->face_info + ((size_t)e * z.Nfaces + f) * FRD_FACE_INFO;
+    const int  nfp = d->fp_off[f + 1] - d->fp_off[f];
+    for (int q = 0; q < nfp; q++) {
+      const int     qq = d->fp_off[f] + q;
+      const double *uM = FRDenseTrace(d, e) + (size_t)qq * 2 * nv, *fg = d->fgeo + ((size_t)e * z.nfpt + qq) * (dim + 1);
+      double        uP[EULER_NV_MAX] = {0, 0, 0, 0, 0}, uI[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+      FRDenseViscousFacePointOther(d, z, e, f, q, ul, uM, fg, uP);
+      if (fi[1] >= 0)
+        NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
+      else
+        (void)NSViscousBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, uP, uI);
+      for (int k = 0; k < nv; k++) d->ujump[((size_t)e * d->nfpt + qq) * nv + k] = uI[k] - uM[k];
+    }
+  }
+}
+
+/* V2 for the block's owned element e (u its values); qr is scratch of dim*nv*Np doubles */
+HOFLOW_HD void FRDenseViscousGradient(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT qr)
+{
+  const int dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
+  double   *ge = d->grad + (size_t)dim * d->dof[d->e0 + e];
+  for (int rd = 0; rd < dim; rd++)
+    for (int k = 0; k < nv; k++)
+      for (int i = 0; i < Np; i++) {
+        const double *Dr = d->D + ((size_t)rd * Np + i) * Np;
+        double        s  = 0;
+        for (int m = 0; m < Np; m++) s += Dr[m] * u[(size_t)k * Np + m];
+        qr[((size_t)rd * nv + k) * Np + i] = s;
+      }
+  for (int f = 0; f < d->Nfaces; f++) {
+    const int     nfp = d->fp_off[f + 1] - d->fp_off[f];
+    const double *C   = d->C + d->face_info[((size_t)e * d->Nfaces + f) * FRD_FACE_INFO];
+    for (int q = 0; q < nfp; q++) {
+      const double *uj = d->ujump + ((size_t)e * d->nfpt + d->fp_off[f] + q) * nv;
+      for (int rd = 0; rd < dim; rd++) {
+        if (d->nref[f][rd] == 0) continue;
+        for (int k = 0; k < nv; k++) {
+          const double jn = uj[k] * d->nref[f][rd];
+          for (int i = 0; i < Np; i++) qr[((size_t)rd * nv + k) * Np + i] += C[(size_t)i * nfp + q] * jn;
+        }
+      }
+    }
+  }
+  for (int i = 0; i < Np; i++) {
+    double q[3 * EULER_NV_MAX], gu[3 * EULER_NV_MAX] = {0};
+    for (int c = 0; c < dim * nv; c++) q[c] = qr[(size_t)c * Np + i];
+    NSLDGPhysicalGradient(dim, nv, d->geo + ((size_t)e * Np + i) * gs, q, gu);
+    for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
+  }
+}
+
+/* V3 for the block's owned element e (u its values, rhs its right-hand side so far); Fh is scratch of dim*nv*Np
+ * doubles */
+HOFLOW_HD void FRDenseViscousVolume(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh)
+{
+  const int     dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
+  const double *ge = d->grad + (size_t)dim * d->dof[d->e0 + e];
+  for (int i = 0; i < Np; i++) {
+    double w[EULER_NV_MAX], gu[3 * EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
+    for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
+    for (int c = 0; c < dim * nv; c++) gu[c] = ge[(size_t)c * Np + i];
+    NSLDGReferenceFlux(dim, nv, d->gamma, &d->ldg, d->geo + ((size_t)e * Np + i) * gs, w, gu, Fr);
+    for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
+  }
+  for (int k = 0; k < nv; k++)
+    for (int i = 0; i < Np; i++) {
+      double s = 0;
+      for (int rd = 0; rd < dim; rd++) {
+        const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + ((size_t)rd * nv + k) * Np;
+        for (int m = 0; m < Np; m++) s += Dr[m] * f[m];
+      }
+      rhs[(size_t)k * Np + i] -= s;
+    }
+  for (int f = 0; f < d->Nfaces; f++) {
+    const double *L = d->L + d->face_info[((size_t)e * d->Nfaces + f) * FRD_FACE_INFO];
+    for (int q = 0; q < d->fp_off[f + 1] - d->fp_off[f]; q++) {
+      double *t = FRDenseTrace(d, e) + (size_t)(d->fp_off[f] + q) * 2 * nv, Fd[EULER_NV_MAX];
+      for (int rd = 0; rd < dim; rd++) {
+        if (d->nref[f][rd] == 0) continue;
+        FRDenseInterpolate(nv, Np, L + (size_t)q * Np, Fh + (size_t)rd * nv * Np, Fd);
+        for (int k = 0; k < nv; k++) t[nv + k] -= d->nref[f][rd] * Fd[k];
+      }
+    }
+  }
+}
+
+/* g[dim*nv] = an element's corrected gradients (Np points, [(j*nv + k)*Np + i]) interpolated by the row l[Np]: dim
+ * interpolations of nv components each (FRDenseInterpolate takes at most EULER_NV_MAX) */
+HOFLOW_HD void FRDenseViscousInterpolateGradient(const FRDenseKernelData *d, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
+{
+  for (int j = 0; j < d->dim; j++) FRDenseInterpolate(d->nv, Np, l, grad + (size_t)j * d->nv * Np, g + j * d->nv);
+}
+
+/* F_v^I . n at flux point q of face f of the block's owned element e (hoflow/pointwise/ldg.h) */
+HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, int f, int q, const double uM[], const double uP[], const double fg[], double Fv[])
+{
+  const int    dim = d->dim, nv = d->nv;
+  const int   *fi    = d->face_info + ((size_t)e * d->Nfaces + f) * FRD_FACE_INFO;
+  const double scale = d->face_scale[(size_t)e * d->Nfaces + f];
+  double       gM[3 * EULER_NV_MAX], gP[3 * EULER_NV_MAX];
+  FRDenseViscousInterpolateGradient(d, d->Np, d->L + fi[0] + (size_t)q * d->Np, d->grad + (size_t)dim * d->dof[d->e0 + e], gM);
+  if (fi[1] < 0) {
+    double    uB[EULER_NV_MAX];
+    const int heat = NSViscousBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, uP, uB);
+    NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 1, heat, uM, gM, uB, gM, Fv);
+    return;
+  }
+  FRDenseViscousInterpolateGradient(d, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gP);
+  NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
+}
+
+/* Step 4 with the viscous terms: jump[k*nfpt + p] = J |G nr| (F* - F_v^I)(u-, u+, n) - (Fh^D - Fh_v^D) . nr at flux
+ * point p (the trace's normal flux holds Fh^D - Fh_v^D after V3) */
+HOFLOW_HD void FRDenseViscousFacePointJump(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT jump)
+{
+  const int     dim = z.dim, nv = z.nv, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  const double *uM = FRDenseTrace(d, e) + (size_t)p * 2 * nv, *FD = uM + nv, *fg = d->fgeo + ((size_t)e * z.nfpt + p) * (dim + 1);
+  double        uP[EULER_NV_MAX], Fn[EULER_NV_MAX], Fv[EULER_NV_MAX];
+  FRDenseViscousFacePointOther(d, z, e, f, q, ul, uM, fg, uP);
+  ConsLawPointNumericalFlux(d->flux, dim, d->gamma, d->velocity, uM, uP, fg, Fn);
+  FRDenseViscousFacePointFlux(d, e, f, q, uM, uP, fg, Fv);
+  for (int k = 0; k < nv; k++) jump[(size_t)k * z.nfpt + p] = fg[dim] * (Fn[k] - Fv[k]) - FD[k];
+}
+
+/* V1..V3 of every owned element of the block: the states first (V1 of every element), then V2, V3 (the neighbours'
+ * gradients are read only by the face part, after every block's V2); scratch [dim*nv*Np]. Then the face part
+ * (FRDenseFaceHost's loop with FRDenseViscousFacePointJump; scratch [nv*nfpt]). */
+void FRDenseViscousStateHost(const FRDenseKernelData *d, const double *ul);
+void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u, double *scratch);
+void FRDenseViscousVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
+void FRDenseViscousFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);
+
+#ifdef __cplusplus
+}
+#endif

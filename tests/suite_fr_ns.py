@@ -1,0 +1,60 @@
+# hoflow test suite: compressible Navier-Stokes with flux reconstruction (-disc fr, the corrected-gradient viscous
+# terms of seed 003 §II, hoflow/pointwise/ldg.h). exec()'d by tests/run.py into its globals. Not compared with -disc
+# mdg: its BR2 is another viscous scheme (the errors are close, not equal). Couette flow (problem couette, Re 2,
+# explicit SSP-RK3 from the exact steady state: the error converges like the steady scheme's) on the non-periodic
+# boxes of scripts/periodic_mesh.py --box (x and z sides free-stream faces with the exact state, isothermal plates
+# y = 0 and y = 2, wall temperatures 0.6 and 1.0 T_inf); the full study (N = 1..4, three levels) is
+# scripts/fr_study.py --case couette, bench/results/cpu_2026-11-26_fr_ns_study_*.csv.
+FR_NS_MESHES = os.path.join(ROOT, "output", "test-meshes")
+FR_COUETTE = ["-problem", "couette", "-disc", "fr", "-couette_reynolds", "2", "-couette_wall_temperatures", "0.6,1.0", "-ts_max_time", "1",
+              "-bc_no_slip_isothermal", "front,back", "-bc_freestream", "left,right,bottom,top", "-monitor_file", "none", "-progress_interval", "-1"]
+
+
+def fr_ns_box(shape, n):
+    os.makedirs(FR_NS_MESHES, exist_ok=True)
+    m = 2 if shape == "mixed" else 1
+    path = os.path.join(FR_NS_MESHES, "couette_%s_%d.msh" % (shape, n))
+    if not os.path.exists(path):
+        run([sys.executable, os.path.join(ROOT, "scripts", "periodic_mesh.py"), "--shape", shape, "--box", "%d,%d,%d" % (m, n, m), "--upper", "%d,2,%d" % (m, m), "-o", path])
+    return path
+
+
+def fr_ns_rates(shape, levels):
+    """levels {N: (n1, n2, ...)}: density L2 errors, every rate >= N + 0.7 (h = 2/n)"""
+    def f():
+        out = []
+        for N, ns in sorted(levels.items()):
+            err = [float(summary(run([HOFLOW] + FR_COUETTE + ["-order", str(N), "-dm_plex_filename", fr_ns_box(shape, n)], timeout=600)[1])["L2_density"]) for n in ns]
+            rates = [math.log(err[i] / err[i + 1]) / math.log(ns[i + 1] / ns[i]) for i in range(len(ns) - 1)]
+            check(all(r >= N + 0.7 for r in rates), "%s N = %d: density L2 %s on n = %s, rates %s (need >= %.1f)" % (shape, N, err, ns, rates, N + 0.7))
+            out.append("N=%d %s rates %s" % (N, " ".join("%.3e" % e for e in err), " ".join("%.2f" % r for r in rates)))
+        return "; ".join(out)
+    return f
+
+
+# the last two levels of the study (2026-11-26, this VM): hex 2.13, 2.81, 3.73, 4.86; prism N = 3 3.80; tet N = 2 2.75 (n = 4, 8), mixed N = 2 (n = 4, 8)
+test("fr/navier-stokes/couette/hexahedron-rates")(fr_ns_rates("hex", {1: (16, 32), 2: (8, 16), 3: (4, 8), 4: (4, 8)}))
+test("fr/navier-stokes/couette/prism-rates")(fr_ns_rates("prism", {3: (2, 4)}))
+test("fr/navier-stokes/couette/tetrahedron-rates")(fr_ns_rates("tet", {2: (4, 8)}))
+test("fr/navier-stokes/couette/mixed-rates")(fr_ns_rates("mixed", {2: (4, 8)}))
+
+
+@test("fr/navier-stokes/couette/adiabatic-wall")
+def _():
+    """2D Couette with the top plate adiabatic (-couette_adiabatic_top: T = T_0 + Pr U^2/(2 c_p) eta (2 - eta)), Ma 0.5,
+    quadrilaterals periodic in x, N = 2 to t = 5: the last rate >= 2.7 (2026-11-26: 2.783722e-05, 5.434444e-06,
+    8.087600e-07: 2.36, 2.75; the first version penalized the energy's jump at the adiabatic wall, a heat flux of
+    O(h^N): rate 2.0 and an error growing in time)."""
+    err = []
+    for n in (4, 8, 16):
+        s = summary(run([HOFLOW, "-problem", "couette", "-disc", "fr", "-order", "2", "-couette_reynolds", "2", "-couette_mach", "0.5", "-couette_adiabatic_top", "-ts_max_time", "5",
+                         "-dm_plex_simplex", "0", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-dm_plex_box_faces", "%d,%d" % (n, n // 2), "-monitor_file", "none"])[1])
+        err.append(float(s["L2_density"]))
+    rates = [math.log(err[i] / err[i + 1]) / math.log(2) for i in range(2)]
+    check(rates[-1] >= 2.7 and err[-1] < 1.5e-6, "density L2 %s, rates %s (need the last >= 2.7)" % (err, rates))
+    return "density L2 %s, rates %.2f %.2f" % (" ".join("%.3e" % e for e in err), rates[0], rates[1])
+
+
+test("fr/navier-stokes/errors/two-ranks")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-dm_plex_box_faces", "8,4", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-ts_max_steps", "1"],
+                                                     r"-disc fr with physics navier_stokes runs on one rank so far", mpi=2))
+test("fr/navier-stokes/errors/beta")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-fr_viscous_beta", "0.7", "-ts_max_steps", "1"], r"-fr_viscous_beta 0\.7: give a value in \[-0\.5, 0\.5\]"))
