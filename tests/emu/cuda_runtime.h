@@ -28,6 +28,8 @@ inline cudaError_t cudaGetLastError()
 {
   return cudaSuccess;
 }
+/* What launchers ask of the device: one device with 227 KiB of shared memory a block on opt-in */
+#define __grid_constant__
 enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 inline cudaError_t cudaGetDevice(int *device)
@@ -95,25 +97,6 @@ inline int __any_sync(unsigned, int predicate)
   for (int l = 0; l < 32; l++) r = r || slot[w + l];
   emu_barrier->arrive_and_wait();
   return r;
-}
-
-/* What launchers ask of the device: one device with 227 KiB of shared memory a block on opt-in */
-#define __grid_constant__
-enum cudaDeviceAttr { cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
-enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-inline cudaError_t cudaGetDevice(int *device)
-{
-  *device = 0;
-  return cudaSuccess;
-}
-inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr, int)
-{
-  *value = 227 * 1024;
-  return cudaSuccess;
-}
-inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int)
-{
-  return cudaSuccess;
 }
 
 /* kernel<<<grid, block, shared, stream>>>(args): the blocks one after another, each by block.x y z threads */
