@@ -292,8 +292,12 @@ test("gpu/fr/dense/run/vortex-mixed-N4-lserk4", gpu=True)(frd_gpu_run("mixed", F
 test("gpu/fr/dense/run/advection-tetrahedron-N5", gpu=True)(frd_gpu_run("tet", ["-problem", "advection", "-order", "5", "-ts_max_steps", "10"], ["L2_error", "energy_norm"]))
 test("gpu/fr/dense/run/freestream-triangle-quadrilateral-walls-N2", gpu=True)(fr_gpu_run_test(
     ["-problem", "freestream", "-freestream_angle", "17", "-order", "2", "-ts_max_steps", "20", "-dm_plex_filename", "examples/meshes/couette_mixed.msh", "-bc_slip_wall", "bottom", "-bc_farfield", "top"],
-    FRD_EULER_COLUMNS))
-test("gpu/fr/dense/run/vortex-mixed-N2-2-ranks", gpu=True)(frd_gpu_run("mixed", FRD_VORTEX_3D + FRD_RUN + ["-order", "2", "-ts_max_time", "0.02", "-euler_flux", "hllc"], FRD_EULER_COLUMNS, ranks=2))
+    ["L2_error_density", "mass"]))  # (the free stream's monitors have no energy column)
+# On 2 ranks the device run ended 4.1e-5 (relative, L2 of the density) from the host's (H100, 2026-11-26): dense FR
+# refuses CUDA vectors on several ranks until its device halo is mended; the test below becomes a run test again then.
+test("gpu/fr/dense/errors/2-ranks-on-device", gpu=True)(lambda: (gpu_or_skip(), error_test(
+    FR[1:] + FRD_VORTEX_3D + FRD_RUN + ["-order", "2", "-ts_max_steps", "1", "-dm_vec_type", "cuda", "-gpu_shared"] + frd_periodic_mesh("mixed", 4),
+    r"runs on CUDA vectors on one rank only", mpi=2)())[1])
 
 
 @test("fr/dense/cuda/emulated")

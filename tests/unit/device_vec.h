@@ -1,6 +1,8 @@
-/* The unit tests' device copies (test_gpu.c, test_mdg.c, test_fr_kernels.c): a CUDA vector with x's layout and
- * values; and (test_sem.c, test_sem_stokes.c) an operator applied on the device and on the host. DuplicateOnDevice
- * belongs inside `#if defined(HOFLOW_HAVE_CUDA)`; DeviceVersusHost compiles in every build. */
+/* The unit tests' device helpers: DuplicateOnDevice (test_gpu.c, test_mdg.c, test_fr_kernels.c,
+ * test_fr_dense_kernels.c), a CUDA vector with x's layout and values; RelativeArrays and RelativeVecs (the FR kernel
+ * tests), the largest relative difference of two arrays or vectors; DeviceVersusHost (test_sem.c, test_sem_stokes.c),
+ * an operator applied on the device and on the host. All but DeviceVersusHost belong inside
+ * `#if defined(HOFLOW_HAVE_CUDA)`; DeviceVersusHost compiles in every build. */
 #pragma once
 
 #include <petscvec.h>
@@ -16,6 +18,41 @@ static PETSC_UNUSED PetscErrorCode DuplicateOnDevice(Vec x, Vec *xd)
   PetscCall(VecSetSizes(*xd, n, N));
   PetscCall(VecSetType(*xd, VECCUDA));
   PetscCall(VecCopy(x, *xd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max |b - a| / max(max |a|, scale) over n values (a NaN in b: infinity), the maximum over all ranks */
+static PETSC_UNUSED PetscErrorCode RelativeArrays(PetscInt n, const PetscReal a[], const PetscReal b[], PetscReal scale, PetscReal *rel)
+{
+  PetscReal m[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    m[0] = PetscMax(m[0], PetscAbsReal(a[i]));
+    m[1] = PetscIsNanReal(b[i]) ? PETSC_INFINITY : PetscMax(m[1], PetscAbsReal(b[i] - a[i]));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  *rel = m[1] / PetscMax(PetscMax(m[0], scale), PETSC_SMALL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the same for two vectors (b on the device: copied to a host vector of a's type first) */
+static PETSC_UNUSED PetscErrorCode RelativeVecs(Vec a, Vec b, PetscReal scale, PetscReal *rel)
+{
+  const PetscScalar *aa, *ba;
+  Vec                bh;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(a, &bh));
+  PetscCall(VecCopy(b, bh));
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &aa));
+  PetscCall(VecGetArrayRead(bh, &ba));
+  PetscCall(RelativeArrays(n, aa, ba, scale, rel));
+  PetscCall(VecRestoreArrayRead(bh, &ba));
+  PetscCall(VecRestoreArrayRead(a, &aa));
+  PetscCall(VecDestroy(&bh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

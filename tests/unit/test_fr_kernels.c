@@ -28,41 +28,6 @@ static PetscErrorCode ExactState(PetscInt dim, const PetscReal x[], PetscReal u[
 }
 
 #if defined(HOFLOW_HAVE_CUDA)
-/* max |b - a| / max(max |a|, scale) over n values (a NaN in b: infinity), the maximum over all ranks */
-static PetscErrorCode RelativeArrays(PetscInt n, const PetscReal a[], const PetscReal b[], PetscReal scale, PetscReal *rel)
-{
-  PetscReal m[2] = {0, 0};
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < n; i++) {
-    m[0] = PetscMax(m[0], PetscAbsReal(a[i]));
-    m[1] = PetscIsNanReal(b[i]) ? PETSC_INFINITY : PetscMax(m[1], PetscAbsReal(b[i] - a[i]));
-  }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  *rel = m[1] / PetscMax(PetscMax(m[0], scale), PETSC_SMALL);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the same for two vectors (b on the device) */
-static PetscErrorCode RelativeVecs(Vec a, Vec b, PetscReal scale, PetscReal *rel)
-{
-  const PetscScalar *aa, *ba;
-  Vec                bh;
-  PetscInt           n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(a, &bh));
-  PetscCall(VecCopy(b, bh)); /* to the host type of a */
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &aa));
-  PetscCall(VecGetArrayRead(bh, &ba));
-  PetscCall(RelativeArrays(n, aa, ba, scale, rel));
-  PetscCall(VecRestoreArrayRead(bh, &ba));
-  PetscCall(VecRestoreArrayRead(a, &aa));
-  PetscCall(VecDestroy(&bh));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 #include "device_vec.h"
 
 static PetscErrorCode Download(const void *device, size_t bytes, void *stream, void *host)
