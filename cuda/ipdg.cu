@@ -481,12 +481,14 @@ extern "C" int IPDGElementsPerBlock(int kernel, RefShape shape, int N)
 extern "C" int IPDGApplyUnits(RefShape shape, int N)
 {
   /* H100, 199 680 tetrahedra (bench/results/h100_2026-11-26_tet_apply_tensor_cores.md): the tensor cores
-   * faster than the CUDA cores at every order (1.16x at N = 1, 1.12x at N = 3, 1.5-1.7x at N = 4, 5, 7) */
+   * faster than the CUDA cores at every order (1.16x at N = 1, 1.12x at N = 3, 1.5-1.7x at N = 4, 5, 7); with the
+   * mass matrix inside the last product 61-117 % of the roofline at N = 3..7 (h100_2026-11-26e_tet_apply_fused.md) */
   return shape == REF_TETRAHEDRON ? 2 : 1;
 }
 
 // The tensor-core apply's elements a block for (shape, N), + 100 where the entries are packed (PAD 0):
-// tetrahedra N = 6, whose padded block fits two blocks an SM instead of three (3.25 against 3.83 ms).
+// tetrahedra N = 6, whose padded block fits two blocks an SM instead of three (3.25 against 3.83 ms). N = 2 takes
+// 8 since the fused kernel (64.3 against 62.8 % with 16: h100_2026-11-26e_roofline_tetrahedron_final.csv).
 static int ApplyTCShape(RefShape shape, int N)
 {
   static const int tet[HOFLOW_NMAX + 1] = {8, 32, 8, 8, 8, 8, 108, 8, 8};
