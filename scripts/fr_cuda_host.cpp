@@ -31,19 +31,6 @@ static void __syncthreads()
 double sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
 #include "fr_kernels.inc"
 
-typedef struct {
-  const Problem *problem;
-  PetscInt       nv;
-} Exact;
-
-static PetscErrorCode InitialState(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
-{
-  const Exact *ex = (const Exact *)ctx;
-  PetscFunctionBeginUser;
-  PetscCall((ex->problem->initial ? ex->problem->initial : ex->problem->exact)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // max |host - kernel| / max |host rhs| over the volume part, the traces and the face-corrected rhs (NaN: infinity)
 template <int DIM, int N1>
 static double Emulate(const FRKernelData *kh, int E, const double *u, const double *ul)
@@ -76,7 +63,7 @@ int main(int argc, char **argv)
   App                *app;
   ConsLaw             cl;
   Vec                 u, ul, r;
-  Exact               ex;
+  ProblemState               ex;
   const FRKernelData *kh;
   const PetscScalar  *ua, *ula;
   double              worst = 0;
@@ -85,12 +72,14 @@ int main(int argc, char **argv)
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
   PetscCall(DiscGetConsLaw(app->disc, "fr_cuda_host", &cl));
   ex.problem = &app->problem;
+  ex.f       = app->problem.initial ? app->problem.initial : app->problem.exact; /* the initial state (NULL: the exact one at t = 0) */
+  ex.t       = 0.0;
   ex.nv      = cl->nv;
   if (cl->nv == 1) cl->velocity[0] = 1, cl->velocity[1] = 0.5, cl->velocity[2] = 0.25;
-  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(InitialState(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
+  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(ProblemStateFunction(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
   PetscCall(ConsLawSetEquations(cl, 1.4, cl->nv == 1 ? EULER_FLUX_ADVECTION : EULER_FLUX_ROE));
   PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
-  PetscCall(ConsLawProject(cl, InitialState, &ex, u));
+  PetscCall(ConsLawProject(cl, ProblemStateFunction, &ex, u));
   PetscCall(VecDuplicate(u, &r));
   PetscCall(VecSetRandom(r, NULL));
   PetscCall(VecAXPY(u, 1e-2, r));

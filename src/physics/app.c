@@ -25,6 +25,15 @@ PetscErrorCode PhysicsRegisterAll(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ProblemStateFunction(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
+{
+  const ProblemState *ps = (const ProblemState *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(ps->f(dim, ps->t, x, ps->nv, u, NULL, ps->problem->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ProblemPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
 {
   const ProblemPoint *pp = (const ProblemPoint *)ctx;

@@ -126,23 +126,6 @@ static PetscErrorCode EulerDestroy(void **ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the problem's exact (or initial) state at time t as a state function for projections and errors */
-typedef struct {
-  const Problem  *problem;
-  ProblemFunction f;
-  PetscReal       t;
-  PetscInt        nv;
-} EulerPoint;
-
-static PetscErrorCode EulerStateAt(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
-{
-  const EulerPoint *ep = (const EulerPoint *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(ep->f(dim, ep->t, x, ep->nv, u, NULL, ep->problem->ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* time-dependent boundary data: the problem's rows at time t */
 static PetscErrorCode EulerBoundaryDataAt(Euler *eu, PetscReal t)
 {
@@ -409,9 +392,9 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
 
   PetscFunctionBeginUser;
   if (!strcmp(name, "L2_error_density") || !strcmp(name, "L2_error")) {
-    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, eu->cl->nv};
+    ProblemState ep = {&un->app->problem, un->app->problem.exact, time, eu->cl->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no exact solution for the monitor %s", un->app->problem_name, name);
-    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, v));
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, ProblemStateFunction, &ep, v));
     *value = v[0];
   } else if (!strcmp(name, "limited_cells"))
     *value = eu->cl->nlimited;
@@ -596,9 +579,9 @@ static PetscErrorCode EulerErrors(Unsteady *un, char summary[], size_t len)
   PetscCall(ConsLawIntegrate(eu->cl, un->state, total));
   for (PetscInt k = 0; k < nv; k++) drift = PetscMax(drift, PetscAbsReal(total[k] - eu->total0[k]) / PetscMax(1.0, PetscAbsReal(eu->total0[k])));
   if (un->app->problem.exact) {
-    EulerPoint ep = {&un->app->problem, un->app->problem.exact, time, nv};
-    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, EulerStateAt, &ep, err));
-    PetscCall(ConsLawErrorNorm(eu->cl, NORM_1, un->state, EulerStateAt, &ep, l1));
+    ProblemState ep = {&un->app->problem, un->app->problem.exact, time, nv};
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, ProblemStateFunction, &ep, err));
+    PetscCall(ConsLawErrorNorm(eu->cl, NORM_1, un->state, ProblemStateFunction, &ep, l1));
     un->l2_error = err[0];
   }
   {
@@ -918,9 +901,9 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   PetscCall(TSSetPreStep(un->ts, EulerPreStep));
   PetscCall(TSSetPostStep(un->ts, EulerPostStep));
   {
-    EulerPoint ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->cl->nv};
+    ProblemState ep = {&app->problem, app->problem.initial ? app->problem.initial : app->problem.exact, 0.0, eu->cl->nv};
     PetscCheck(ep.f, un->comm, PETSC_ERR_ARG_WRONG, "Problem %s has no initial state", app->problem_name);
-    PetscCall(ConsLawProject(eu->cl, EulerStateAt, &ep, un->state));
+    PetscCall(ConsLawProject(eu->cl, ProblemStateFunction, &ep, un->state));
   }
   if (eu->limit) { /* a discontinuous initial state's projection overshoots: limit it (its means are physical) */
     PetscInt n;

@@ -20,19 +20,6 @@ double frd_shared[1 << 22]; // the kernels' dynamic shared memory (one block at 
 #include <hoflow/fr.h>
 #include <hoflow/physics.h>
 
-typedef struct {
-  const Problem *problem;
-  PetscInt       nv;
-} Exact;
-
-static PetscErrorCode InitialState(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
-{
-  const Exact *ex = (const Exact *)ctx;
-  PetscFunctionBeginUser;
-  PetscCall((ex->problem->initial ? ex->problem->initial : ex->problem->exact)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // max |a - b| over n values (a NaN in b: infinity)
 static double MaxDiff(const std::vector<double> &a, const std::vector<double> &b)
 {
@@ -46,7 +33,7 @@ int main(int argc, char **argv)
   App                     *app;
   ConsLaw                  cl;
   Vec                      u, ul, r;
-  Exact                    ex;
+  ProblemState                    ex;
   const FRDenseKernelData *kh;
   const PetscReal         *h;
   const PetscScalar       *ua, *ula;
@@ -61,12 +48,14 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-test_flux", fluxes, 3, &flux, NULL));
   }
   ex.problem = &app->problem;
+  ex.f       = app->problem.initial ? app->problem.initial : app->problem.exact; /* the initial state (NULL: the exact one at t = 0) */
+  ex.t       = 0.0;
   ex.nv      = cl->nv;
   if (cl->nv == 1) cl->velocity[0] = 1, cl->velocity[1] = 0.5, cl->velocity[2] = 0.25, flux = EULER_FLUX_ADVECTION;
-  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(InitialState(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
+  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(ProblemStateFunction(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
   PetscCall(ConsLawSetEquations(cl, 1.4, flux));
   PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
-  PetscCall(ConsLawProject(cl, InitialState, &ex, u));
+  PetscCall(ConsLawProject(cl, ProblemStateFunction, &ex, u));
   PetscCall(VecDuplicate(u, &r));
   PetscCall(VecSetRandom(r, NULL));
   PetscCall(VecAXPY(u, 1e-2, r));

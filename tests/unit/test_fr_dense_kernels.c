@@ -13,20 +13,6 @@ static const char help[] = "Flux-reconstruction kernels with dense operators (-d
 #  include <hoflow/kernels/device.h>
 #endif
 
-typedef struct {
-  const Problem *problem;
-  PetscInt       nv;
-} Exact;
-
-static PetscErrorCode InitialState(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx)
-{
-  const Exact *ex = (const Exact *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall((ex->problem->initial ? ex->problem->initial : ex->problem->exact)(dim, 0.0, x, ex->nv, u, NULL, ex->problem->ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 #if defined(HOFLOW_HAVE_CUDA)
 #  include "device_vec.h"
 
@@ -112,7 +98,7 @@ int main(int argc, char **argv)
   Vec       u, uh, f, speed_h, es;
   PetscReal norm, speed, umax;
   PetscInt  cell, flux = EULER_FLUX_ROE;
-  Exact     ex;
+  ProblemState     ex;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -124,19 +110,21 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-test_flux", fluxes, 3, &flux, NULL));
   }
   ex.problem = &app->problem;
+  ex.f       = app->problem.initial ? app->problem.initial : app->problem.exact; /* the initial state (NULL: the exact one at t = 0) */
+  ex.t       = 0.0;
   ex.nv      = cl->nv;
   if (cl->nv == 1) { /* linear advection */
     const PetscReal a[3] = {1, 0.5, 0.25};
     for (PetscInt j = 0; j < 3; j++) cl->velocity[j] = a[j];
     flux = EULER_FLUX_ADVECTION;
   }
-  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(InitialState(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
+  for (PetscInt i = 0; i < cl->nbpoints; i++) PetscCall(ProblemStateFunction(cl->dim, cl->bx + i * cl->dim, cl->bc_point + i * EULER_BC_DATA, &ex));
   PetscCall(ConsLawSetEquations(cl, 1.4, flux));
   PetscCall(ConsLawUpdateBoundaryData(cl));
   PetscCall(DMCreateGlobalVector(app->disc->dm, &u));
   PetscCall(VecDuplicate(u, &uh));
   PetscCall(VecDuplicate(u, &f));
-  PetscCall(ConsLawProject(cl, InitialState, &ex, u));
+  PetscCall(ConsLawProject(cl, ProblemStateFunction, &ex, u));
   PetscCall(VecSetRandom(uh, NULL)); /* a perturbed state, so that every flux branch works */
   PetscCall(VecAYPX(uh, 1e-2, u));
   PetscCall(ConsLawRHS(cl, uh, f));

@@ -59,5 +59,14 @@ typedef struct {
   PetscReal       time;
 } ProblemPoint;
 PETSC_EXTERN PetscErrorCode ProblemPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
+/* All nv components of a problem function (its exact or initial state) at time t, as the state function of
+ * ConsLawProject and the conservation-law errors: ctx is a ProblemState. */
+typedef struct {
+  const Problem  *problem;
+  ProblemFunction f;
+  PetscReal       t;
+  PetscInt        nv;
+} ProblemState;
+PETSC_EXTERN PetscErrorCode ProblemStateFunction(PetscInt dim, const PetscReal x[], PetscReal u[], void *ctx);
 /* Zero, as a PointFunction (L2 norms through L2 errors). */
 PETSC_EXTERN PetscErrorCode ZeroPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
