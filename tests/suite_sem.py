@@ -513,13 +513,6 @@ test("sem/errors/stokes-triangles")(error_test(STOKES + ["-order", "3", "-dm_ple
 test("sem/errors/stokes-disc")(error_test(["-problem", "stokes", "-disc", "ipdg", "-order", "3", "-dm_plex_box_faces", "2,2"], r"Problem stokes \(physics stokes\) runs on -disc sem only, not -disc ipdg"))
 
 
-@test("gpu/errors/stokes-cuda", gpu=True)
-def _():
-    """The Stokes solve refuses device vectors (its device path gave wrong answers), with a message."""
-    gpu_or_skip()
-    return error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-dm_vec_type", "cuda"], r"the Stokes solve runs on the host only")()
-
-
 test("sem/errors/stokes-solve-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2", "-stokes_pair", "qn_qn2"], r"-order 1: the Q_N / Q_\{N-2\} velocity-pressure pair needs N >= 2"))
 test("sem/errors/stokes-taylor-hood-order-1")(error_test(STOKES + ["-order", "1", "-dm_plex_box_faces", "2,2"], r"-order 1: the Taylor-Hood Q_N / Q_\{N-1\} velocity-pressure pair needs N >= 2 \(-stokes_pair taylor_hood\)"))
 test("sem/errors/stokes-pair")(error_test(STOKES + ["-order", "2", "-dm_plex_box_faces", "2,2", "-stokes_pair", "p2p1"], r"-stokes_pair p2p1 is not a velocity-pressure pair: use taylor_hood \(Q_N / continuous Q_\{N-1\}, the default\) or qn_qn2"))

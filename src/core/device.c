@@ -203,3 +203,33 @@ PetscErrorCode HoflowDeviceArraysFree(HoflowDeviceArrays *arrays)
   arrays->n = arrays->size = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* An output that aliases an input: its values made current where its backend computes (a read access of the
+ * backend's array: for a CUDA vector whose values are on the host, the copy to the device). */
+static PetscErrorCode HoflowVecSyncAliased(Vec w, Vec x, Vec y)
+{
+  const PetscScalar *a;
+  PetscMemType       mtype;
+
+  PetscFunctionBeginUser;
+  if (w != x && w != y) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArrayReadAndMemType(w, &a, &mtype));
+  PetscCall(VecRestoreArrayReadAndMemType(w, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HoflowVecPointwiseMult(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HoflowVecSyncAliased(w, x, y));
+  PetscCall(VecPointwiseMult(w, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HoflowVecPointwiseDivide(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HoflowVecSyncAliased(w, x, y));
+  PetscCall(VecPointwiseDivide(w, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

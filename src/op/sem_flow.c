@@ -3,6 +3,7 @@
  * the Gauss points of the isoparametric map), local work vectors, and the global-vector wrappers of
  * the kernels of src/kernels/sem_flow.c. */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/log.h>
 #include <hoflow/sem_flow.h>
 
@@ -218,7 +219,7 @@ PetscErrorCode SEMFlowConvection(SEMFlow *flow, Vec u, Vec Nu)
   PetscCall(OpShellRestoreArray(&flow->shell_u, cl, &ca));
   PetscCall(OpShellRestoreArrayRead(&flow->shell_u, ul, &ua));
   PetscCall(SEMFlowOutputEnd(us, cl, Nu));
-  PetscCall(VecPointwiseDivide(Nu, Nu, us->mass));
+  PetscCall(HoflowVecPointwiseDivide(Nu, Nu, us->mass));
   PetscCall(VecScale(Nu, -1.0));
   PetscCall(OpShellEventEnd(&flow->shell_u, HOFLOW_SEMConvection, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

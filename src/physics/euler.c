@@ -46,6 +46,7 @@
  * a new one every L steps, shifted every step) with any PETSc PC (LU or ILU on one rank, block
  * Jacobi/ILU by default on several). */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/conslaw.h>
 #include <hoflow/dg.h>
 #include <hoflow/ts.h>
@@ -155,7 +156,7 @@ static PetscErrorCode EulerRHSFunction(TS ts, PetscReal t, Vec u, Vec f, void *c
     u = eu->limited_stage;
   }
   PetscCall(ConsLawRHS(eu->cl, u, f));
-  if (eu->local_dt) PetscCall(VecPointwiseMult(f, f, eu->lts));
+  if (eu->local_dt) PetscCall(HoflowVecPointwiseMult(f, f, eu->lts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -224,7 +224,7 @@ static PetscErrorCode SEMNSVelocitySolve(void *ctx, PetscReal t, PetscReal lambd
   PetscCall(SEMFlowVelocityRHS(ns->flow, ns->nu, F, p, ns->b));
   if (ns->has_dirichlet) {
     PetscCall(SEMDiscInterpolate(ns->u, SEMNSBoundaryVelocity, &pt, ns->gD));
-    PetscCall(VecPointwiseMult(ns->gD, ns->gD, ns->mask));
+    PetscCall(HoflowVecPointwiseMult(ns->gD, ns->gD, ns->mask));
     PetscCall(MatMult(ns->Afree, ns->gD, ns->t));
     PetscCall(VecAXPY(ns->b, -1.0, ns->t));
     PetscCall(VecPointwiseMult(ns->t, ns->b, ns->mask)); /* b_D = u_D */

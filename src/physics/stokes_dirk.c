@@ -41,6 +41,7 @@
  *           x^3 - 3 x^2 + 3 x / 2 - 1/6, c = (gamma, (1 + gamma)/2, 1). */
 #include <petsc/private/tsimpl.h>
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/stokes.h>
 #include <hoflow/ts.h>
 #include <hoflow/unsteady.h>
@@ -225,7 +226,7 @@ static PetscErrorCode TSStep_StokesDIRK(TS ts)
     PetscCall(SEMDiscInterpolate(sd->st.u, StokesForcing, &sp, sd->r_u));
     PetscCall(VecScale(sd->r_u, 1.0 / sd->nu));
     PetscCall(VecAXPY(sd->r_u, sd->st.lambda, sd->Z));
-    PetscCall(VecPointwiseMult(sd->r_u, sd->st.u->mass, sd->r_u));
+    PetscCall(HoflowVecPointwiseMult(sd->r_u, sd->st.u->mass, sd->r_u));
     PetscCall(StokesSystemRightHandSide(&sd->st, sd->r_u, sd->g, sd->b));
     PetscCall(StokesSystemSolve(&sd->st, sd->b, sd->x)); /* from the last stage's solution */
     PetscCall(VecGetSubVector(sd->x, sd->st.is[0], &xu));

@@ -13,14 +13,15 @@ static const char help[] = "Continuous spectral elements, the Stokes pieces (-di
 #include <hoflow/physics.h>
 #include <hoflow/device.h>
 #include <hoflow/sem.h>
+#include <hoflow/solver.h>
 #include "device_vec.h" /* DeviceVersusHost */
 
 /* The CUDA kernels of cuda/sem_stokes.cu (and the vector Laplacian's) against the host kernels on the same random
  * input: B, B^T with every boundary velocity dof left out and with none, the consistent pressure mass (Taylor-Hood),
- * and the unsteady Stokes block operator [A + M, B0^T; B0, 0] as the Stokes system builds it (a MatNest of the DM's
- * vector type). */
+ * and the unsteady Stokes block operator [A + M, B0^T; B0, 0] as the Stokes system builds it (solver/blockmat.c on
+ * the DM's vector type), with its own MatMult (block) and PETSc's MatNest one (block_nest). */
 /* [A + M, B0^T; B0, 0] on the velocity and pressure vectors of the DM's type. */
-static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt face_type[], Mat *K)
+static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt face_type[], PetscBool fused, Mat *K)
 {
   Mat     Av, BT, blocks[4];
   VecType vtype;
@@ -29,9 +30,8 @@ static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt fac
   PetscCall(SEMOperatorCreate(u, 1.0, face_type, &Av));
   PetscCall(MatCreateTranspose(B0, &BT));
   blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
-  PetscCall(MatCreateNest(PETSC_COMM_WORLD, 2, NULL, 2, NULL, blocks, K));
   PetscCall(DMGetVecType(u->dm, &vtype));
-  PetscCall(MatNestSetVecType(*K, vtype));
+  PetscCall(HoflowBlockMatCreate(PETSC_COMM_WORLD, NULL, blocks, vtype, fused, K));
   PetscCall(MatDestroy(&Av));
   PetscCall(MatDestroy(&BT));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -41,7 +41,7 @@ static PetscErrorCode StokesDeviceVersusHost(App *app, SEMDisc *u, SEMPressure *
 {
   Mat       B0, K, Kh, Mc;
   PetscInt *face_type;
-  PetscReal div, grad, div0, grad0, mass = 0, block;
+  PetscReal div, grad, div0, grad0, mass = 0, block, block_nest;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(PetscMax(app->mesh->nslots, 1), &face_type));
@@ -56,10 +56,15 @@ static PetscErrorCode StokesDeviceVersusHost(App *app, SEMDisc *u, SEMPressure *
     PetscCall(DeviceVersusHost(Mc, Mc, PETSC_FALSE, &mass));
     PetscCall(MatDestroy(&Mc));
   }
-  PetscCall(StokesBlockOperator(u, B0, face_type, &K));
-  PetscCall(StokesBlockOperator(u, B0, face_type, &Kh)); /* its A block's MatMultAdd work vector on the host */
+  PetscCall(StokesBlockOperator(u, B0, face_type, PETSC_TRUE, &K));
+  PetscCall(StokesBlockOperator(u, B0, face_type, PETSC_TRUE, &Kh)); /* its blocks' work vectors on the host */
   PetscCall(DeviceVersusHost(K, Kh, PETSC_FALSE, &block));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes_device: divergence %.3e gradient %.3e divergence_free %.3e gradient_free %.3e pressure_mass %.3e block %.3e pair %s factors %s\n", (double)div, (double)grad, (double)div0, (double)grad0, (double)mass, (double)block, SEMStokesPairNames[p->pair],
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&Kh));
+  PetscCall(StokesBlockOperator(u, B0, face_type, PETSC_FALSE, &K));
+  PetscCall(StokesBlockOperator(u, B0, face_type, PETSC_FALSE, &Kh));
+  PetscCall(DeviceVersusHost(K, Kh, PETSC_FALSE, &block_nest));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sem_stokes_device: divergence %.3e gradient %.3e divergence_free %.3e gradient_free %.3e pressure_mass %.3e block %.3e block_nest %.3e pair %s factors %s\n", (double)div, (double)grad, (double)div0, (double)grad0, (double)mass, (double)block, (double)block_nest, SEMStokesPairNames[p->pair],
                         p->affine ? "affine" : "stored"));
   PetscCall(MatDestroy(&K));
   PetscCall(MatDestroy(&Kh));

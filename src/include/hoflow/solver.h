@@ -62,3 +62,8 @@ PETSC_EXTERN PetscErrorCode HoflowHypreSetDeviceMPI(PC pc);
 PETSC_EXTERN PetscErrorCode HoflowAMGSetDefault(PC pc, PetscReal strong_threshold, PetscBool device);
 /* Register hoflow's PC and KSP types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);
+/* [A00, A01; A10, A11] (blocks row by row, NULL for zero) on vectors of type vtype whose rows on each rank are field
+ * 0's then field 1's (is: NULL to let the MatNest make them, or the two contiguous index sets): a MatNest (PCFIELDSPLIT
+ * finds its blocks), whose MatMult with `fused` applies the blocks to wrappers placed on the arrays of x and y
+ * (device arrays for CUDA vectors) instead of PETSc's subvectors (solver/blockmat.c). */
+PETSC_EXTERN PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, IS is[2], Mat blocks[4], VecType vtype, PetscBool fused, Mat *K);
