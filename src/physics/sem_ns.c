@@ -577,6 +577,8 @@ static PetscErrorCode SEMNSCreate(Unsteady *un)
   ops.forcing        = app->problem.forcing ? SEMNSForcing : NULL;
   ops.pressure_solve = SEMNSPressureSolve;
   ops.velocity_solve = SEMNSVelocitySolve;
+  ops.pressure_ksp   = ns->kpres;
+  ops.velocity_ksp   = ns->kvel;
   PetscCall(TSVelCorrSetOps(un->ts, &ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
