@@ -132,10 +132,12 @@ test("sem_ns/errors/diverged")(error_test(SEM_NS_KOV + ["-order", "8", "-ts_dt",
 # (velcorr_u_1, velcorr_n_1 at BDF2), checkpointed element by element with the state (velocity, p), so a
 # restart continues exactly; the output writes velocity_x, velocity_y (, velocity_z) and p at the GLL nodes. Across
 # ranks the restart reads the same values, but the 10 steps after it solve on another partition (BoomerAMG's
-# hierarchy, the pressure's rtol 1e-10): 7.8e-11 relative after 10 steps, hence 1e-9 there.
+# hierarchy, the pressure's rtol 1e-10): 7.8e-11 relative after 10 steps, hence 1e-9 there; the pressure's projection
+# basis (velcorr_pressure_projection_*: normalized corrections, some at the tolerance's level) is compared on the same
+# ranks only (6e-4 apart across partitions, with the fields still within 1e-9).
 SEM_NS_KOVASZNAY = ["-problem", "kovasznay", "-order", "4", "-ts_dt", "0.01"] + SEM_NS_QUIET
 test("sem/restart/velcorr/kovasznay-bitwise")(lambda: sem_restart_compare(SEM_NS_KOVASZNAY, 20))
-test("sem/restart/velcorr/kovasznay-1-to-2-ranks")(lambda: sem_restart_compare(SEM_NS_KOVASZNAY, 20, ranks=(1, 2), tol=1e-9))
+test("sem/restart/velcorr/kovasznay-1-to-2-ranks")(lambda: sem_restart_compare(SEM_NS_KOVASZNAY, 20, ranks=(1, 2), tol=1e-9, solver_state=("velcorr_pressure_projection",)))
 test("sem/restart/velcorr/beltrami-hexahedra-bdf3")(lambda: sem_restart_compare(["-problem", "beltrami_sem", "-order", "3", "-ts_dt", "1e-3", "-velcorr_order", "3"] + SEM_NS_QUIET, 8))
 
 
@@ -255,8 +257,8 @@ def tgv3_rows(args, tmp):
 def _():
     """The pressure solve started from the projection of its right-hand side onto 16 A-orthonormal vectors of the last
     solutions (the default) against the last solution alone (-velcorr_pressure_projection 0): the same energies and
-    dissipation to the solvers' tolerance (rtol 1e-10), and fewer pressure iterations from step 4 on (measured 16.8 ->
-    9.5 a step, the restart after 16 steps included)."""
+    dissipation to the solvers' tolerance (rtol 1e-10), and fewer pressure iterations from step 4 on (measured 18.0 ->
+    10.6 a step, the restart after 16 steps included)."""
     rows, its = {}, {}
     for L in (0, 16):
         with tempfile.TemporaryDirectory() as tmp:
