@@ -229,18 +229,27 @@ for part in $parts; do
     echo "peak GPU memory used: $(sort -n "$OUT/dmr_gpu_memory.txt" | tail -1) MiB" ;;
   tgv)  # the 3D Taylor-Green vortex at Re = 1600 (issue 18, seed 001 §7.5): options/taylor_green_3d.yaml (16^3 hexahedra,
         # N = 7, BDF3 dt 0.008) to t = ${TGV_T:-20} on one GPU, then the peak dissipation against the 512^3 spectral
-        # reference (scripts/tgv_compare.py: value and time within 2 %). TGV_EXTRA: e.g. "-dm_plex_box_faces 24,24,24
-        # -ts_dt 0.005" (the finer mesh). -log_view's GpuToCpu column shows what the steps copy to the host. The run
-        # stops after TGV_TIMEOUT seconds (default 400, so that an incremental build fits the 10 minutes of a command)
-        # with a checkpoint every TGV_CHECKPOINT (250) steps in output/tgv (kept on the machine between calls):
-        # TGV_RESTART=1 continues it (TGV_CHECKPOINT=0: none).
-    mkdir -p output/tgv
-    restart=""; [ "${TGV_RESTART:-0}" = 1 ] && restart="-restart output/tgv/checkpoint.h5"
-    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${TGV_TIMEOUT:-400} ./hoflow -options_file options/taylor_green_3d.yaml \
-      -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir output/tgv -checkpoint_interval ${TGV_CHECKPOINT:-250} $restart -log_view ${TGV_EXTRA:-} > "$OUT/tgv.txt" 2>&1
-    grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm) |GpuToCpu|^ *[0-9]+: +VC" "$OUT/tgv.txt" | cut -c1-280 | tail -30
-    cp output/tgv/monitors.csv "$OUT/tgv_monitors.csv"
-    python3 scripts/tgv_compare.py output/tgv/monitors.csv --plot "$OUT/tgv.png" --label "hoflow N=7 16^3" ;;
+        # reference (scripts/tgv_compare.py: value and time within 2 %). TGV_EXTRA: more options, e.g. the finer mesh
+        # "-dm_plex_box_faces 24,24,24 -ts_dt 0.005" (its files then go to output/tgv24, TGV_DIR to change). -log_view's
+        # GpuToCpu column shows what the steps copy to the host. The run stops after TGV_TIMEOUT seconds (default: what
+        # is left of TGV_BUDGET = 585 s since this script started, less 20 s for the comparison, so that build and run
+        # fit the 10 minutes of one command) with a checkpoint every TGV_CHECKPOINT (250) steps (0: none) in its
+        # directory (kept on the machine between calls): TGV_RESTART=1 continues it from the last one, appending to its
+        # monitors.csv; the log of each part is kept ($OUT/tgv*.txt).
+    faces=$(echo "${TGV_EXTRA:-}" | sed -n 's/.*-dm_plex_box_faces \([0-9]*\),.*/\1/p'); faces=${faces:-16}
+    dir=${TGV_DIR:-output/tgv$([ "$faces" = 16 ] || echo "$faces")}
+    mkdir -p "$dir"
+    restart=""; log="$OUT/tgv$([ "$faces" = 16 ] || echo "$faces").txt"
+    if [ "${TGV_RESTART:-0}" = 1 ]; then restart="-restart $dir/checkpoint.h5"; log="${log%.txt}_restart$(date +%H%M%S).txt"; fi
+    limit=${TGV_TIMEOUT:-$(( ${TGV_BUDGET:-585} - SECONDS - 20 ))}
+    echo "tgv: ${faces}^3 hexahedra, output $dir, ${restart:-fresh start}, time limit ${limit} s"
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout $limit ./hoflow -options_file options/taylor_green_3d.yaml \
+      -dm_vec_type cuda -ts_max_time ${TGV_T:-20} -output_dir "$dir" -checkpoint_interval ${TGV_CHECKPOINT:-250} $restart -log_view ${TGV_EXTRA:-} > "$log" 2>&1
+    rc=$?
+    grep -E "^progress|^hoflow|^wall|^(TSStep|KSPSolve|PCApply|MatMult|SEMApply|SEMConvection|VecDot|VecNorm|VecMDot|VecMAXPY) |GpuToCpu|^ *[0-9]+: +VC" "$log" | cut -c1-280 | tail -34
+    [ $rc = 124 ] && echo "tgv: stopped by the time limit (${limit} s) at $(tail -1 "$dir/monitors.csv" | cut -d, -f2 | cut -c1-6); continue with TGV_RESTART=1 and the same TGV_EXTRA (from the last checkpoint)"
+    cp "$dir/monitors.csv" "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces")_monitors.csv"
+    python3 scripts/tgv_compare.py "$dir/monitors.csv" --plot "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces").png" --label "hoflow N=7 ${faces}^3" ;;
   esac
 done
 date -u

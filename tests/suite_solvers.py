@@ -363,3 +363,45 @@ def _():
         check(max(its) <= bound, "lor_amg on %s: iterations %s for N = 1..3 exceed %d" % (name, its, bound))
         rows.append("%s %s" % (name, "/".join(map(str, its))))
     return "N=1..3: " + ", ".join(rows)
+
+
+# ---------------------------------------------------------------- projection onto previous solutions (solver/projection.c)
+TEST_PROJECTION = os.path.join(ROOT, "build", "tests", "test_projection")
+
+
+def projection_unit_test(args):
+    """tests/unit/test_projection.c: right-hand sides in a space of dimension 3; once the basis (8) spans their
+    solutions, CG starts from the solution up to the earlier solves' residuals (rtol 1e-10, amplified by the
+    combination's coefficients): <= 15 % of the first solve's iterations from the fourth solve on; the basis stays
+    A-orthonormal to 1e-12 with its spare slots zero; a second solver given a copy of the basis after 5 solves
+    (KSPGuessProjectionRestore: a checkpoint) continues bitwise like the first."""
+    def f():
+        _, out = run([TEST_PROJECTION] + args)
+        its = [t.split("/") for t in re.search(r"^its (.*)$", out, re.M).group(1).split()]
+        first = [int(t[0]) for t in its]
+        ortho = float(re.search(r"orthonormality (\S+)", out).group(1))
+        restored = float(re.search(r"restored difference (\S+)", out).group(1))
+        check(min(first[:3]) >= 50, "the first solves took %s iterations: too few for the test to mean anything" % first[:3])
+        check(max(first[3:]) <= 0.15 * first[0], "from the fourth solve the guess should be nearly the solution: iterations %s" % first)
+        check(ortho <= 1e-12, "basis not A-orthonormal (or a spare slot not zero): %.2e" % ortho)
+        check(all(len(t) == 1 or t[0] == t[1] for t in its) and restored == 0, "restored solver differs: iterations %s, solutions %.2e" % (its, restored))
+        return "iterations %s, |X^T A X - I| %.1e, restored: same iterations, difference %.0e" % (" ".join("/".join(t) for t in its), ortho, restored)
+    return f
+
+
+test("solvers/projection/dirichlet")(projection_unit_test([]))
+test("solvers/projection/neumann-null-space")(projection_unit_test(["-neumann"]))
+
+
+@test("solvers/projection/restart-keeps-two")
+def _():
+    """A full basis starts again from the last two solutions, not from the last alone (Fischer's restart): with
+    right-hand sides in a space of dimension 2 and a basis of 2 the guess stays the solution through every restart
+    (<= 15 % of the first solve's iterations from the third solve on); a basis of 1 (the plain restart) never learns."""
+    its = {}
+    for size in (2, 1):
+        _, out = run([TEST_PROJECTION, "-rank", "2", "-size", str(size), "-solves", "12", "-restore_after", "0"])
+        its[size] = [int(t) for t in re.search(r"^its (.*)$", out, re.M).group(1).split()]
+    check(max(its[2][2:]) <= 0.15 * its[2][0], "basis of 2: iterations %s" % its[2])
+    check(min(its[1][2:]) >= 0.5 * its[1][0], "basis of 1: iterations %s (the test's right-hand sides are too easy)" % its[1])
+    return "basis of 2: %s; of 1: %s" % (" ".join(map(str, its[2])), " ".join(map(str, its[1])))

@@ -4,14 +4,19 @@
 #include <hoflow/io.h>
 #include <petsctime.h>
 
+#define HOFLOW_CSV_MAX_COLUMNS 40 /* after the step: time, dt, the monitors (HOFLOW_MAX_MONITORS 32) and the iterations */
+
 struct _n_MonitorCSV {
   MPI_Comm    comm;
   PetscMPIInt rank;
   PetscInt    ncolumns;
   FILE       *fp;
+  PetscInt    nkept;       /* rows kept from the file on a restart (every rank) */
+  PetscReal  *kept_time;   /* their times */
+  PetscReal  *kept_values; /* and values, ncolumns a row */
 };
 
-/* Rows of an existing CSV up to `step`, when its header is `header` (rank 0). */
+/* Rows of an existing CSV up to `step` (rank 0); an error when its header is not `header` (it would be lost). */
 static PetscErrorCode MonitorCSVKeptRows(const char path[], const char header[], PetscInt step, char **kept)
 {
   FILE  *fp = fopen(path, "r");
@@ -23,7 +28,7 @@ static PetscErrorCode MonitorCSVKeptRows(const char path[], const char header[],
   if (!fp) PetscFunctionReturn(PETSC_SUCCESS);
   if (!fgets(line, sizeof(line), fp) || strcmp(line, header)) {
     fclose(fp);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Monitor file '%s' of the run this one restarts has another header than this run's (%.*s): a restart continues the file, so restart the problem it was written for, or give another -monitor_file", path, (int)(strlen(header) - 1), header);
   }
   while (fgets(line, sizeof(line), fp)) {
     long long s;
@@ -41,12 +46,48 @@ static PetscErrorCode MonitorCSVKeptRows(const char path[], const char header[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The kept rows' times and values (rank 0; "nan" reads as NaN). */
+static PetscErrorCode MonitorCSVParseRows(MonitorCSV csv, const char *kept)
+{
+  PetscInt n = 0;
+
+  PetscFunctionBeginUser;
+  for (const char *c = kept; *c; c++) n += *c == '\n';
+  PetscCall(PetscMalloc2(n, &csv->kept_time, n * csv->ncolumns, &csv->kept_values));
+  for (const char *line = kept; *line && csv->nkept < n;) {
+    char     *end;
+    PetscReal row[HOFLOW_CSV_MAX_COLUMNS];
+    PetscInt  k = 0;
+    (void)strtoll(line, &end, 10); /* the step */
+    for (; k < csv->ncolumns + 2 && *end == ','; k++) row[k] = (PetscReal)strtod(end + 1, &end);
+    if (k == csv->ncolumns + 2) {
+      csv->kept_time[csv->nkept] = row[0];
+      for (PetscInt j = 0; j < csv->ncolumns; j++) csv->kept_values[csv->nkept * csv->ncolumns + j] = row[2 + j];
+      csv->nkept++;
+    }
+    line = strchr(line, '\n');
+    if (!line) break;
+    line++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MonitorCSVGetKeptRows(MonitorCSV csv, PetscInt *n, const PetscReal **times, const PetscReal **values)
+{
+  PetscFunctionBeginUser;
+  *n      = csv->nkept;
+  *times  = csv->kept_time;
+  *values = csv->kept_values;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MonitorCSVCreate(MPI_Comm comm, const char path[], PetscInt ncolumns, const char *columns[], PetscInt restart_step, MonitorCSV *csv_out)
 {
   MonitorCSV csv;
   int        ok = 1;
 
   PetscFunctionBeginUser;
+  PetscCheck(ncolumns + 2 <= HOFLOW_CSV_MAX_COLUMNS, comm, PETSC_ERR_ARG_SIZ, "Monitor file '%s': %" PetscInt_FMT " columns, at most %d", path, ncolumns + 2, HOFLOW_CSV_MAX_COLUMNS);
   PetscCall(PetscNew(&csv));
   csv->comm     = comm;
   csv->ncolumns = ncolumns;
@@ -66,10 +107,17 @@ PetscErrorCode MonitorCSVCreate(MPI_Comm comm, const char path[], PetscInt ncolu
       fflush(csv->fp);
     } else
       ok = 0;
+    if (kept) PetscCall(MonitorCSVParseRows(csv, kept));
     PetscCall(PetscFree(kept));
   }
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
   PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "Cannot write monitor file '%s' (-monitor_file)", path);
+  PetscCallMPI(MPI_Bcast(&csv->nkept, 1, MPIU_INT, 0, comm));
+  if (csv->nkept && csv->rank) PetscCall(PetscMalloc2(csv->nkept, &csv->kept_time, csv->nkept * ncolumns, &csv->kept_values));
+  if (csv->nkept) {
+    PetscCallMPI(MPI_Bcast(csv->kept_time, (PetscMPIInt)csv->nkept, MPIU_REAL, 0, comm));
+    PetscCallMPI(MPI_Bcast(csv->kept_values, (PetscMPIInt)(csv->nkept * ncolumns), MPIU_REAL, 0, comm));
+  }
   *csv_out = csv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -90,6 +138,7 @@ PetscErrorCode MonitorCSVDestroy(MonitorCSV *csv)
   PetscFunctionBeginUser;
   if (!*csv) PetscFunctionReturn(PETSC_SUCCESS);
   if ((*csv)->fp) fclose((*csv)->fp);
+  PetscCall(PetscFree2((*csv)->kept_time, (*csv)->kept_values));
   PetscCall(PetscFree(*csv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -112,7 +112,11 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
   un->iterations += un->iterations_last;
   un->ksp_its_seen = its;
 
-  if (un->csv && !(step == un->start_step && un->restart_file[0]) && (step % un->monitor_interval == 0 || final)) { /* a restart keeps the checkpointed run's row */
+  if (un->csv && step == un->start_step && un->restart_file[0]) {
+    /* a restart keeps the checkpointed run's row, but evaluates the monitors there: those that difference
+     * successive evaluations (-dE/dt) then continue as the uninterrupted run (on a step of -monitor_interval) */
+    for (PetscInt k = 0; k < un->nmonitors; k++) PetscCall(un->physics_monitor(un, un->monitors[k], time, &values[k]));
+  } else if (un->csv && (step % un->monitor_interval == 0 || final)) {
     for (PetscInt k = 0; k < un->nmonitors; k++) PetscCall(un->physics_monitor(un, un->monitors[k], time, &values[k]));
     values[un->nmonitors] = (PetscReal)un->iterations_last;
     PetscCall(MonitorCSVWriteRow(un->csv, step, time, dt, values));
@@ -252,6 +256,12 @@ static PetscErrorCode UnsteadyCreate(App *app, PetscErrorCode (*create_physics)(
     for (PetscInt k = 0; k < un->nmonitors; k++) columns[k] = un->monitors[k];
     columns[un->nmonitors] = "ksp_iterations";
     PetscCall(MonitorCSVCreate(un->comm, un->monitor_file, un->nmonitors + 1, columns, un->restart_file[0] ? un->start_step : -1, &un->csv));
+    { /* the kept rows belong to the run's record too (the problem's summary: peaks over the whole run) */
+      PetscInt         n;
+      const PetscReal *t, *v;
+      PetscCall(MonitorCSVGetKeptRows(un->csv, &n, &t, &v));
+      for (PetscInt r = 0; r < n; r++) PetscCall(UnsteadyRecord(un, t[r], v + r * (un->nmonitors + 1)));
+    }
   }
   PetscCall(TSGetMaxSteps(un->ts, &max_steps));
   PetscCall(TSGetMaxTime(un->ts, &max_time));

@@ -77,5 +77,6 @@ PetscErrorCode HoflowSolverRegisterAll(void)
   PetscCall(PCRegister("pmg", PCCreate_PMG));
   PetscCall(PCRegister(PCGATHER, PCCreate_Gather));
   PetscCall(KSPRegister(KSPCHEBYJACOBI, KSPCreate_ChebyJacobi));
+  PetscCall(KSPGuessRegister(KSPGUESSPROJECTION, KSPGuessCreate_Projection));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

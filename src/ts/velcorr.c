@@ -19,13 +19,20 @@
  * checkpoints); the pressure is not extrapolated (the scheme is not incremental), it serves only as the
  * initial guess of the next pressure solve. A step whose velocity is not finite or exceeds
  * -velcorr_divergence_factor times the reference speed is rejected (TS_DIVERGED_STEP_REJECTED) and the
- * solution keeps the last good state. */
+ * solution keeps the last good state.
+ *
+ * Both solves start from the projection of their right-hand side onto the last solutions (Fischer 1998; a
+ * KSPGuess of type projection, solver/projection.c, on the physics' KSPs): -velcorr_pressure_projection L and
+ * -velcorr_velocity_projection L keep L A-orthonormal vectors (0: none, the last step's solution is the
+ * initial guess). The bases are part of the history, so a restart continues exactly. */
 #include <petsc/private/tsimpl.h>
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
+#include <hoflow/solver.h>
 #include <hoflow/ts.h>
 
 #define VC_SMAX 3
+#define VC_PROJECTION_MAX 32 /* vectors of a projection basis */
 
 typedef struct {
   TSVelCorrOps ops;
@@ -33,12 +40,17 @@ typedef struct {
   PetscInt     order, history_given;
   PetscReal    divergence_factor, dt, history_dt; /* history_dt: the step of a restored history (0: none) */
   /* Uh[k] = u^{n-1-k}, NUh[k] = N(u^{n-1-k}) */
-  Vec           Uh[VC_SMAX], NUh[VC_SMAX];
-  Vec           un, nun, F, ustar, f, pn;
-  PetscInt      pres_its, vel_its;
-  char          failure[512];
-  const char   *history_names[2 * VC_SMAX];
-  Vec           history_vecs[2 * VC_SMAX];
+  Vec      Uh[VC_SMAX], NUh[VC_SMAX];
+  Vec      un, nun, F, ustar, f, pn;
+  PetscInt pres_its, vel_its;
+  char     failure[512];
+  /* the projections of the pressure [0] and velocity [1] solves: basis size, the KSPGuess, its vectors */
+  PetscInt      projection_size[2], projection_nvecs[2];
+  KSPGuess      projection[2];
+  Vec          *projection_vecs[2];
+  char          projection_names[2][VC_PROJECTION_MAX][48];
+  const char   *history_names[2 * VC_SMAX + 2 * VC_PROJECTION_MAX];
+  Vec           history_vecs[2 * VC_SMAX + 2 * VC_PROJECTION_MAX];
   PetscLogStage stage_explicit, stage_pressure, stage_velocity;
 } TS_VelCorr;
 
@@ -81,6 +93,17 @@ static PetscErrorCode TSSetUp_VelCorr(TS ts)
   }
   PetscCall(VecDuplicate(p, &vc->pn));
   vc->dt = 0; /* taken at the first step (after a restart set it) */
+  for (PetscInt k = 0; k < 2; k++) {
+    static const char *const what[2] = {"pressure", "velocity"};
+    KSP                      ksp     = k ? vc->ops.velocity_ksp : vc->ops.pressure_ksp;
+    if (!ksp || !vc->projection_size[k] || vc->projection[k]) continue;
+    PetscCall(KSPGuessCreate(PetscObjectComm((PetscObject)ts), &vc->projection[k]));
+    PetscCall(KSPGuessSetType(vc->projection[k], KSPGUESSPROJECTION));
+    PetscCall(KSPGuessProjectionSetSize(vc->projection[k], vc->projection_size[k]));
+    PetscCall(KSPSetGuess(ksp, vc->projection[k]));
+    PetscCall(KSPGuessProjectionGetVecs(vc->projection[k], k ? u : p, &vc->projection_nvecs[k], &vc->projection_vecs[k]));
+    for (PetscInt i = 0; i < vc->projection_nvecs[k]; i++) PetscCall(PetscSNPrintf(vc->projection_names[k][i], sizeof(vc->projection_names[k][i]), "velcorr_%s_projection_%" PetscInt_FMT, what[k], i));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -97,6 +120,8 @@ static PetscErrorCode TSVelCorrGetHistory_VelCorr(TS ts, PetscInt *n, const char
     vc->history_names[k] = labels[0][i], vc->history_vecs[k++] = vc->Uh[i];
     vc->history_names[k] = labels[1][i], vc->history_vecs[k++] = vc->NUh[i];
   }
+  for (PetscInt j = 0; j < 2; j++)
+    for (PetscInt i = 0; i < vc->projection_nvecs[j]; i++) vc->history_names[k] = vc->projection_names[j][i], vc->history_vecs[k++] = vc->projection_vecs[j][i];
   *n     = k;
   *names = vc->history_names;
   *vecs  = vc->history_vecs;
@@ -159,6 +184,7 @@ static PetscErrorCode TSStep_VelCorr(TS ts)
   PetscCall(o->pressure_solve(o->ctx, tn1, gamma / dt, vc->F, vc->ustar, p, &vc->pres_its));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(vc->stage_velocity));
+  PetscCall(VecCopy(vc->ustar, u)); /* the initial guess: u* = u^{n+1} + O(dt^k), closer than u^n (a projection replaces it) */
   PetscCall(o->velocity_solve(o->ctx, tn1, gamma / (o->nu * dt), vc->F, p, u, &vc->vel_its));
   PetscCall(PetscLogStagePop());
   ts->ksp_its += vc->pres_its + vc->vel_its;
@@ -193,7 +219,11 @@ static PetscErrorCode TSSetFromOptions_VelCorr(TS ts, PetscOptionItems *PetscOpt
   PetscOptionsHeadBegin(PetscOptionsObject, "Velocity-correction projection (velcorr)");
   PetscCall(PetscOptionsInt("-velcorr_order", "Order k of BDF-k / EXT-k (1, 2, 3)", NULL, vc->order, &vc->order, NULL));
   PetscCall(PetscOptionsReal("-velcorr_divergence_factor", "Reject a step whose |u| exceeds this multiple of the reference speed", NULL, vc->divergence_factor, &vc->divergence_factor, NULL));
+  PetscCall(PetscOptionsInt("-velcorr_pressure_projection", "Start the pressure solve from the projection onto this many A-orthonormal vectors of the last solutions (0: from the last solution)", NULL, vc->projection_size[0], &vc->projection_size[0], NULL));
+  PetscCall(PetscOptionsInt("-velcorr_velocity_projection", "Start the velocity solve from the projection onto this many A-orthonormal vectors of the last solutions (0: from the last solution)", NULL, vc->projection_size[1], &vc->projection_size[1], NULL));
   PetscOptionsHeadEnd();
+  PetscCheck(vc->projection_size[0] >= 0 && vc->projection_size[0] <= VC_PROJECTION_MAX, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-velcorr_pressure_projection %" PetscInt_FMT " must be 0 (none) to %d", vc->projection_size[0], VC_PROJECTION_MAX);
+  PetscCheck(vc->projection_size[1] >= 0 && vc->projection_size[1] <= VC_PROJECTION_MAX, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-velcorr_velocity_projection %" PetscInt_FMT " must be 0 (none) to %d", vc->projection_size[1], VC_PROJECTION_MAX);
   PetscCheck(vc->order >= 1 && vc->order <= VC_SMAX, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-velcorr_order %" PetscInt_FMT " must be 1, 2 or 3", vc->order);
   PetscCheck(vc->divergence_factor > 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-velcorr_divergence_factor %g must be > 1", (double)vc->divergence_factor);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,14 +236,19 @@ static PetscErrorCode TSView_VelCorr(TS ts, PetscViewer viewer)
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
-  if (ascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  velocity correction (rotational form), BDF%" PetscInt_FMT "/EXT%" PetscInt_FMT "\n", vc->order, vc->order));
+  if (ascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  velocity correction (rotational form), BDF%" PetscInt_FMT "/EXT%" PetscInt_FMT ", projection onto %" PetscInt_FMT " pressure and %" PetscInt_FMT " velocity solutions\n", vc->order, vc->order, vc->projection_size[0], vc->projection_size[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A restart read the history back: its step, and the projection bases to count again. */
 static PetscErrorCode TSVelCorrSetHistoryStep_VelCorr(TS ts, PetscReal dt)
 {
+  TS_VelCorr *vc = (TS_VelCorr *)ts->data;
+
   PetscFunctionBeginUser;
-  ((TS_VelCorr *)ts->data)->history_dt = dt;
+  vc->history_dt = dt;
+  for (PetscInt k = 0; k < 2; k++)
+    if (vc->projection[k]) PetscCall(KSPGuessProjectionRestore(vc->projection[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,6 +256,7 @@ static PetscErrorCode TSDestroy_VelCorr(TS ts)
 {
   PetscFunctionBeginUser;
   PetscCall(TSReset_VelCorr(ts));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(KSPGuessDestroy(&((TS_VelCorr *)ts->data)->projection[k]));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_GET_HISTORY, NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, HOFLOW_TS_SET_HISTORY_STEP, NULL));
   PetscCall(PetscFree(ts->data));
@@ -235,6 +271,8 @@ PetscErrorCode TSCreate_VelCorr(TS ts)
   PetscCall(PetscNew(&vc));
   vc->order               = 2;
   vc->divergence_factor   = 5;
+  vc->projection_size[0]  = 16;
+  vc->projection_size[1]  = 0;
   ts->data                = vc;
   ts->ops->setup          = TSSetUp_VelCorr;
   ts->ops->step           = TSStep_VelCorr;

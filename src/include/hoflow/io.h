@@ -129,8 +129,11 @@ PETSC_EXTERN PetscErrorCode CheckpointSetDiscProjection(Checkpoint ckpt, Disc di
 /* ---- CSV monitors and progress (io/monitor.c) ---- */
 typedef struct _n_MonitorCSV *MonitorCSV;
 /* Rank 0 writes `path` with the header step,time,dt,<columns>. When `restart_step` >= 0 the rows of
- * an existing file up to that step are kept (a restarted run continues the file after it). */
+ * an existing file up to that step are kept (a restarted run continues the file after it; a file with
+ * another header is an error, not overwritten). */
 PETSC_EXTERN PetscErrorCode MonitorCSVCreate(MPI_Comm comm, const char path[], PetscInt ncolumns, const char *columns[], PetscInt restart_step, MonitorCSV *csv);
+/* The rows kept on a restart (every rank): n times, and n x ncolumns values. */
+PETSC_EXTERN PetscErrorCode MonitorCSVGetKeptRows(MonitorCSV csv, PetscInt *n, const PetscReal **times, const PetscReal **values);
 PETSC_EXTERN PetscErrorCode MonitorCSVWriteRow(MonitorCSV csv, PetscInt step, PetscReal time, PetscReal dt, const PetscReal values[]);
 PETSC_EXTERN PetscErrorCode MonitorCSVDestroy(MonitorCSV *csv);
 

@@ -60,7 +60,21 @@ PETSC_EXTERN PetscErrorCode HoflowHypreSetDeviceMPI(PC pc);
 /* pc = BoomerAMG with HoflowHypreSetDefaults, or GAMG where this PETSc's hypre cannot serve the solve
  * (none, or a device-only hypre and a host solve). */
 PETSC_EXTERN PetscErrorCode HoflowAMGSetDefault(PC pc, PetscReal strong_threshold, PetscBool device);
-/* Register hoflow's PC and KSP types (idempotent). */
+/* -ksp_guess_type projection (solver/projection.c): the initial guess of a KSP solving with one operator
+ * for successive right-hand sides, projected onto up to -ksp_guess_projection_size L (8) A-orthonormal
+ * vectors spanning the last solutions (Fischer 1998); vector operations only (device vectors stay there).
+ * -ts_type velcorr sets it on its pressure (and velocity) solve (-velcorr_pressure_projection L). */
+#define KSPGUESSPROJECTION "projection"
+PETSC_EXTERN PetscErrorCode KSPGuessCreate_Projection(KSPGuess guess);
+PETSC_EXTERN PetscErrorCode KSPGuessProjectionSetSize(KSPGuess guess, PetscInt size);
+/* The L vectors that hold the basis (created like `like` if not yet): the first ones the basis, the others
+ * zero; for checkpoints. After their values were restored, KSPGuessProjectionRestore counts the basis again
+ * (and the next solve checks it is A-orthonormal for its operator, else starts it empty). */
+PETSC_EXTERN PetscErrorCode KSPGuessProjectionGetVecs(KSPGuess guess, Vec like, PetscInt *n, Vec **vecs);
+PETSC_EXTERN PetscErrorCode KSPGuessProjectionRestore(KSPGuess guess);
+/* The basis's size now, and how many corrections were not appended (they lay within the span). */
+PETSC_EXTERN PetscErrorCode KSPGuessProjectionGetCount(KSPGuess guess, PetscInt *count, PetscInt *rejected);
+/* Register hoflow's PC, KSP and KSPGuess types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);
 /* [A00, A01; A10, A11] (blocks row by row, NULL for zero) on vectors of type vtype whose rows on each rank are field
  * 0's then field 1's (is: NULL to let the MatNest make them, or the two contiguous index sets): a MatNest (PCFIELDSPLIT

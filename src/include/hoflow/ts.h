@@ -38,8 +38,8 @@ typedef struct {
  *   PetscErrorCode fn(TS ts, PetscInt *n, const char ***names, Vec **vecs)  (arrays owned by the TS) */
 #define HOFLOW_TS_GET_HISTORY "HoflowTSGetHistory_C"
 typedef PetscErrorCode (*HoflowTSGetHistoryFunction)(TS, PetscInt *, const char ***, Vec **);
-/* ... and, on a restart, are told the step size their restored history was taken at, so that a restart with
- * another -ts_dt starts the history again instead of combining levels of the old spacing:
+/* ... and, on a restart, once the history is read back, are told the step size it was taken at, so that a restart
+ * with another -ts_dt starts the history again instead of combining levels of the old spacing:
  *   PetscErrorCode fn(TS ts, PetscReal dt) */
 #define HOFLOW_TS_SET_HISTORY_STEP "HoflowTSSetHistoryStep_C"
 typedef PetscErrorCode (*HoflowTSSetHistoryStepFunction)(TS, PetscReal);
@@ -76,6 +76,9 @@ typedef struct {
   PetscErrorCode (*pressure_solve)(void *ctx, PetscReal t, PetscReal gamma_dt, Vec F, Vec ustar, Vec p, PetscInt *its);
   /* u: (-Laplace + lambda) u = (F - grad p) / nu, u = u_D(t) on Dirichlet faces (u holds the initial guess) */
   PetscErrorCode (*velocity_solve)(void *ctx, PetscReal t, PetscReal lambda, Vec F, Vec p, Vec u, PetscInt *its);
+  /* the KSPs of the two solves (NULL: none): velcorr gives them its projection onto the previous solutions
+   * (-velcorr_pressure_projection, -velcorr_velocity_projection; a KSPGuess of type projection) */
+  KSP pressure_ksp, velocity_ksp;
 } TSVelCorrOps;
 PETSC_EXTERN PetscErrorCode TSCreate_VelCorr(TS ts);
 PETSC_EXTERN PetscErrorCode TSVelCorrSetOps(TS ts, const TSVelCorrOps *ops);
