@@ -58,3 +58,75 @@ def _():
 test("fr/navier-stokes/errors/two-ranks")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-dm_plex_box_faces", "8,4", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-ts_max_steps", "1"],
                                                      r"-disc fr with physics navier_stokes runs on one rank so far", mpi=2))
 test("fr/navier-stokes/errors/beta")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-fr_viscous_beta", "0.7", "-ts_max_steps", "1"], r"-fr_viscous_beta 0\.7: give a value in \[-0\.5, 0\.5\]"))
+
+
+# ---- the viscous terms on the GPU (cuda/fr_viscous.cu; the face kernel of cuda/fr.cu, the element speeds)
+@test("fr/navier-stokes/cuda/emulated")
+def _():
+    """The CUDA kernels of the viscous terms (cuda/fr_viscous.cu: V1..V3 fused for tensor and dense FR, dense FR's
+    viscous face kernel; cuda/fr.cu's face kernel with the viscous common flux; the element speeds with the diffusive
+    part), run on the CPU by tests/emu's stand-in runtime (scripts/check-fr-viscous-cuda-emu.sh: 32 threads a block
+    for the new kernels, barriers, elements a block 1, 3 and the default), equal their host twins exactly on Couette
+    flow (isothermal walls, free-stream faces; an adiabatic wall in 2D): hexahedra N = 1..5, 8 and 9 (the run-time
+    sizes), quadrilaterals, tetrahedra, prisms and the mixed mesh N = 1..5, tetrahedra N = 6."""
+    code, out = run(["sh", "scripts/check-fr-viscous-cuda-emu.sh"], expect_ok=False, timeout=900)
+    check(code == 0 and "check-fr-viscous-cuda-emu: the viscous CUDA kernels equal the host twins exactly" in out, "the emulated viscous CUDA kernels differ from the host twins:\n" + out[-2500:])
+    return "%d cases exact" % out.count(" of 3 exact")
+
+
+TEST_FR_VISCOUS_KERNELS = os.path.join(ROOT, "build", "tests", "test_fr_viscous_kernels")
+FR_NS_KERNEL_3D = ["-problem", "couette", "-couette_reynolds", "2", "-couette_wall_temperatures", "0.6,1.0", "-bc_no_slip_isothermal", "front,back", "-bc_freestream", "left,right,bottom,top"]
+FR_NS_KERNEL_2D = ["-problem", "couette", "-couette_reynolds", "2", "-couette_mach", "0.5", "-couette_adiabatic_top", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-dm_plex_box_faces", "4,2"]
+
+
+def fr_ns_kernel_cases(shape):
+    """(label, flux, args) of the viscous kernel tests of a shape: Couette flow on the box meshes of fr_ns_box (n = 2,
+    written when the test runs), in 2D the periodic box with an adiabatic top plate"""
+    if shape == "quadrilateral":
+        return [("adiabatic", "hllc", FR_NS_KERNEL_2D + ["-dm_plex_simplex", "0"])]
+    if shape == "triangle":
+        return [("adiabatic", "roe", FR_NS_KERNEL_2D + ["-dm_plex_simplex", "1"])]
+    mesh = {"hexahedron": "hex", "tetrahedron": "tet", "prism": "prism", "mixed": "mixed"}[shape]
+    return [("isothermal", "roe", FR_NS_KERNEL_3D + ["-dm_plex_filename", fr_ns_box(mesh, 2)]),
+            ("isothermal-ldg", "rusanov", FR_NS_KERNEL_3D + ["-dm_plex_filename", fr_ns_box(mesh, 2), "-fr_viscous_beta", "0.5"])]
+
+
+def fr_ns_gpu_kernel_test(shape, order):
+    """The viscous kernels on the GPU (V1..V3 fused: u_I - u-, the corrected gradients, the viscous volume part and
+    traces; the face kernel with the viscous common flux; the element speeds with the diffusive part) equal their host
+    twins to 1e-13 relative on the same input (elements a block 1, 3 and the default), and so does the whole right-hand
+    side on CUDA vectors (ConsLawRHS), central and one-sided (LDG) interface treatment."""
+    def f():
+        gpu_or_skip()
+        worst = {}
+        for label, flux, args in fr_ns_kernel_cases(shape):
+            _, out = run([TEST_FR_VISCOUS_KERNELS, "-disc", "fr", "-order", str(order), "-test_flux", flux] + args)
+            m = re.search(r"^gpu state (\S+) gradient (\S+) volume (\S+) trace (\S+) face (\S+) wave_speed (\S+) rhs (\S+)", out, re.M)
+            check(m, "no result line:\n" + out[-1500:])
+            for k, v in zip(("state", "gradient", "volume", "trace", "face", "wave_speed", "rhs"), (float(v) for v in m.groups())):
+                check(v <= 1e-13, "%s N = %d %s: CUDA %s differs from its host twin by %g (relative)" % (shape, order, label, k, v))
+                worst[k] = max(worst.get(k, 0.0), v)
+        return ", ".join("%s %.1e" % kv for kv in worst.items())
+    return f
+
+
+for _shape in ("quadrilateral", "hexahedron", "triangle", "tetrahedron", "prism", "mixed"):
+    for _order in range(1, 6):
+        test("gpu/fr/viscous/kernels/%s/N%d" % (_shape, _order), gpu=True)(fr_ns_gpu_kernel_test(_shape, _order))
+
+
+def fr_ns_gpu_run(shape, order, extra=()):
+    """A whole Couette run on CUDA vectors (SSP-RK3, the CFL step with the diffusive part) against the host run: the
+    same steps, the final monitors to 1e-10 relative (fr_gpu_run_test of suite_fr.py) on the box mesh of fr_ns_box"""
+    def f():
+        gpu_or_skip()
+        args = FR_NS_KERNEL_3D + ["-order", str(order), "-ts_max_time", "0.2", "-dm_plex_filename", fr_ns_box(shape, 4)] + list(extra)
+        return fr_gpu_run_test(args, ["L2_error_density", "mass", "energy"])()
+    return f
+
+
+test("gpu/fr/viscous/run/couette-hexahedron-N3", gpu=True)(fr_ns_gpu_run("hex", 3))
+test("gpu/fr/viscous/run/couette-hexahedron-N2-lserk4", gpu=True)(fr_ns_gpu_run("hex", 2, ["-ts_type", "rk", "-ts_rk_type", "lserk4"]))
+test("gpu/fr/viscous/run/couette-tetrahedron-N2", gpu=True)(fr_ns_gpu_run("tet", 2))
+test("gpu/fr/viscous/run/couette-prism-N3", gpu=True)(fr_ns_gpu_run("prism", 3))
+test("gpu/fr/viscous/run/couette-mixed-N2", gpu=True)(fr_ns_gpu_run("mixed", 2))
