@@ -4,7 +4,7 @@
 # launches rewritten to EmuLaunch (tests/emu/cuda_runtime.h: every thread of a block an OS thread, __syncthreads a
 # barrier) compiled with tests/emu/fr_viscous_emu.cpp and hoflow, against the host twins on Couette flow (problem
 # couette: isothermal no-slip walls and free-stream faces) on hexahedra (N = 1..5, 8; the compiled sizes and N = 9's
-# run-time ones), quadrilaterals, tetrahedra, prisms and the mixed tet/prism/hex mesh (N = 1..5; N = 6 the run-time
+# run-time ones), quadrilaterals, triangles (N = 1, 3, 5), the triangle/quadrilateral mesh, tetrahedra, prisms and the mixed tet/prism/hex mesh (N = 1..5; N = 6 the run-time
 # sizes), elements a block 1, 3 and the default: every difference must be exactly 0. Needs `make` first. What it
 # cannot check (shared-memory and register limits, FMA contraction, races on a real device) the GPU tests do
 # (tests/run.py --gpu -k gpu/fr/viscous).
@@ -36,6 +36,8 @@ M=output/test-meshes/couette
 for n in 1 2 3 4 5 8; do check $C -order $n -dm_plex_filename ${M}_hex_2.msh; done
 check $C -order 9 -dm_plex_filename ${M}_hex_2.msh -fr_viscous_beta 0.5 # the run-time sizes, one-sided LDG
 check -problem couette -disc fr -couette_reynolds 2 -couette_mach 0.5 -couette_adiabatic_top -order 3 -dm_plex_simplex 0 -dm_plex_box_upper 4,2 -dm_plex_box_bd periodic,none -dm_plex_box_faces 4,2
+for n in 1 3 5; do check -problem couette -disc fr -couette_reynolds 2 -couette_mach 0.5 -couette_adiabatic_top -order $n -dm_plex_filename examples/meshes/couette.msh; done # triangles
+check -problem couette -disc fr -couette_reynolds 2 -order 2 -dm_plex_filename examples/meshes/couette_mixed.msh -fr_viscous_beta -0.5 # triangles and quadrilaterals
 for s in tet prism mixed; do
   for n in 1 2 3 4 5; do check $C -order $n -dm_plex_filename ${M}_${s}_2.msh; done
 done

@@ -68,7 +68,8 @@ def _():
     part), run on the CPU by tests/emu's stand-in runtime (scripts/check-fr-viscous-cuda-emu.sh: 32 threads a block
     for the new kernels, barriers, elements a block 1, 3 and the default), equal their host twins exactly on Couette
     flow (isothermal walls, free-stream faces; an adiabatic wall in 2D): hexahedra N = 1..5, 8 and 9 (the run-time
-    sizes), quadrilaterals, tetrahedra, prisms and the mixed mesh N = 1..5, tetrahedra N = 6."""
+    sizes), quadrilaterals, triangles, the triangle/quadrilateral mesh, tetrahedra, prisms and the mixed mesh N = 1..5
+    (some), tetrahedra N = 6."""
     code, out = run(["sh", "scripts/check-fr-viscous-cuda-emu.sh"], expect_ok=False, timeout=900)
     check(code == 0 and "check-fr-viscous-cuda-emu: the viscous CUDA kernels equal the host twins exactly" in out, "the emulated viscous CUDA kernels differ from the host twins:\n" + out[-2500:])
     return "%d cases exact" % out.count(" of 3 exact")
@@ -84,8 +85,9 @@ def fr_ns_kernel_cases(shape):
     written when the test runs), in 2D the periodic box with an adiabatic top plate"""
     if shape == "quadrilateral":
         return [("adiabatic", "hllc", FR_NS_KERNEL_2D + ["-dm_plex_simplex", "0"])]
-    if shape == "triangle":
-        return [("adiabatic", "roe", FR_NS_KERNEL_2D + ["-dm_plex_simplex", "1"])]
+    if shape == "triangle":  # (PETSc's box has no periodic simplices: the committed triangle mesh, periodic in x; with quadrilaterals)
+        return [("adiabatic", "roe", ["-problem", "couette", "-couette_reynolds", "2", "-couette_mach", "0.5", "-couette_adiabatic_top", "-dm_plex_filename", "examples/meshes/couette.msh"]),
+                ("triangle-quadrilateral", "hllc", ["-problem", "couette", "-couette_reynolds", "2", "-dm_plex_filename", "examples/meshes/couette_mixed.msh"])]
     mesh = {"hexahedron": "hex", "tetrahedron": "tet", "prism": "prism", "mixed": "mixed"}[shape]
     return [("isothermal", "roe", FR_NS_KERNEL_3D + ["-dm_plex_filename", fr_ns_box(mesh, 2)]),
             ("isothermal-ldg", "rusanov", FR_NS_KERNEL_3D + ["-dm_plex_filename", fr_ns_box(mesh, 2), "-fr_viscous_beta", "0.5"])]
