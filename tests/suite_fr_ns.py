@@ -143,7 +143,8 @@ def _():
     N = 2, LSERK4 at CFL 0.5) to t = 1: the mean kinetic energy starts at 1/8 (the isothermal start), decays
     monotonically, and ends within 1 % of the 512^3 spectral DNS's E(1) = 0.124515 (bench/reference; 2026-11-26:
     0.123740, -0.62 %, the 12 points a period dissipate more); -dE/dt (the monitor dissipation) positive, and equal
-    to the energy's differences."""
+    to the energy's differences; the enstrophy form 2 nu eps from the corrected gradients at t = 0 within 0.5 % of the
+    exact 2 nu 3/8 (2026-11-26: -0.12 %) and at t = 1 within 10 % of the DNS's (+3.2 %)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = run(FR_TGV + ["-output_dir", tmp])[1]
         with open(os.path.join(tmp, "monitors.csv")) as fh:
@@ -155,9 +156,13 @@ def _():
     check(all(e[k + 1] < e[k] for k in range(len(e) - 1)), "the kinetic energy does not decay monotonically")
     check(abs(t[-1] - 1) < 1e-12 and abs(e[-1] / 0.124515267367 - 1) < 1e-2, "E(%g) = %.6e, the reference 0.124515 (need within 1 %%)" % (t[-1], e[-1]))
     check(all(v > 0 for v in d) and abs(d[-1] - (e[-2] - e[-1]) / (t[-1] - t[-2])) < 1e-12, "-dE/dt %s" % d[-3:])
-    return "%d steps, E(1) %.6e (%.2f %% from the DNS), -dE/dt(1) %.3e" % (len(rows) - 1, e[-1], 100 * (e[-1] / 0.124515267367 - 1), d[-1])
+    z = [float(r["enstrophy_dissipation"]) for r in rows]
+    check(abs(z[0] / (2 * 0.375 / 1600) - 1) < 5e-3, "2 nu eps(0) = %.6e, exact 2 nu 3/8 = 4.6875e-4 (need within 0.5 %%)" % z[0])
+    check(abs(z[-1] / 5.18819e-4 - 1) < 0.1, "2 nu eps(1) = %.6e, the DNS's 5.188e-4 (need within 10 %%)" % z[-1])
+    return "%d steps, E(1) %.6e (%.2f %% from the DNS), -dE/dt(1) %.3e, 2 nu eps(0) %.5e (%.2f %%), 2 nu eps(1) %.4e (DNS 5.188e-4)" % (
+        len(rows) - 1, e[-1], 100 * (e[-1] / 0.124515267367 - 1), d[-1], z[0], 100 * (z[0] / (2 * 0.375 / 1600) - 1), z[-1])
 
 
 test("gpu/fr/viscous/run/taylor-green-N2", gpu=True)(lambda: fr_gpu_run_test(
     ["-problem", "taylor_green_compressible", "-order", "2", "-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5", "-ts_max_time", "0.5", "-dm_plex_dim", "3", "-dm_plex_simplex", "0",
-     "-dm_plex_box_faces", "6,6,6", "-dm_plex_box_upper", "6.283185307179586,6.283185307179586,6.283185307179586", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["kinetic_energy", "dissipation"])())
+     "-dm_plex_box_faces", "6,6,6", "-dm_plex_box_upper", "6.283185307179586,6.283185307179586,6.283185307179586", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["kinetic_energy", "dissipation", "enstrophy_dissipation"])())

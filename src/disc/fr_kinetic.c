@@ -1,10 +1,14 @@
 /* The mean kinetic energy of a compressible state on -disc fr (quadrilaterals and hexahedra: the Gauss solution points
- * are the cubature points), E = (1/|Omega|) int rho |v|^2 / 2 = (1/|Omega|) sum_e sum_i w_i J_i |m_i|^2 / (2 rho_i),
+ * are the cubature points), E = (1/|Omega|) int rho |v|^2 / 2 = (1/|Omega|) sum_e sum_i w_i J_i |m_i|^2 / (2 rho_i), and
+ * in 3D with the viscous terms the enstrophy eps = (1/|Omega|) int rho |omega|^2 / 2 from the corrected gradients of
+ * a right-hand side at the state (rho omega_x = d_y m_z - d_z m_y - (v_z d_y rho - v_y d_z rho), and so on),
  * by vector operations of the state's own type: on CUDA vectors the components are gathered by a scatter (PetscSF on
  * the device), the point values formed by pointwise products and the sum by a dot product with the weights, so that
  * only the scalar comes to the host (the Taylor–Green monitors every few steps, physics/euler.c). The work vectors are
  * made at the first call (again when the state's type changes) and kept with the DM. */
 #include <hoflow/compat.h>
+#include <hoflow/conslaw.h>
+#include <hoflow/device.h>
 #include <hoflow/fr.h>
 #include <hoflow/kernels/fr.h>
 #include <hoflow/ref.h>
@@ -15,6 +19,10 @@ typedef struct {
   VecScatter scatter[4];       /* the state's component k of every element to comp[k] */
   PetscReal  volume;
   PetscInt   dim;
+  /* the enstrophy: a right-hand side, the corrected gradients (the kernel data's array) as a vector, d_j rho and d_j m_k
+   * (j, k = 0..2) at the points (9 vectors [K*Np]) and the scatters to them */
+  Vec        f, grad, g[3][4];
+  VecScatter gscatter[3][4];
 } FRKinetic;
 
 static PetscErrorCode FRKineticReset(FRKinetic *k)
@@ -26,6 +34,13 @@ static PetscErrorCode FRKineticReset(FRKinetic *k)
     PetscCall(VecDestroy(&k->comp[c]));
     PetscCall(VecScatterDestroy(&k->scatter[c]));
   }
+  PetscCall(VecDestroy(&k->f));
+  PetscCall(VecDestroy(&k->grad));
+  for (PetscInt j = 0; j < 3; j++)
+    for (PetscInt c = 0; c < 4; c++) {
+      PetscCall(VecDestroy(&k->g[j][c]));
+      PetscCall(VecScatterDestroy(&k->gscatter[j][c]));
+    }
   k->type[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -90,13 +105,13 @@ static PetscErrorCode FRKineticSetUp(Disc disc, Vec u, FRKinetic *k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy)
+/* the cache kept with the DM, set up for states of u's type */
+static PetscErrorCode FRKineticGet(Disc disc, Vec u, FRKinetic **kk)
 {
   PetscContainer container;
   FRKinetic     *k;
   VecType        type;
   PetscBool      same;
-  PetscScalar    s;
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectQuery((PetscObject)disc->dm, "hoflow_fr_kinetic", (PetscObject *)&container));
@@ -112,10 +127,29 @@ PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy)
   PetscCall(VecGetType(u, &type));
   PetscCall(PetscStrcmp(type, k->type, &same));
   if (!same) PetscCall(FRKineticSetUp(disc, u, k));
+  *kk = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* density and momentum of u at the points into comp[0..dim] */
+static PetscErrorCode FRKineticGather(FRKinetic *k, Vec u)
+{
+  PetscFunctionBeginUser;
   for (PetscInt c = 0; c < k->dim + 1; c++) {
     PetscCall(VecScatterBegin(k->scatter[c], u, k->comp[c], INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(k->scatter[c], u, k->comp[c], INSERT_VALUES, SCATTER_FORWARD));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy)
+{
+  FRKinetic  *k;
+  PetscScalar s;
+
+  PetscFunctionBeginUser;
+  PetscCall(FRKineticGet(disc, u, &k));
+  PetscCall(FRKineticGather(k, u));
   PetscCall(VecPointwiseMult(k->work, k->comp[1], k->comp[1])); /* |m|^2 */
   for (PetscInt d = 1; d < k->dim; d++) {
     PetscCall(VecPointwiseMult(k->comp[1 + d], k->comp[1 + d], k->comp[1 + d]));
@@ -124,5 +158,77 @@ PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy)
   PetscCall(VecPointwiseDivide(k->work, k->work, k->comp[0])); /* |m|^2 / rho */
   PetscCall(VecDot(k->work, k->w, &s));
   *energy = 0.5 * PetscRealPart(s) / k->volume;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FREnstrophy(ConsLaw cl, Vec u, PetscReal *enstrophy)
+{
+  Disc                disc = cl->disc;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)u);
+  FRKinetic          *k;
+  const FRKernelData *kh, *kd;
+  PetscScalar         s;
+  PetscBool           cuda;
+  Vec                 o[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(FRKineticGet(disc, u, &k));
+  PetscCall(FRGetKernelData(disc, &kh, NULL, NULL, NULL));
+  PetscCheck(kh->dim == 3 && kh->ldg.on, comm, PETSC_ERR_SUP, "The enstrophy monitor needs the 3D Navier-Stokes equations (physics navier_stokes) on -disc fr");
+  if (!k->f) PetscCall(VecDuplicate(u, &k->f));
+  PetscCall(ConsLawRHS(cl, u, k->f)); /* the corrected gradients of u (V2) */
+  if (!k->grad) {                     /* the gradients' array as a vector, then its components at the points */
+    const PetscInt K = kh->K, Np = kh->Np, nv = kh->nv, n = K * 3 * nv * Np;
+    PetscInt       rstart, *idx;
+    PetscCall(HoflowVecIsCUDA(u, &cuda));
+    PetscCall(FRGetKernelData(disc, NULL, &kd, NULL, NULL));
+    if (!cuda)
+      PetscCall(VecCreateMPIWithArray(comm, 1, n, PETSC_DETERMINE, kh->grad, &k->grad));
+    else {
+#if defined(HOFLOW_HAVE_CUDA)
+      PetscCall(VecCreateMPICUDAWithArray(comm, 1, n, PETSC_DETERMINE, kd->grad, &k->grad));
+#else
+      SETERRQ(comm, PETSC_ERR_SUP, "CUDA vectors need a hoflow built with CUDA");
+#endif
+    }
+    PetscCall(VecGetOwnershipRange(k->grad, &rstart, NULL));
+    PetscCall(PetscMalloc1(PetscMax(K, 1), &idx));
+    for (PetscInt j = 0; j < 3; j++)
+      for (PetscInt c = 0; c < 4; c++) {
+        IS is;
+        for (PetscInt e = 0; e < K; e++) idx[e] = rstart / Np + (e * 3 + j) * nv + c; /* [(j*nv + c)*Np + i] of element e */
+        PetscCall(ISCreateBlock(comm, Np, K, idx, PETSC_COPY_VALUES, &is));
+        PetscCall(VecDuplicate(k->w, &k->g[j][c]));
+        PetscCall(VecScatterCreate(k->grad, is, k->g[j][c], NULL, &k->gscatter[j][c]));
+        PetscCall(ISDestroy(&is));
+      }
+    PetscCall(PetscFree(idx));
+  }
+  for (PetscInt j = 0; j < 3; j++)
+    for (PetscInt c = 0; c < 4; c++) {
+      PetscCall(VecScatterBegin(k->gscatter[j][c], k->grad, k->g[j][c], INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(k->gscatter[j][c], k->grad, k->g[j][c], INSERT_VALUES, SCATTER_FORWARD));
+    }
+  PetscCall(FRKineticGather(k, u));
+  for (PetscInt c = 1; c < 4; c++) PetscCall(VecPointwiseDivide(k->comp[c], k->comp[c], k->comp[0])); /* v */
+  for (PetscInt j = 0; j < 3; j++)                                                                    /* g[j][c] = d_j m_c - v_c d_j rho = rho d_j v_c */
+    for (PetscInt c = 1; c < 4; c++) {
+      if (c - 1 == j) continue;
+      PetscCall(VecPointwiseMult(k->work, k->comp[c], k->g[j][0]));
+      PetscCall(VecAXPY(k->g[j][c], -1.0, k->work));
+    }
+  for (PetscInt a = 0; a < 3; a++) { /* rho omega_a = rho (d_b v_c - d_c v_b), (a, b, c) cyclic */
+    const PetscInt b = (a + 1) % 3, c = (a + 2) % 3;
+    o[a] = k->g[b][1 + c];
+    PetscCall(VecAXPY(o[a], -1.0, k->g[c][1 + b]));
+  }
+  PetscCall(VecPointwiseMult(k->work, o[0], o[0]));
+  for (PetscInt a = 1; a < 3; a++) {
+    PetscCall(VecPointwiseMult(o[a], o[a], o[a]));
+    PetscCall(VecAXPY(k->work, 1.0, o[a]));
+  }
+  PetscCall(VecPointwiseDivide(k->work, k->work, k->comp[0])); /* rho |omega|^2 */
+  PetscCall(VecDot(k->work, k->w, &s));
+  *enstrophy = 0.5 * PetscRealPart(s) / k->volume;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

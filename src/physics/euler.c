@@ -413,6 +413,9 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
       eu->kinetic_last[0] = e;
       eu->kinetic_last[1] = time;
     }
+  } else if (!strcmp(name, "enstrophy") || !strcmp(name, "enstrophy_dissipation")) { /* eps = (1/|Omega|) int rho |omega|^2 / 2; 2 mu0 eps (rho0 = 1) */
+    PetscCall(FREnstrophy(eu->cl, un->state, value));
+    if (!strcmp(name, "enstrophy_dissipation")) *value *= 2 * eu->vis.mu;
   } else if (!strcmp(name, "energy_l2")) { /* sum_k ||u_k||^2: the L2 part alone of -disc fr's energy_norm */
     PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, NULL, NULL, v));
     *value = 0;
@@ -853,7 +856,7 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
   eu->kinetic_last[1] = -1;
-  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift,kinetic_energy,dissipation"
+  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift,kinetic_energy,dissipation,enstrophy,enstrophy_dissipation"
                                                                                     : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
   un->derived_names   = advection ? "u" : "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;

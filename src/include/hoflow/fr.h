@@ -38,4 +38,7 @@ PETSC_EXTERN PetscErrorCode FRDenseGetKernelData(Disc disc, PetscInt *nblocks, c
 /* The mean kinetic energy (1/|Omega|) int rho |v|^2 / 2 of a compressible state by vector operations of its type (device
  * reductions on CUDA vectors; disc/fr_kinetic.c); -disc fr on quadrilaterals and hexahedra */
 PETSC_EXTERN PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy);
+/* ... and the enstrophy (1/|Omega|) int rho |omega|^2 / 2 of the 3D Navier-Stokes equations, from the corrected gradients
+ * of a right-hand side at u (ConsLawRHS into a work vector) */
+PETSC_EXTERN PetscErrorCode FREnstrophy(ConsLaw cl, Vec u, PetscReal *enstrophy);
 PETSC_EXTERN PetscErrorCode FRGetKernelData(Disc disc, const FRKernelData **host, const FRKernelData **device, const PetscReal **h, const PetscReal **h_device);
