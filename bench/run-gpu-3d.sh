@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|stokessolve|semstokes|ncu|tetN8|tensorhex|fr|tgv]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|stokessolve|semstokes|ncu|tetN8|tensorhex|fr|tgv|frtgv]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -250,6 +250,22 @@ for part in $parts; do
     [ $rc = 124 ] && echo "tgv: stopped by the time limit (${limit} s) at $(tail -1 "$dir/monitors.csv" | cut -d, -f2 | cut -c1-6); continue with TGV_RESTART=1 and the same TGV_EXTRA (from the last checkpoint)"
     cp "$dir/monitors.csv" "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces")_monitors.csv"
     python3 scripts/tgv_compare.py "$dir/monitors.csv" --plot "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces").png" --label "hoflow N=7 ${faces}^3" ;;
+  frtgv)  # the compressible Taylor-Green vortex at Re = 1600, Ma = 0.1 with flux reconstruction (issue 17):
+          # options/taylor_green_fr.yaml (32^3 hexahedra, N = 3: 128^3 solution points, 10.5 M DOF-variables; LSERK4 at
+          # CFL 0.5, dt about 6.4e-4, 31 000 steps) to t = ${FRTGV_T:-20} on one GPU. The estimate, from the inviscid FR
+          # bench (h100_2026-11-26_fr_rhs.md: a LSERK4 stage 7.2e-11 s per DOF-variable at N = 3 on hexahedra, 0.75 ms
+          # here) with the viscous kernels at 1 to 2 times the inviscid right-hand side: 1.3 to 2.5 ms a stage, 155 000
+          # stages, 3.5 to 6.5 minutes. Then the peaks of -dE/dt against the 512^3 spectral DNS (scripts/tgv_compare.py,
+          # the issue's 3 %). FRTGV_EXTRA: e.g. "-dm_plex_box_faces 24,24,24" (coarser) or "-order 4"; stops after
+          # FRTGV_TIMEOUT (540) seconds with a checkpoint every FRTGV_CHECKPOINT (2000) steps in output/frtgv:
+          # FRTGV_RESTART=1 continues it.
+    mkdir -p output/frtgv
+    restart=""; [ "${FRTGV_RESTART:-0}" = 1 ] && restart="-restart output/frtgv/checkpoint.h5"
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${FRTGV_TIMEOUT:-540} ./hoflow -options_file options/taylor_green_fr.yaml \
+      -dm_vec_type cuda -ts_max_time ${FRTGV_T:-20} -output_dir output/frtgv -checkpoint_interval ${FRTGV_CHECKPOINT:-2000} $restart -log_view ${FRTGV_EXTRA:-} > "$OUT/frtgv.txt" 2>&1
+    grep -E "^progress|^hoflow|^wall|^(TSStep|FRVolume|FRFace|FRViscous|VecScatterBegin|VecDot|VecMax) |GpuToCpu" "$OUT/frtgv.txt" | cut -c1-280 | tail -30
+    cp output/frtgv/monitors.csv "$OUT/frtgv_monitors.csv"
+    python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR N=3 32^3" ;;
   esac
 done
 date -u

@@ -19,27 +19,11 @@
 #include <cuda_runtime.h>
 #include <hoflow/kernels/fr.h>
 #include "element_groups.h"
+#include "fr_sizes.h"
 
 #define FR_THREADS 256
 
 // ---- begin host-checked kernels (scripts/check-fr-cuda-host.sh compiles what follows, to the end marker, as host C++)
-// The sizes as compile-time constants (DIM = 0: the run-time values of the data), so that the point routines' loops
-// unroll and their divisions are by constants. NV = DIM + 2 (the Euler equations); other nv run the run-time sizes.
-template <int DIM, int N1>
-__device__ __forceinline__ FRSizes FRSizesFor(const FRKernelData *d)
-{
-  FRSizes z = FRSizesOf(d);
-  if (DIM > 0) {
-    z.dim    = DIM;
-    z.nv     = DIM + 2;
-    z.n1     = N1;
-    z.Np     = DIM == 2 ? N1 * N1 : N1 * N1 * N1;
-    z.nfp    = DIM == 2 ? N1 : N1 * N1;
-    z.Nfaces = 2 * DIM;
-  }
-  return z;
-}
-
 // The kernel data is a __grid_constant__ parameter: the point routines read it through a pointer without a copy
 // of the struct to each thread's local memory.
 template <int DIM, int N1>
@@ -87,24 +71,23 @@ __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant
 // ---- end host-checked kernels
 
 // One warp an element: the largest speed / h over its points, -1 if a point is not physical (FRWaveSpeedElement).
+// Every lane reaches the shuffles (no early return), as the emulation's warp functions need (tests/emu).
 __global__ void FRWaveSpeedKernel(const __grid_constant__ FRKernelData d, const double *__restrict__ u, const double *__restrict__ h, double *__restrict__ speed)
 {
   const int lane = threadIdx.x % 32, e = (int)((blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32);
   double    s   = 0;
   int       bad = 0;
-  if (e >= d.K) return; // the whole warp: e is the same for its 32 lanes
-  for (int i = lane; i < d.Np; i += 32) {
-    double w[EULER_NV_MAX], c;
-    for (int k = 0; k < d.nv; k++) w[k] = u[(size_t)e * d.nv * d.Np + (size_t)k * d.Np + i];
-    c = ConsLawPointWaveSpeed(d.flux, d.dim, d.gamma, d.velocity, w);
-    if (c < 0)
-      bad = 1;
-    else
-      s = fmax(s, c / h[e]);
-  }
+  if (e < d.K)
+    for (int i = lane; i < d.Np; i += 32) {
+      const double c = FRPointSpeedOverH(&d, e, i, u, h[e]); // Navier–Stokes: with the diffusive part
+      if (c < 0)
+        bad = 1;
+      else
+        s = fmax(s, c);
+    }
   for (int o = 16; o > 0; o /= 2) s = fmax(s, __shfl_xor_sync(0xffffffffu, s, o));
   bad = __any_sync(0xffffffffu, bad);
-  if (lane == 0) speed[e] = bad ? -1.0 : s;
+  if (lane == 0 && e < d.K) speed[e] = bad ? -1.0 : s;
 }
 
 extern "C" int FRCUDAElementsPerBlock(int dim, int n1)
@@ -138,46 +121,6 @@ static int FRFaceLaunch(const FRKernelData *d, int E, const double *ul, const do
   FRFaceKernel<DIM, N1><<<(d->K + E - 1) / E, FR_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, tr, rhs);
   return (int)cudaGetLastError();
 }
-
-// The instantiation of launcher L for the data's dimension and order: N = 1..8 of the Euler equations compiled for
-// it, else (higher orders, linear advection) the run-time one.
-#define FR_DISPATCH(L, ...)                                 \
-  switch (d->nv == d->dim + 2 ? d->dim * 100 + d->n1 : 0) { \
-  case 202:                                                 \
-    return L<2, 2>(__VA_ARGS__);                            \
-  case 203:                                                 \
-    return L<2, 3>(__VA_ARGS__);                            \
-  case 204:                                                 \
-    return L<2, 4>(__VA_ARGS__);                            \
-  case 205:                                                 \
-    return L<2, 5>(__VA_ARGS__);                            \
-  case 206:                                                 \
-    return L<2, 6>(__VA_ARGS__);                            \
-  case 207:                                                 \
-    return L<2, 7>(__VA_ARGS__);                            \
-  case 208:                                                 \
-    return L<2, 8>(__VA_ARGS__);                            \
-  case 209:                                                 \
-    return L<2, 9>(__VA_ARGS__);                            \
-  case 302:                                                 \
-    return L<3, 2>(__VA_ARGS__);                            \
-  case 303:                                                 \
-    return L<3, 3>(__VA_ARGS__);                            \
-  case 304:                                                 \
-    return L<3, 4>(__VA_ARGS__);                            \
-  case 305:                                                 \
-    return L<3, 5>(__VA_ARGS__);                            \
-  case 306:                                                 \
-    return L<3, 6>(__VA_ARGS__);                            \
-  case 307:                                                 \
-    return L<3, 7>(__VA_ARGS__);                            \
-  case 308:                                                 \
-    return L<3, 8>(__VA_ARGS__);                            \
-  case 309:                                                 \
-    return L<3, 9>(__VA_ARGS__);                            \
-  default:                                                  \
-    return L<0, 0>(__VA_ARGS__);                            \
-  }
 
 extern "C" int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, double *rhs, double *tr)
 {

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 #include <hoflow/kernels/fr_dense.h>
 #include "element_groups.h"
+#include "fr_sizes.h"
 
 #ifndef FRD_THREADS
 #  define FRD_THREADS 256 // threads a block (the CPU emulation takes fewer: scripts/check-fr-dense-cuda-emu.sh)
@@ -32,20 +33,6 @@
 #define FRD_POINTS 256 // solution points a block by default
 
 // ---- begin emulated kernels (scripts/check-fr-dense-cuda-emu.sh runs what follows, to the end marker, on the CPU)
-// The sizes as compile-time constants (NP = 0: the run-time values of the data). NV = DIM + 2 (the Euler equations).
-template <int DIM, int NP, int NF>
-__device__ __forceinline__ FRDenseSizes FRDenseSizesFor(const FRDenseKernelData *d)
-{
-  FRDenseSizes z = FRDenseSizesOf(d);
-  if (NP > 0) {
-    z.dim    = DIM;
-    z.nv     = DIM + 2;
-    z.Np     = NP;
-    z.Nfaces = NF;
-  }
-  return z;
-}
-
 // The kernel data is a __grid_constant__ parameter: the point routines read it through a pointer, without a copy of
 // the struct in each thread's local memory.
 template <int DIM, int NP, int NF>
@@ -99,9 +86,11 @@ __global__ void FRDenseWaveSpeedKernel(const __grid_constant__ FRDenseKernelData
   int                bad  = 0;
   if (e < d.K)
     for (int i = lane; i < z.Np; i += 32) {
-      const double c = FRDensePointWaveSpeed(&d, z, i, u + d.dof[d.e0 + e]);
-      if (c < 0) bad = 1;
-      else s = fmax(s, c / h[d.e0 + e]);
+      const double c = FRDensePointSpeedOverH(&d, z, i, u + d.dof[d.e0 + e], h[d.e0 + e]); // Navier–Stokes: with the diffusive part
+      if (c < 0)
+        bad = 1;
+      else
+        s = fmax(s, c);
     }
   for (int o = 16; o > 0; o /= 2) s = fmax(s, __shfl_xor_sync(0xffffffffu, s, o));
   bad = __any_sync(0xffffffffu, bad);
@@ -133,43 +122,6 @@ static int FRDenseFaceLaunch(const FRDenseKernelData *d, int E, const double *ul
   FRDenseFaceKernel<DIM, NP, NF><<<(d->K + E - 1) / E, FRD_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, rhs);
   return (int)cudaGetLastError();
 }
-
-// The instantiation of launcher L for the block's shape and order: the Euler equations at N = 1..5 on triangles
-// (3 faces), quadrilaterals (4), tetrahedra (4), prisms (5) and hexahedra (6) compiled for them (key dim, faces, Np),
-// else the run-time one.
-#define FRD_CASE(L, DIM, NF, NP) \
-  case DIM * 100000 + NF * 1000 + NP: \
-    return L<DIM, NP, NF>
-#define FRD_DISPATCH(L, ...) \
-  switch (d->nv == d->dim + 2 ? d->dim * 100000 + d->Nfaces * 1000 + d->Np : 0) { \
-    FRD_CASE(L, 2, 3, 3)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 3, 6)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 3, 10)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 3, 15)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 3, 21)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 4, 4)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 4, 9)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 4, 16)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 4, 25)(__VA_ARGS__); \
-    FRD_CASE(L, 2, 4, 36)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 4, 4)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 4, 10)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 4, 20)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 4, 35)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 4, 56)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 5, 6)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 5, 18)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 5, 40)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 5, 75)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 5, 126)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 6, 8)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 6, 27)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 6, 64)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 6, 125)(__VA_ARGS__); \
-    FRD_CASE(L, 3, 6, 216)(__VA_ARGS__); \
-  default: \
-    return L<0, 0, 0>(__VA_ARGS__); \
-  }
 
 extern "C" int FRDenseVolumeCUDA(const FRDenseKernelData *d, int E, const double *u, double *rhs)
 {

@@ -12,7 +12,7 @@ awk '/^\/\/ ---- begin host-checked kernels/{p=1} /^\/\/ ---- end host-checked k
 [ -s $out/fr_kernels.inc ] || { echo "check-fr-cuda-host: no host-checked kernels in cuda/fr.cu"; exit 1; }
 flags=$(printf 'include makefile\nprint-flags:\n\t@echo $(PETSC_CC_INCLUDES) $(if $(MUPARSER_DIR),-isystem $(MUPARSER_DIR)/include,)\nprint-libs:\n\t@echo $(HOFLOW_LIBS)\n' | make -s --no-print-directory -f - print-flags)
 libs=$(printf 'include makefile\nprint-flags:\n\t@echo $(PETSC_CC_INCLUDES)\nprint-libs:\n\t@echo $(HOFLOW_LIBS)\n' | make -s --no-print-directory -f - print-libs)
-mpicxx -std=c++17 -O1 -w -Isrc/include -I$out $flags scripts/fr_cuda_host.cpp -o $out/fr_cuda_host build/libhoflow.a $libs
+mpicxx -std=c++17 -O1 -w -Isrc/include -Icuda -I$out $flags scripts/fr_cuda_host.cpp -o $out/fr_cuda_host build/libhoflow.a $libs
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 status=0
 check() { # ranks, options...

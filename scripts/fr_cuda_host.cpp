@@ -29,6 +29,7 @@ static void __syncthreads()
 {
 }
 double sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
+#include "fr_sizes.h"              // FRSizesFor (cuda/fr_sizes.h)
 #include "fr_kernels.inc"
 
 // max |host - kernel| / max |host rhs| over the volume part, the traces and the face-corrected rhs (NaN: infinity)

@@ -6,6 +6,7 @@ each against the reference's -dE/dt peak; the peaks are refined by a parabola th
 neighbours. Prints one line per measure and a final line 'tgv_compare: ...'; writes a plot with --plot (matplotlib).
 
     scripts/tgv_compare.py output/taylor_green_3d/monitors.csv [--reference FILE] [--plot tgv.png] [--tolerance 0.02]
+    scripts/tgv_compare.py output/taylor_green_compressible/monitors.csv --energy-column kinetic_energy (-disc fr)
 
 Exit status 1 when a peak's value or time differs from the reference's by more than the tolerance (relative)."""
 import argparse
@@ -28,12 +29,12 @@ def read_reference(path):
     return t, e, d
 
 
-def read_hoflow(path):
+def read_hoflow(path, energy_column="energy"):
     with open(path) as f:
         rows = list(csv.DictReader(f))
     t = [float(r["time"]) for r in rows]
     col = lambda name: [float(r[name]) for r in rows] if name in rows[0] else None
-    return t, col("energy"), col("enstrophy_dissipation")
+    return t, col(energy_column), col("enstrophy_dissipation")
 
 
 def central_differences(t, e):
@@ -68,10 +69,11 @@ def main():
     ap.add_argument("--plot", help="write the energy and dissipation curves against the reference to this file")
     ap.add_argument("--tolerance", type=float, default=0.02, help="relative tolerance of the peak's value and time (default 0.02)")
     ap.add_argument("--label", default="hoflow")
+    ap.add_argument("--energy-column", default="energy", help="the monitor of the mean kinetic energy (default energy, -problem taylor_green_3d; the compressible taylor_green_compressible: kinetic_energy)")
     a = ap.parse_args()
 
     rt, re, rd = read_reference(a.reference)
-    ht, he, hz = read_hoflow(a.monitors)
+    ht, he, hz = read_hoflow(a.monitors, a.energy_column)
     if he is None:
         sys.exit("tgv_compare: %s has no energy column (run -problem taylor_green_3d)" % a.monitors)
     dt_, dd_ = central_differences(ht, he)

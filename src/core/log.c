@@ -6,7 +6,7 @@ PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
 PetscLogEvent HOFLOW_CG1Assemble;
 PetscLogEvent HOFLOW_SEMConvection;
-PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace;
+PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous;
 
 PetscErrorCode HoflowLogRegister(void)
 {
@@ -46,6 +46,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("SEMConvection", HOFLOW_CLASSID, &HOFLOW_SEMConvection));
   PetscCall(PetscLogEventRegister("FRVolume", HOFLOW_CLASSID, &HOFLOW_FRVolume));
   PetscCall(PetscLogEventRegister("FRFace", HOFLOW_CLASSID, &HOFLOW_FRFace));
+  PetscCall(PetscLogEventRegister("FRViscous", HOFLOW_CLASSID, &HOFLOW_FRViscous));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,7 +6,7 @@
  * degree 2N+1 as modal DG's, integrals by the Gauss weights). The right-hand side and the wave speeds run on the
  * host or, for CUDA vectors, on the device (cuda/fr.cu; the kernel data uploaded at the first device call). No
  * limiter. The viscous terms of physics navier_stokes (the corrected gradient, hoflow/kernels/fr.h's FRViscous*
- * routines, set up by disc/fr_viscous.c) run on the host, on one rank.
+ * routines, set up by disc/fr_viscous.c; their CUDA twin cuda/fr_viscous.cu) run on one rank.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
@@ -296,7 +296,8 @@ static PetscErrorCode FRSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal
   fr->kd.face_scale = fr->face_scale;
   fr->kd.ujump      = fr->ujump;
   fr->kd.grad       = fr->grad;
-  fr->kd_device.ldg = fr->kd.ldg; /* (the device refuses viscous runs: FRRHS) */
+  PetscCheck(!fr->shell.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-disc fr: the viscous terms must be set before the first device call (their arrays are uploaded with the kernel data)");
+  fr->kd_device.ldg = fr->kd.ldg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -321,7 +322,6 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   PetscFunctionBeginUser;
   FRFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCheck(!on_device || !fr->kd.ldg.on, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr: the viscous terms (physics navier_stokes) have host kernels only so far: run without -dm_vec_type cuda");
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
@@ -334,7 +334,14 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
   }
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  if (fr->kd.ldg.on) FRViscousHost(&fr->kd, ua, ul, fr->trace, fr->scratch, fa);
+  if (fr->kd.ldg.on) { /* Navier–Stokes: V1..V3 (the states, the corrected gradients, the viscous volume part) */
+    PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
+    if (!on_device)
+      FRViscousHost(&fr->kd, ua, ul, fr->trace, fr->scratch, fa);
+    else
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousCUDA(&fr->kd_device, (int)fr->elements_per_block, ua, ul, fr->trace_device, fa)), "flux reconstruction viscous terms"));
+    PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
+  }
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
   if (!on_device)
     FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
@@ -605,6 +612,11 @@ static PetscErrorCode FRDeviceSetUp(void *ctx)
   PetscCall(HoflowDeviceArraysUpload(a, h->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
   PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * K, (const void **)&fr->h_device));
   PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * 2 * fr->nv * Nfq, (const void **)&fr->trace_device));
+  if (h->ldg.on) { /* Navier–Stokes: the faces' 1/h; u_I - u- and the corrected gradients are device scratch */
+    PetscCall(HoflowDeviceArraysUpload(a, h->face_scale, sizeof(double) * K * fr->Nfaces, (const void **)&d->face_scale));
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * fr->nv * Nfq, (const void **)&d->ujump));
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * dim * fr->nv * fr->Np, (const void **)&d->grad));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -364,6 +364,7 @@ static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscRea
   (void)eta;
   PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
   PetscCall(FRViscousSetUp(fr->disc, vis, &ldg));
+  PetscCheck(!fr->shell.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-disc fr: the viscous terms must be set before the first device call (their arrays are uploaded with the kernel data)");
   if (!fr->grad) PetscCall(PetscMalloc1(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
     FRDenseKernelData *kd = &fr->kd[b];
@@ -384,14 +385,6 @@ static PetscBool FRDViscous(const FRDDisc *fr)
   return fr->mesh->nblocks > 0 && fr->kd[0].ldg.on ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* the viscous terms have host kernels only (hoflow/kernels/fr_dense_viscous.h; cuda/fr_dense.cu is inviscid) */
-static PetscErrorCode FRDCheckDevice(const FRDDisc *fr, PetscBool on_device)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(!on_device || !FRDViscous(fr), PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_SUP, "-disc fr: the viscous terms (physics navier_stokes) have host kernels only so far: run without -dm_vec_type cuda");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDDisc           *fr = (FRDDisc *)cl->data;
@@ -404,7 +397,6 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
   PetscFunctionBeginUser;
   FRDFlops(fr, &fv, &ff);
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCall(FRDCheckDevice(fr, on_device));
   PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
@@ -418,17 +410,25 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
   }
   PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
   PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  if (viscous) { /* Navier–Stokes: every block's states, then gradients, then viscous volume parts (the faces read the neighbours' gradients) */
-    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
-    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ua, fr->scratch);
-    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+  if (viscous) { /* Navier–Stokes: every block's states, then gradients, then viscous volume parts (the faces read the neighbours' gradients; the device fuses the three per block) */
+    PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
+    if (!on_device) {
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ua);
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+    } else
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ua, ul, fa)), "flux reconstruction (dense) viscous terms"));
+    PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
   }
   PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* after every block's volume part: the faces read the neighbours' traces */
-    if (viscous)
-      FRDenseViscousFaceHost(&fr->kd[b], ul, fa, fr->scratch);
-    else if (!on_device)
-      FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+    if (!on_device) {
+      if (viscous)
+        FRDenseViscousFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+      else
+        FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
+    } else if (viscous)
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) viscous face"));
     else
       PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) face"));
   }
@@ -449,7 +449,6 @@ static PetscErrorCode FRDMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, Petsc
 
   PetscFunctionBeginUser;
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCall(FRDCheckDevice(fr, on_device));
   if (fr->speed) { /* made for the other backend: remake */
     PetscBool speed_on_device;
     PetscCall(HoflowVecIsCUDA(fr->speed, &speed_on_device));
@@ -718,6 +717,15 @@ static PetscErrorCode FRDDeviceSetUp(void *ctx)
     PetscCall(HoflowDeviceArraysUpload(a, h->geo, sizeof(double) * K * h->Np * gs, (const void **)&d->geo));
     PetscCall(HoflowDeviceArraysUpload(a, h->fgeo, sizeof(double) * K * h->nfpt * (dim + 1), (const void **)&d->fgeo));
     PetscCall(HoflowDeviceArraysUpload(a, h->face_info, sizeof(int) * K * h->Nfaces * FRD_FACE_INFO, (const void **)&d->face_info));
+    if (h->ldg.on) { /* Navier–Stokes: the faces' 1/h; u_I - u- device scratch; the gradients of every block (below) */
+      PetscCall(HoflowDeviceArraysUpload(a, h->face_scale, sizeof(double) * K * h->Nfaces, (const void **)&d->face_scale));
+      PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * h->nfpt * h->nv, (const void **)&d->ujump));
+    }
+  }
+  if (FRDViscous(fr)) {
+    const double *grad;
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(dim * fr->elem_dof[fr->K], 1), (const void **)&grad));
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) fr->kd_device[b].grad = (double *)grad;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

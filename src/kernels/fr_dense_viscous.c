@@ -6,9 +6,9 @@ void FRDenseViscousStateHost(const FRDenseKernelData *d, const double *ul)
   for (int e = 0; e < d->K; e++) FRDenseViscousFaceState(d, e, ul);
 }
 
-void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u, double *scratch)
+void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u)
 {
-  for (int e = 0; e < d->K; e++) FRDenseViscousGradient(d, e, u + d->dof[d->e0 + e], scratch);
+  for (int e = 0; e < d->K; e++) FRDenseViscousGradient(d, e, u + d->dof[d->e0 + e]);
 }
 
 void FRDenseViscousVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch)

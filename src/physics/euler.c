@@ -49,6 +49,7 @@
 #include <hoflow/device.h>
 #include <hoflow/conslaw.h>
 #include <hoflow/dg.h>
+#include <hoflow/fr.h>
 #include <hoflow/ts.h>
 #include <hoflow/unsteady.h>
 
@@ -63,8 +64,9 @@ typedef struct {
   ConsLawJacobian bj;        /* implicit steps: the Jacobian by colored finite differences (the preconditioner) */
   Mat             Pj, J0;    /* shift I - J, and J itself (kept for -euler_jacobian_lag) */
   PetscInt        jac_lag, jac_calls;
-  PetscReal       Fp[3], Fv[3]; /* the wall forces ... */
-  PetscReal       forces_time;  /* ... of the state at this time (monitors) */
+  PetscReal       Fp[3], Fv[3];    /* the wall forces ... */
+  PetscReal       forces_time;     /* ... of the state at this time (monitors) */
+  PetscReal       kinetic_last[2]; /* the monitor dissipation: the last kinetic energy and its time (time -1: none) */
   Vec             last_good, limited_stage;
   PetscBool       local_dt; /* -euler_local_time_step: explicit steps to a steady state, each element at its own CFL step */
   Vec             lts;      /* ... the factor max speed / the element's speed on every row */
@@ -401,7 +403,21 @@ static PetscErrorCode EulerMonitor(Unsteady *un, const char name[], PetscReal ti
     *value = eu->cl->nlimited;
   else if (!strcmp(name, "energy_norm"))
     PetscCall(ConsLawEnergy(eu->cl, un->state, value));
-  else if (!strcmp(name, "energy_l2")) { /* sum_k ||u_k||^2: the L2 part alone of -disc fr's energy_norm */
+  else if (!strcmp(name, "kinetic_energy") || !strcmp(name, "dissipation")) { /* (1/|Omega|) int rho |v|^2 / 2 (device reductions:
+                                                                               * disc/fr_kinetic.c), -dE/dt since the last evaluation (NaN at the first) */
+    PetscReal e;
+    PetscCall(FRKineticEnergy(un->app->disc, un->state, &e));
+    if (!strcmp(name, "kinetic_energy"))
+      *value = e;
+    else {
+      *value              = eu->kinetic_last[1] >= 0 && time > eu->kinetic_last[1] ? -(e - eu->kinetic_last[0]) / (time - eu->kinetic_last[1]) : (PetscReal)NAN;
+      eu->kinetic_last[0] = e;
+      eu->kinetic_last[1] = time;
+    }
+  } else if (!strcmp(name, "enstrophy") || !strcmp(name, "enstrophy_dissipation")) { /* eps = (1/|Omega|) int rho |omega|^2 / 2; 2 mu0 eps (rho0 = 1) */
+    PetscCall(FREnstrophy(eu->cl, un->state, value));
+    if (!strcmp(name, "enstrophy_dissipation")) *value *= 2 * eu->vis.mu;
+  } else if (!strcmp(name, "energy_l2")) { /* sum_k ||u_k||^2: the L2 part alone of -disc fr's energy_norm */
     PetscCall(ConsLawErrorNorm(eu->cl, NORM_2, un->state, NULL, NULL, v));
     *value = 0;
     for (PetscInt k = 0; k < eu->cl->nv; k++) *value += v[k] * v[k];
@@ -840,7 +856,8 @@ static PetscErrorCode EulerCreateAny(Unsteady *un, PetscBool viscous, PetscBool 
   un->fields[0]       = un->state;
   un->physics         = eu;
   un->physics_destroy = EulerDestroy;
-  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift"
+  eu->kinetic_last[1] = -1;
+  un->monitor_names   = advection ? "L2_error,mass,energy_norm,energy_l2" : viscous ? "L2_error_density,mass,momentum_x,energy,limited_cells,residual,drag,drag_pressure,drag_viscous,lift,kinetic_energy,dissipation,enstrophy,enstrophy_dissipation"
                                                                                     : "L2_error_density,mass,momentum_x,energy,limited_cells,residual";
   un->derived_names   = advection ? "u" : "density,pressure,mach,velocity_x,velocity_y,velocity_z";
   un->physics_derived = EulerDerived;

@@ -31,6 +31,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "kovasznay", ProblemCreate_Kovasznay));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_green", ProblemCreate_TaylorGreen));
   PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_green_3d", ProblemCreate_TaylorGreen3D));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "taylor_green_compressible", ProblemCreate_TaylorGreenCompressible));
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami_sem", ProblemCreate_BeltramiSEM));
   PetscCall(PetscFunctionListAdd(&ProblemList, "stokes_unsteady", ProblemCreate_StokesUnsteady));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -33,10 +33,11 @@ static PetscInt TaylorGreen3DColumn(PetscInt nmon, const char *const names[], co
 }
 
 /* peak_enstrophy_dissipation V at T, peak_dissipation V at T (-dE/dt by central differences of the energy
- * record), from the monitors' records. */
-static PetscErrorCode TaylorGreen3DSummary(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len)
+ * record: the monitor energy of physics sem_ns, kinetic_energy of the compressible case taylor_green_compressible),
+ * from the monitors' records. */
+PetscErrorCode ProblemTaylorGreenSummary(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len)
 {
-  const PetscInt me = TaylorGreen3DColumn(nmon, names, "energy"), mz = TaylorGreen3DColumn(nmon, names, "enstrophy_dissipation");
+  const PetscInt me = TaylorGreen3DColumn(nmon, names, "energy") >= 0 ? TaylorGreen3DColumn(nmon, names, "energy") : TaylorGreen3DColumn(nmon, names, "kinetic_energy"), mz = TaylorGreen3DColumn(nmon, names, "enstrophy_dissipation");
   PetscReal      zmax = -1, tz = 0, dmax = -1, td = 0;
 
   PetscFunctionBeginUser;
@@ -67,7 +68,7 @@ PetscErrorCode ProblemCreate_TaylorGreen3D(Problem *problem)
   problem->dim              = 3;
   problem->ctx              = problem;
   problem->initial          = TaylorGreen3DState;
-  problem->summary          = TaylorGreen3DSummary;
+  problem->summary          = ProblemTaylorGreenSummary;
   problem->velocity_scale   = 1.0;
   problem->default_dt       = 0.01;
   problem->default_max_time = 20;

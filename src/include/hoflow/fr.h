@@ -35,4 +35,10 @@ PETSC_EXTERN PetscReal FRViscousFaceScale(const Mesh *mesh, PetscInt e, PetscInt
 /* The same for -disc fr with dense operators (tests/unit/test_fr_dense_kernels.c): nblocks kernel data, one a mesh
  * block, on the host and the device (NULL before the first device call), and the element sizes h [K]. */
 PETSC_EXTERN PetscErrorCode FRDenseGetKernelData(Disc disc, PetscInt *nblocks, const FRDenseKernelData **host, const FRDenseKernelData **device, const PetscReal **h, const PetscReal **h_device);
+/* The mean kinetic energy (1/|Omega|) int rho |v|^2 / 2 of a compressible state by vector operations of its type (device
+ * reductions on CUDA vectors; disc/fr_kinetic.c); -disc fr on quadrilaterals and hexahedra */
+PETSC_EXTERN PetscErrorCode FRKineticEnergy(Disc disc, Vec u, PetscReal *energy);
+/* ... and the enstrophy (1/|Omega|) int rho |omega|^2 / 2 of the 3D Navier-Stokes equations, from the corrected gradients
+ * of a right-hand side at u (ConsLawRHS into a work vector) */
+PETSC_EXTERN PetscErrorCode FREnstrophy(ConsLaw cl, Vec u, PetscReal *enstrophy);
 PETSC_EXTERN PetscErrorCode FRGetKernelData(Disc disc, const FRKernelData **host, const FRKernelData **device, const PetscReal **h, const PetscReal **h_device);

@@ -6,8 +6,8 @@
 
 PETSC_EXTERN PetscClassId  HOFLOW_CLASSID;
 PETSC_EXTERN PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
-PETSC_EXTERN PetscLogEvent HOFLOW_SEMConvection; /* incompressible flow on -disc sem (op/sem_flow.c) */
-PETSC_EXTERN PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace; /* flux reconstruction's right-hand side (disc/fr.c) */
+PETSC_EXTERN PetscLogEvent HOFLOW_SEMConvection;                             /* incompressible flow on -disc sem (op/sem_flow.c) */
+PETSC_EXTERN PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous; /* flux reconstruction's right-hand side (disc/fr.c, disc/fr_dense.c; FRViscous: V1..V3 of the viscous terms) */
 /* the continuous order-1 coarse space of pMG (op/cg1.c) */
 PETSC_EXTERN PetscLogEvent HOFLOW_CG1Assemble;
 

@@ -107,5 +107,9 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_Stokes(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Kovasznay(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreen3D(Problem *problem);
-PETSC_EXTERN PetscErrorCode    ProblemCreate_BeltramiSEM(Problem *problem);
-PETSC_EXTERN PetscErrorCode    ProblemCreate_StokesUnsteady(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_TaylorGreenCompressible(Problem *problem);
+/* The Taylor–Green vortex's summary (a Problem summary): the peaks of 2 nu eps (monitor enstrophy_dissipation) and of
+ * -dE/dt by central differences of the mean kinetic energy (monitor energy, else kinetic_energy) */
+PETSC_EXTERN PetscErrorCode ProblemTaylorGreenSummary(void *ctx, PetscInt nrec, const PetscReal t[], PetscInt nmon, const char *const names[], PetscReal *const values[], char summary[], size_t len);
+PETSC_EXTERN PetscErrorCode ProblemCreate_BeltramiSEM(Problem *problem);
+PETSC_EXTERN PetscErrorCode ProblemCreate_StokesUnsteady(Problem *problem);

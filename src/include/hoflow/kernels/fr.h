@@ -40,7 +40,7 @@ typedef struct {
   double        velocity[3]; /* linear advection's velocity a */
   void         *stream;      /* CUDA stream (device copies) */
   /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms (seed 003 §II; the interface treatment of
-   * hoflow/pointwise/ldg.h), one rank, host only (the FRViscous* routines below) */
+   * hoflow/pointwise/ldg.h), one rank, host and device (the FRViscous* routines below, cuda/fr_viscous.cu) */
   NSLDG         ldg;
   const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face (the penalty's length) */
   double       *ujump;      /* [K*nv*Nfq] u_I - u- at every face point of every owned element, [k*Nfq + p] */
@@ -236,7 +236,9 @@ HOFLOW_HD void FRPointCorrect(const FRKernelData *d, FRSizes z, int e, int i, co
  *
  * and the face part's common flux becomes F* - F_v^I (FRViscousFacePointFlux: the corrected gradients of both
  * sides at the face point, interpolated from the solution points). The neighbours' gradients are those of owned
- * elements: one rank (a second exchange of the gradients would lift it). */
+ * elements: one rank (a second exchange of the gradients would lift it). cuda/fr_viscous.cu runs V1..V3 fused in one
+ * kernel (E elements a block, the point routines below one thread a point); cuda/fr.cu's face kernel then adds the
+ * viscous common flux as the host's face part does. */
 
 /* V1: ujump[k*Nfq + p] = u_I - u- at face point p of owned element e (boundary: u_I = u_b) */
 HOFLOW_HD void FRViscousFacePointState(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr)
@@ -289,24 +291,31 @@ HOFLOW_HD void FRViscousPointFlux(const FRKernelData *d, FRSizes z, int e, int i
   for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
 }
 
+/* V3 at solution point i: rhs[k*Np + i] -= the divergence of the transformed viscous fluxes Fh along its lines */
+HOFLOW_HD void FRViscousPointDivergence(const FRKernelData *d, FRSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+{
+  double r[EULER_NV_MAX];
+  FRPointDivergenceValues(d, z, i, Fh, r);
+  for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] -= r[k];
+}
+
+/* V3 at face point p: the element's trace tr (rows nv..2nv-1, Fh^D) -= Fh_v^D at the end of the point's line */
+HOFLOW_HD void FRViscousTracePoint(const FRKernelData *d, FRSizes z, int p, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
+{
+  const int f = p / z.nfp, rd = d->dir[f], Nfq = z.Nfaces * z.nfp;
+  double    w[EULER_NV_MAX];
+  FRLineEnd(d, z, Fh + (size_t)rd * z.nv * z.Np, d->line[p], FRStride(z, rd), d->side[f], w);
+  for (int k = 0; k < z.nv; k++) tr[(size_t)(z.nv + k) * Nfq + p] -= w[k];
+}
+
 /* V3 of owned element e: rhs -= div Fh_v, the trace's Fh^D (rows nv..2nv-1 of tr, the element's) -= Fh_v^D; Fh is
  * scratch of dim*nv*Np doubles */
 HOFLOW_HD void FRViscousElementVolume(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT tr)
 {
-  const FRSizes z   = FRSizesOf(d);
-  const int     Nfq = z.Nfaces * z.nfp;
+  const FRSizes z = FRSizesOf(d);
   for (int i = 0; i < z.Np; i++) FRViscousPointFlux(d, z, e, i, u, Fh);
-  for (int i = 0; i < z.Np; i++) {
-    double r[EULER_NV_MAX];
-    FRPointDivergenceValues(d, z, i, Fh, r);
-    for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] -= r[k];
-  }
-  for (int p = 0; p < Nfq; p++) {
-    const int f = p / z.nfp, rd = d->dir[f];
-    double    w[EULER_NV_MAX];
-    FRLineEnd(d, z, Fh + (size_t)rd * z.nv * z.Np, d->line[p], FRStride(z, rd), d->side[f], w);
-    for (int k = 0; k < z.nv; k++) tr[(size_t)(z.nv + k) * Nfq + p] -= w[k];
-  }
+  for (int i = 0; i < z.Np; i++) FRViscousPointDivergence(d, z, i, Fh, rhs);
+  for (int p = 0; p < z.Nfaces * z.nfp; p++) FRViscousTracePoint(d, z, p, Fh, tr);
 }
 
 /* F_v^I.n at face point p of owned element e (hoflow/pointwise/ldg.h): the corrected gradients of both sides
@@ -347,16 +356,25 @@ HOFLOW_HD void FRElementFaces(const FRKernelData *d, int e, const double *HOFLOW
   for (int i = 0; i < z.Np; i++) FRPointCorrect(d, z, e, i, jump, rhs);
 }
 
-/* the largest wave speed / h over the element's solution points ((|v| + c) / h; advection |a| / h); -1 for a non-physical state */
+/* the speed / h at solution point i of element e (u the owned array, h the element's size): (|v| + c) / h, advection
+ * |a| / h, with Navier–Stokes (ldg.on) plus the diffusive part dt_scale D / h^2; -1 for a non-physical state */
+HOFLOW_HD double FRPointSpeedOverH(const FRKernelData *d, int e, int i, const double *HOFLOW_RESTRICT u, double h)
+{
+  double w[EULER_NV_MAX], c;
+  for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)e * d->nv * d->Np + (size_t)k * d->Np + i];
+  c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
+  if (c < 0) return -1;
+  return d->ldg.on ? c / h + d->ldg.dt_scale * NSDiffusivity(d->dim, d->gamma, &d->ldg.vis, w) / (h * h) : c / h;
+}
+
+/* the largest speed / h over the element's solution points; -1 for a non-physical state */
 HOFLOW_HD double FRWaveSpeedElement(const FRKernelData *d, int e, const double *HOFLOW_RESTRICT u, double h)
 {
   double s = 0;
   for (int i = 0; i < d->Np; i++) {
-    double w[EULER_NV_MAX], c;
-    for (int k = 0; k < d->nv; k++) w[k] = u[(size_t)e * d->nv * d->Np + (size_t)k * d->Np + i];
-    c = ConsLawPointWaveSpeed(d->flux, d->dim, d->gamma, d->velocity, w);
+    const double c = FRPointSpeedOverH(d, e, i, u, h);
     if (c < 0) return -1;
-    s = fmax(s, c / h + (d->ldg.on ? d->ldg.dt_scale * NSDiffusivity(d->dim, d->gamma, &d->ldg.vis, w) / (h * h) : 0.0));
+    s = fmax(s, c);
   }
   return s;
 }
@@ -370,6 +388,9 @@ void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, do
 /* Navier–Stokes, between the two: V1..V3 of every owned element (u the owned array, ul the local one, tr the traces,
  * scratch [dim*Np*nv]) */
 void FRViscousHost(const FRKernelData *d, const double *u, const double *ul, double *tr, double *scratch, double *rhs);
+/* its CUDA twin (cuda/fr_viscous.cu): V1..V3 of a group of E elements in one kernel (E <= 0: by order); the trace rows
+ * that V3 changes (Fh^D) are not those that a neighbour's V1 reads (u-), so the groups need no order */
+int FRViscousCUDA(const FRKernelData *d, int E, const double *u, const double *ul, double *tr, double *rhs);
 /* Their CUDA twins (cuda/fr.cu) on a device copy of the data (device pointers, d->stream); 0 or a cudaError_t. The
  * volume and face kernels take E elements a thread block (E <= 0: FRCUDAElementsPerBlock's choice). */
 int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, double *rhs, double *tr);

@@ -230,21 +230,29 @@ HOFLOW_HD double FRDensePointWaveSpeed(const FRDenseKernelData *d, FRDenseSizes 
   return ConsLawPointWaveSpeed(d->flux, z.dim, d->gamma, d->velocity, w);
 }
 
-/* the largest wave speed / h over the element's solution points, with Navier–Stokes (ldg.on: host only, the device
- * refuses viscous runs) plus the diffusive part dt_scale D / h^2; -1 for a non-physical state */
+/* the speed / h at solution point i (h the element's size): (|v| + c) / h, with Navier–Stokes (ldg.on) plus the
+ * diffusive part dt_scale D / h^2; -1 for a non-physical state */
+HOFLOW_HD double FRDensePointSpeedOverH(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT u, double h)
+{
+  const double c = FRDensePointWaveSpeed(d, z, i, u);
+  if (c < 0) return -1;
+  if (d->ldg.on) {
+    double w[EULER_NV_MAX];
+    for (int k = 0; k < z.nv; k++) w[k] = u[(size_t)k * z.Np + i];
+    return c / h + d->ldg.dt_scale * NSDiffusivity(z.dim, d->gamma, &d->ldg.vis, w) / (h * h);
+  }
+  return c / h;
+}
+
+/* the largest speed / h over the element's solution points; -1 for a non-physical state */
 HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const double *HOFLOW_RESTRICT u, double h)
 {
   const FRDenseSizes z = FRDenseSizesOf(d);
   double             s = 0;
   for (int i = 0; i < z.Np; i++) {
-    const double c = FRDensePointWaveSpeed(d, z, i, u);
+    const double c = FRDensePointSpeedOverH(d, z, i, u, h);
     if (c < 0) return -1;
-    if (d->ldg.on) {
-      double w[EULER_NV_MAX];
-      for (int k = 0; k < z.nv; k++) w[k] = u[(size_t)k * z.Np + i];
-      s = fmax(s, c / h + d->ldg.dt_scale * NSDiffusivity(z.dim, d->gamma, &d->ldg.vis, w) / (h * h));
-    } else
-      s = fmax(s, c / h);
+    s = fmax(s, c);
   }
   return s;
 }

@@ -13,8 +13,9 @@
  *
  * and the face part's common flux is F* - F_v^I (FRDenseViscousFacePointJump, in place of FRDenseFacePointJump: both
  * sides' corrected gradients interpolated to the flux point by their face tables; the neighbours are owned elements:
- * one rank). Host only: cuda/fr_dense.cu runs the inviscid point routines, and disc/fr_dense.c refuses viscous runs
- * on CUDA vectors. */
+ * one rank). Each step is a point routine (one flux point or one solution point of one element, every sum in the
+ * element routines' order), which the host loops (src/kernels/fr_dense_viscous.c) and the CUDA kernels
+ * (cuda/fr_viscous.cu: V1..V3 fused, one thread a point, E elements a block; the face part's kernel) share. */
 #pragma once
 
 #include <hoflow/kernels/fr_dense.h>
@@ -38,60 +39,108 @@ HOFLOW_HD void FRDenseViscousFacePointOther(const FRDenseKernelData *d, FRDenseS
     EulerBoundaryState(fi[5], z.dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, fg, uP);
 }
 
-/* V1 for the block's owned element e (ul the local array) */
-HOFLOW_HD void FRDenseViscousFaceState(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT ul)
+/* V1 at flux point p of the block's owned element e (ul the local array): ujump = u_I - u- */
+HOFLOW_HD void FRDenseViscousFacePointState(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT ul)
 {
-  const FRDenseSizes z   = FRDenseSizesOf(d);
-  const int          dim = z.dim, nv = z.nv;
-  for (int f = 0; f < z.Nfaces; f++) {
-    const int *fi  = d->face_info + ((size_t)e * z.Nfaces + f) * FRD_FACE_INFO;
-    const int  nfp = d->fp_off[f + 1] - d->fp_off[f];
-    for (int q = 0; q < nfp; q++) {
-      const int     qq = d->fp_off[f] + q;
-      const double *uM = FRDenseTrace(d, e) + (size_t)qq * 2 * nv, *fg = d->fgeo + ((size_t)e * z.nfpt + qq) * (dim + 1);
-      double        uP[EULER_NV_MAX] = {0, 0, 0, 0, 0}, uI[EULER_NV_MAX] = {0, 0, 0, 0, 0};
-      FRDenseViscousFacePointOther(d, z, e, f, q, ul, uM, fg, uP);
-      if (fi[1] >= 0)
-        NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
-      else
-        (void)NSViscousBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, uP, uI);
-      for (int k = 0; k < nv; k++) d->ujump[((size_t)e * d->nfpt + qq) * nv + k] = uI[k] - uM[k];
-    }
-  }
+  const int     dim = z.dim, nv = z.nv, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FRD_FACE_INFO;
+  const double *uM = FRDenseTrace(d, e) + (size_t)p * 2 * nv, *fg = d->fgeo + ((size_t)e * z.nfpt + p) * (dim + 1);
+  double        uP[EULER_NV_MAX] = {0, 0, 0, 0, 0}, uI[EULER_NV_MAX] = {0, 0, 0, 0, 0};
+  FRDenseViscousFacePointOther(d, z, e, f, q, ul, uM, fg, uP);
+  if (fi[1] >= 0)
+    NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
+  else
+    (void)NSViscousBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, uP, uI);
+  for (int k = 0; k < nv; k++) d->ujump[((size_t)e * z.nfpt + p) * nv + k] = uI[k] - uM[k];
 }
 
-/* V2 for the block's owned element e (u its values); qr is scratch of dim*nv*Np doubles */
-HOFLOW_HD void FRDenseViscousGradient(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT qr)
+/* V1 for the block's owned element e */
+HOFLOW_HD void FRDenseViscousFaceState(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT ul)
 {
-  const int dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
-  double   *ge = d->grad + (size_t)dim * d->dof[d->e0 + e];
-  for (int rd = 0; rd < dim; rd++)
-    for (int k = 0; k < nv; k++)
-      for (int i = 0; i < Np; i++) {
-        const double *Dr = d->D + ((size_t)rd * Np + i) * Np;
-        double        s  = 0;
-        for (int m = 0; m < Np; m++) s += Dr[m] * u[(size_t)k * Np + m];
-        qr[((size_t)rd * nv + k) * Np + i] = s;
-      }
-  for (int f = 0; f < d->Nfaces; f++) {
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int p = 0; p < z.nfpt; p++) FRDenseViscousFacePointState(d, z, e, p, ul);
+}
+
+/* V2 at solution point i of the block's owned element e (u its values): q_d = D_d u + sum_f sum_q C_f[i][q] (u_I - u-)_q
+ * nr_f,d (each sum over m, then faces and points, in order), then grad u = G q into the element's gradients */
+HOFLOW_HD void FRDenseViscousPointGradient(const FRDenseKernelData *d, FRDenseSizes z, int e, int i, const double *HOFLOW_RESTRICT u)
+{
+  const int dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
+  double   *ge = d->grad + (size_t)dim * d->dof[d->e0 + e], qr[3 * EULER_NV_MAX], gu[3 * EULER_NV_MAX] = {0};
+  for (int rd = 0; rd < dim; rd++) {
+    const double *Dr = d->D + ((size_t)rd * Np + i) * Np;
+    double        s[EULER_NV_MAX];
+    for (int k = 0; k < nv; k++) s[k] = 0;
+    FRD_UNROLL
+    for (int m = 0; m < Np; m++) {
+      const double dm = Dr[m];
+      for (int k = 0; k < nv; k++) s[k] += dm * u[(size_t)k * Np + m];
+    }
+    for (int k = 0; k < nv; k++) qr[rd * nv + k] = s[k];
+  }
+  for (int f = 0; f < z.Nfaces; f++) {
     const int     nfp = d->fp_off[f + 1] - d->fp_off[f];
-    const double *C   = d->C + d->face_info[((size_t)e * d->Nfaces + f) * FRD_FACE_INFO];
+    const double *C   = d->C + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)i * nfp;
+    FRD_UNROLL
     for (int q = 0; q < nfp; q++) {
-      const double *uj = d->ujump + ((size_t)e * d->nfpt + d->fp_off[f] + q) * nv;
+      const double *uj = d->ujump + ((size_t)e * z.nfpt + d->fp_off[f] + q) * nv;
       for (int rd = 0; rd < dim; rd++) {
         if (d->nref[f][rd] == 0) continue;
-        for (int k = 0; k < nv; k++) {
-          const double jn = uj[k] * d->nref[f][rd];
-          for (int i = 0; i < Np; i++) qr[((size_t)rd * nv + k) * Np + i] += C[(size_t)i * nfp + q] * jn;
-        }
+        for (int k = 0; k < nv; k++) qr[rd * nv + k] += C[q] * (uj[k] * d->nref[f][rd]);
       }
     }
   }
-  for (int i = 0; i < Np; i++) {
-    double q[3 * EULER_NV_MAX], gu[3 * EULER_NV_MAX] = {0};
-    for (int c = 0; c < dim * nv; c++) q[c] = qr[(size_t)c * Np + i];
-    NSLDGPhysicalGradient(dim, nv, d->geo + ((size_t)e * Np + i) * gs, q, gu);
-    for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
+  NSLDGPhysicalGradient(dim, nv, d->geo + ((size_t)e * Np + i) * gs, qr, gu);
+  for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
+}
+
+/* V2 for the block's owned element e (u its values) */
+HOFLOW_HD void FRDenseViscousGradient(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u)
+{
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int i = 0; i < z.Np; i++) FRDenseViscousPointGradient(d, z, e, i, u);
+}
+
+/* V3 at solution point i: Fh[(d*nv + k)*Np + i] = the transformed viscous flux J G_jd F_v,j(u, grad u) */
+HOFLOW_HD void FRDenseViscousPointFlux(const FRDenseKernelData *d, FRDenseSizes z, int e, int i, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT Fh)
+{
+  const int     dim = z.dim, nv = z.nv, Np = z.Np, gs = dim * dim + 1;
+  const double *ge = d->grad + (size_t)dim * d->dof[d->e0 + e];
+  double        w[EULER_NV_MAX], gu[3 * EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
+  for (int c = 0; c < dim * nv; c++) gu[c] = ge[(size_t)c * Np + i];
+  NSLDGReferenceFlux(dim, nv, d->gamma, &d->ldg, d->geo + ((size_t)e * Np + i) * gs, w, gu, Fr);
+  for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
+}
+
+/* V3 at solution point i: rhs[k*Np + i] -= sum_d sum_m D_d[i][m] Fh_v,d[k][m] */
+HOFLOW_HD void FRDenseViscousPointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+{
+  const int nv = z.nv, Np = z.Np;
+  double    s[EULER_NV_MAX];
+  for (int k = 0; k < nv; k++) s[k] = 0;
+  for (int rd = 0; rd < z.dim; rd++) {
+    const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + (size_t)rd * nv * Np;
+    FRD_UNROLL
+    for (int m = 0; m < Np; m++) {
+      const double dm = Dr[m];
+      for (int k = 0; k < nv; k++) s[k] += dm * f[(size_t)k * Np + m];
+    }
+  }
+  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] -= s[k];
+}
+
+/* V3 at flux point p of the block's owned element e: the trace's Fh^D . nr -= Fh_v^D . nr (one interpolation a
+ * reference direction with a normal component) */
+HOFLOW_HD void FRDenseViscousTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT Fh)
+{
+  const int     nv = z.nv, Np = z.Np, f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  const double *l = d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * Np;
+  double       *t = FRDenseTrace(d, e) + (size_t)p * 2 * nv, Fd[EULER_NV_MAX];
+  for (int rd = 0; rd < z.dim; rd++) {
+    if (d->nref[f][rd] == 0) continue;
+    FRDenseInterpolate(nv, Np, l, Fh + (size_t)rd * nv * Np, Fd);
+    for (int k = 0; k < nv; k++) t[nv + k] -= d->nref[f][rd] * Fd[k];
   }
 }
 
@@ -99,35 +148,10 @@ HOFLOW_HD void FRDenseViscousGradient(const FRDenseKernelData *d, int e, const d
  * doubles */
 HOFLOW_HD void FRDenseViscousVolume(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u, double *HOFLOW_RESTRICT rhs, double *HOFLOW_RESTRICT Fh)
 {
-  const int     dim = d->dim, nv = d->nv, Np = d->Np, gs = dim * dim + 1;
-  const double *ge = d->grad + (size_t)dim * d->dof[d->e0 + e];
-  for (int i = 0; i < Np; i++) {
-    double w[EULER_NV_MAX], gu[3 * EULER_NV_MAX], Fr[3 * EULER_NV_MAX];
-    for (int k = 0; k < nv; k++) w[k] = u[(size_t)k * Np + i];
-    for (int c = 0; c < dim * nv; c++) gu[c] = ge[(size_t)c * Np + i];
-    NSLDGReferenceFlux(dim, nv, d->gamma, &d->ldg, d->geo + ((size_t)e * Np + i) * gs, w, gu, Fr);
-    for (int rk = 0; rk < dim * nv; rk++) Fh[(size_t)rk * Np + i] = Fr[rk];
-  }
-  for (int k = 0; k < nv; k++)
-    for (int i = 0; i < Np; i++) {
-      double s = 0;
-      for (int rd = 0; rd < dim; rd++) {
-        const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + ((size_t)rd * nv + k) * Np;
-        for (int m = 0; m < Np; m++) s += Dr[m] * f[m];
-      }
-      rhs[(size_t)k * Np + i] -= s;
-    }
-  for (int f = 0; f < d->Nfaces; f++) {
-    const double *L = d->L + d->face_info[((size_t)e * d->Nfaces + f) * FRD_FACE_INFO];
-    for (int q = 0; q < d->fp_off[f + 1] - d->fp_off[f]; q++) {
-      double *t = FRDenseTrace(d, e) + (size_t)(d->fp_off[f] + q) * 2 * nv, Fd[EULER_NV_MAX];
-      for (int rd = 0; rd < dim; rd++) {
-        if (d->nref[f][rd] == 0) continue;
-        FRDenseInterpolate(nv, Np, L + (size_t)q * Np, Fh + (size_t)rd * nv * Np, Fd);
-        for (int k = 0; k < nv; k++) t[nv + k] -= d->nref[f][rd] * Fd[k];
-      }
-    }
-  }
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int i = 0; i < z.Np; i++) FRDenseViscousPointFlux(d, z, e, i, u, Fh);
+  for (int i = 0; i < z.Np; i++) FRDenseViscousPointDivergence(d, z, i, Fh, rhs);
+  for (int p = 0; p < z.nfpt; p++) FRDenseViscousTracePoint(d, z, e, p, Fh);
 }
 
 /* g[dim*nv] = an element's corrected gradients (Np points, [(j*nv + k)*Np + i]) interpolated by the row l[Np]: dim
@@ -172,9 +196,15 @@ HOFLOW_HD void FRDenseViscousFacePointJump(const FRDenseKernelData *d, FRDenseSi
  * gradients are read only by the face part, after every block's V2); scratch [dim*nv*Np]. Then the face part
  * (FRDenseFaceHost's loop with FRDenseViscousFacePointJump; scratch [nv*nfpt]). */
 void FRDenseViscousStateHost(const FRDenseKernelData *d, const double *ul);
-void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u, double *scratch);
+void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u);
 void FRDenseViscousVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
 void FRDenseViscousFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);
+/* Their CUDA twins (cuda/fr_viscous.cu) on a device copy of the data; 0 or a cudaError_t. V1..V3 of the block fused
+ * in one kernel (the states of its own flux points, its gradients, its viscous volume part: the trace rows that V3
+ * changes, Fh^D . nr, are not those that a neighbour's V1 reads, u-); call it for every block before the face part's
+ * kernel of any block (which reads the neighbours' gradients). E elements a thread block (E <= 0: by order). */
+int FRDenseViscousCUDA(const FRDenseKernelData *d, int E, const double *u, const double *ul, double *rhs);
+int FRDenseViscousFaceCUDA(const FRDenseKernelData *d, int E, const double *ul, double *rhs);
 
 #ifdef __cplusplus
 }
