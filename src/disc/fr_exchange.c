@@ -66,7 +66,7 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
   PetscScalar       *fa;
   FRExchangeType     type  = x->type;
   const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->faces_need_all);
-  void              *main  = shell->stream, *side = split ? NULL : shell->stream;
+  void              *main = shell->stream, *side = split ? NULL : shell->stream;
 
   PetscFunctionBeginUser;
   if (split) {
@@ -76,10 +76,11 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
   PetscCall(OpShellGetArrayRead(shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(shell, f, &fa));
   if (split) PetscCall(FRExchangeJoin(shell, x->start, main, side)); /* u and f as PETSc's stream left them */
-  if (type == FR_EXCHANGE_NONE) {                                       /* the exchange first, whole */
+  if (type == FR_EXCHANGE_NONE) {                                    /* the exchange first, whole */
     PetscCall(OpShellHaloBegin(shell, 0, u));
     PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
-  } else if (!split) PetscCall(OpShellHaloBegin(shell, 0, u));
+  } else if (!split)
+    PetscCall(OpShellHaloBegin(shell, 0, u));
   PetscCall(OpShellEventBegin(shell, HOFLOW_FRVolume));
   PetscCall(ops->volume(ctx, side, ua, fa));
   PetscCall(OpShellEventEnd(shell, HOFLOW_FRVolume, ops->volume_flops));
