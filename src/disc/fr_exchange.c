@@ -32,22 +32,15 @@ void FRExchangeFaceRange(const MeshBlock *mb, FRFaceSet set, int *subset, int *b
   *end    = set == FR_FACES_INTERIOR ? (int)(mb->interior_end - mb->start) : (int)(mb->end - mb->start);
 }
 
-static PetscErrorCode FRExchangeCheck(OpShell *shell, int err, const char what[])
-{
-  PetscFunctionBeginUser;
-  PetscCall(OpShellCheckKernel(shell, err, what));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the second stream and its events (split on the device), made once */
 static PetscErrorCode FRExchangeDeviceSetUp(FRExchange *x, OpShell *shell)
 {
   PetscFunctionBeginUser;
   if (x->stream) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceStreamCreate(&x->stream)), "stream creation (-fr_exchange split)"));
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->start)), "event creation (-fr_exchange split)"));
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->volume_done)), "event creation (-fr_exchange split)"));
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->interior_done)), "event creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamCreate(&x->stream)), "stream creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->start)), "event creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->volume_done)), "event creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->interior_done)), "event creation (-fr_exchange split)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -55,8 +48,8 @@ static PetscErrorCode FRExchangeDeviceSetUp(FRExchange *x, OpShell *shell)
 static PetscErrorCode FRExchangeJoin(OpShell *shell, void *event, void *from, void *to)
 {
   PetscFunctionBeginUser;
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(event, from)), "event record (-fr_exchange split)"));
-  PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(to, event)), "stream wait (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(event, from)), "event record (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(to, event)), "stream wait (-fr_exchange split)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,7 +59,7 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
   PetscScalar       *fa;
   FRExchangeType     type  = x->type;
   const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->faces_need_all);
-  void              *main = shell->stream, *side = split ? NULL : shell->stream;
+  void              *main = shell->stream, *side = shell->stream; /* split: the second stream */
 
   PetscFunctionBeginUser;
   if (split) {
@@ -85,7 +78,7 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
   PetscCall(ops->volume(ctx, side, ua, fa));
   PetscCall(OpShellEventEnd(shell, HOFLOW_FRVolume, ops->volume_flops));
   if (split) {
-    PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->volume_done, side)), "event record (-fr_exchange split)"));
+    PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->volume_done, side)), "event record (-fr_exchange split)"));
     PetscCall(OpShellHaloBegin(shell, 0, u)); /* its pack on PETSc's stream, beside the volume kernels */
   }
   if (type == FR_EXCHANGE_NONE || ops->faces_need_all) {
@@ -97,13 +90,13 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
     PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace)); /* while the neighbours' values are in flight */
     PetscCall(ops->faces(ctx, side, FR_FACES_INTERIOR, NULL, fa));
     PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, 0));
-    if (split) PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->interior_done, side)), "event record (-fr_exchange split)"));
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->interior_done, side)), "event record (-fr_exchange split)"));
     PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
-    if (split) PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->volume_done)), "stream wait (-fr_exchange split)"));
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->volume_done)), "stream wait (-fr_exchange split)"));
     PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
     PetscCall(ops->faces(ctx, main, FR_FACES_HALO, ul, fa));
     PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
-    if (split) PetscCall(FRExchangeCheck(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
   }
   PetscCall(OpShellHaloRestore(shell, 0, &ul));
   PetscCall(OpShellRestoreArrayWrite(shell, f, &fa));
