@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|aware|strong|weak|ins|scale|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -181,6 +181,32 @@ for part in ${*:-crash aware strong weak ins tests}; do
         logs=$(cd "$OUT" && ls *.log)
         tar czf "$OUT/scale-logs.tgz" -C "$OUT" $logs && (cd "$OUT" && rm -f $logs) && echo "logs packed: $OUT/scale-logs.tgz"
       fi ) ;;
+  fr)     # issue 17: flux reconstruction's halo exchange strategies (-fr_exchange none|overlap|split, disc/fr_exchange.c):
+          # the Euler isentropic vortex, LSERK4, N = 3, on periodic hexahedra (tensor FR, 40^3: 20.5 M DOF-variables) and
+          # periodic prisms (dense FR, scripts/periodic_mesh.py n = 30: 54 000 prisms, 10.8 M), 1 GPU (none: one rank has no
+          # exchange; FR_1GPU="none overlap split" runs all three) and 2 GPUs (one visible GPU a rank, GPUBIND) with each
+          # strategy; time per RK stage (TSStep / 5 stages, max over ranks, -log_view without GPU timers: no
+          # synchronizations) and the strong-scaling efficiency t1 / (2 t2). FR_STEPS (50), FR_HEX_N (40), FR_PRISM_N (30).
+    ( source scripts/gpu-toolchain/env.sh
+      FRV="-problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 -ts_max_time 100
+           -ts_max_steps ${FR_STEPS:-50} -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view"
+      hn=${FR_HEX_N:-40}; pn=${FR_PRISM_N:-30}
+      mesh=output/bench-meshes/periodic_prism_$pn.msh
+      [ -f $mesh ] || { mkdir -p output/bench-meshes && python3 scripts/periodic_mesh.py --shape prism --n $pn -o $mesh; }
+      stage() { awk '$1 == "TSStep" { printf "%.4e", $4 / ($2 * 5) }' "$OUT/$1.log"; }
+      for shape in hex prism; do
+        if [ $shape = hex ]; then M="-dm_plex_dim 3 -dm_plex_box_faces $hn,$hn,$hn -dm_plex_box_bd periodic,periodic,periodic"
+        else M="-dm_plex_filename $mesh -vortex_radius 0.15 -vortex_strength 1"; fi
+        for x in ${FR_1GPU:-none}; do T=120 run fr-$shape-1gpu-$x 1 $FRV $M -fr_exchange $x; done
+        for x in none overlap split; do T=120 GPUBIND=1 run fr-$shape-2gpu-$x 2 $FRV $M -fr_exchange $x; done
+        t1=$(stage fr-$shape-1gpu-${FR_1GPU%% *}); t1=${t1:-0}
+        dofs=$(grep -m1 -oE " dofs [0-9]+" "$OUT/fr-$shape-1gpu-${FR_1GPU%% *}.log" | awk '{print $2}')
+        echo "fr $shape N = 3, ${dofs:-?} DOF-variables: 1 GPU ${t1} s per RK stage"
+        for x in none overlap split; do
+          t2=$(stage fr-$shape-2gpu-$x); t2=${t2:-0}
+          awk -v s="$shape" -v x=$x -v a="$t1" -v b="$t2" 'BEGIN { printf "fr %-5s 2 GPUs -fr_exchange %-7s %s s per RK stage, strong-scaling efficiency %s\n", s, x, b, (b > 0 ? sprintf("%.1f %%", 100 * a / (2 * b)) : "n/a") }'
+        done
+      done ) ;;
   cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
     run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;
   esac

@@ -90,3 +90,34 @@ extern "C" int HoflowDeviceBusId(int dev, char *id, int len)
 {
   return (int)cudaDeviceGetPCIBusId(id, len, dev);
 }
+
+// Streams and events for work beside PETSc's stream (the split exchange of -disc fr, disc/fr_exchange.c)
+extern "C" int HoflowDeviceStreamCreate(void **stream)
+{
+  return (int)cudaStreamCreateWithFlags((cudaStream_t *)stream, cudaStreamNonBlocking);
+}
+
+extern "C" int HoflowDeviceStreamDestroy(void *stream)
+{
+  return (int)cudaStreamDestroy((cudaStream_t)stream);
+}
+
+extern "C" int HoflowDeviceEventCreate(void **event)
+{
+  return (int)cudaEventCreateWithFlags((cudaEvent_t *)event, cudaEventDisableTiming);
+}
+
+extern "C" int HoflowDeviceEventDestroy(void *event)
+{
+  return (int)cudaEventDestroy((cudaEvent_t)event);
+}
+
+extern "C" int HoflowDeviceEventRecord(void *event, void *stream)
+{
+  return (int)cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream);
+}
+
+extern "C" int HoflowDeviceStreamWaitEvent(void *stream, void *event)
+{
+  return (int)cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0);
+}

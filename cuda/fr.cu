@@ -56,15 +56,15 @@ __global__ void __launch_bounds__(FR_THREADS) FRFaceKernel(const __grid_constant
 {
   extern __shared__ double jump[]; // [E][nv Nfq]
   const FRSizes            z  = FRSizesFor<DIM, N1>(&d);
-  const int                Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  const int                Np = z.Np, s = z.nv * Np, Nfq = z.Nfaces * z.nfp, g0 = blockIdx.x * E, Eb = min(E, FRFaceCount(&d) - g0);
   for (int it = threadIdx.x; it < Eb * Nfq; it += blockDim.x) {
     const int el = it / Nfq, p = it % Nfq;
-    FRFacePointJump(&d, z, e0 + el, p, ul, tr, jump + (size_t)el * z.nv * Nfq);
+    FRFacePointJump(&d, z, FRFaceElement(&d, g0 + el), p, ul, tr, jump + (size_t)el * z.nv * Nfq);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) {
-    const int el = it / Np, i = it % Np;
-    FRPointCorrect(&d, z, e0 + el, i, jump + (size_t)el * z.nv * Nfq, rhs + (size_t)(e0 + el) * s);
+    const int el = it / Np, i = it % Np, e = FRFaceElement(&d, g0 + el);
+    FRPointCorrect(&d, z, e, i, jump + (size_t)el * z.nv * Nfq, rhs + (size_t)e * s);
   }
 }
 
@@ -116,9 +116,9 @@ template <int DIM, int N1>
 static int FRFaceLaunch(const FRKernelData *d, int E, const double *ul, const double *tr, double *rhs)
 {
   size_t    shared;
-  const int err = FRGroup(d, (const void *)FRFaceKernel<DIM, N1>, E, (size_t)d->nv * d->Nfaces * d->nfp, &E, &shared);
+  const int err = HoflowElementGroup((const void *)FRFaceKernel<DIM, N1>, FRFaceCount(d), E, FRCUDAElementsPerBlock(d->dim, d->n1), (size_t)d->nv * d->Nfaces * d->nfp, &E, &shared);
   if (err) return err;
-  FRFaceKernel<DIM, N1><<<(d->K + E - 1) / E, FR_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, tr, rhs);
+  FRFaceKernel<DIM, N1><<<(FRFaceCount(d) + E - 1) / E, FR_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, tr, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -130,7 +130,7 @@ extern "C" int FRVolumeCUDA(const FRKernelData *d, int E, const double *u, doubl
 
 extern "C" int FRFaceCUDA(const FRKernelData *d, int E, const double *ul, const double *tr, double *rhs)
 {
-  if (d->K <= 0) return 0;
+  if (FRFaceCount(d) <= 0) return 0;
   FR_DISPATCH(FRFaceLaunch, d, E, ul, tr, rhs)
 }
 

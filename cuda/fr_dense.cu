@@ -64,15 +64,15 @@ __global__ void __launch_bounds__(FRD_THREADS, 2) FRDenseFaceKernel(const __grid
 {
   extern __shared__ double frd_shared[]; // [E][nv nfpt] the jumps
   const FRDenseSizes       z  = FRDenseSizesFor<DIM, NP, NF>(&d);
-  const int                Np = z.Np, js = z.nv * z.nfpt, e0 = blockIdx.x * E, Eb = min(E, d.K - e0);
+  const int                Np = z.Np, js = z.nv * z.nfpt, g0 = blockIdx.x * E, Eb = min(E, FRDenseFaceCount(&d) - g0);
   for (int it = threadIdx.x; it < Eb * z.nfpt; it += blockDim.x) {
     const int el = it / z.nfpt, p = it % z.nfpt;
-    FRDenseFacePointJump(&d, z, e0 + el, p, ul, frd_shared + (size_t)el * js);
+    FRDenseFacePointJump(&d, z, FRDenseFaceElement(&d, g0 + el), p, ul, frd_shared + (size_t)el * js);
   }
   __syncthreads();
   for (int it = threadIdx.x; it < Eb * Np; it += blockDim.x) {
-    const int el = it / Np, i = it % Np;
-    FRDensePointCorrect(&d, z, e0 + el, i, frd_shared + (size_t)el * js, rhs + d.dof[d.e0 + e0 + el]);
+    const int el = it / Np, i = it % Np, e = FRDenseFaceElement(&d, g0 + el);
+    FRDensePointCorrect(&d, z, e, i, frd_shared + (size_t)el * js, rhs + d.dof[d.e0 + e]);
   }
 }
 
@@ -117,9 +117,9 @@ template <int DIM, int NP, int NF>
 static int FRDenseFaceLaunch(const FRDenseKernelData *d, int E, const double *ul, double *rhs)
 {
   size_t    shared;
-  const int err = HoflowElementGroup((const void *)FRDenseFaceKernel<DIM, NP, NF>, d->K, E, FRDenseCUDAElementsPerBlock(d->Np), (size_t)d->nv * d->nfpt, &E, &shared);
+  const int err = HoflowElementGroup((const void *)FRDenseFaceKernel<DIM, NP, NF>, FRDenseFaceCount(d), E, FRDenseCUDAElementsPerBlock(d->Np), (size_t)d->nv * d->nfpt, &E, &shared);
   if (err) return err;
-  FRDenseFaceKernel<DIM, NP, NF><<<(d->K + E - 1) / E, FRD_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, rhs);
+  FRDenseFaceKernel<DIM, NP, NF><<<(FRDenseFaceCount(d) + E - 1) / E, FRD_THREADS, shared, (cudaStream_t)d->stream>>>(*d, E, ul, rhs);
   return (int)cudaGetLastError();
 }
 
@@ -131,7 +131,7 @@ extern "C" int FRDenseVolumeCUDA(const FRDenseKernelData *d, int E, const double
 
 extern "C" int FRDenseFaceCUDA(const FRDenseKernelData *d, int E, const double *ul, double *rhs)
 {
-  if (d->K <= 0) return 0;
+  if (FRDenseFaceCount(d) <= 0) return 0;
   FRD_DISPATCH(FRDenseFaceLaunch, d, E, ul, rhs)
 }
 

@@ -2,7 +2,8 @@
 # The CUDA kernels of flux reconstruction (cuda/fr.cu) checked on a machine without a GPU: their bodies (between the
 # "host-checked kernels" markers) are compiled as host C++ with scripts/fr_cuda_host.cpp, run one thread a block, and
 # compared with the host twins on quadrilaterals and hexahedra (periodic, Sod's boundaries, non-affine cells, linear
-# advection, 2 ranks), elements a block 1, 3 and the default: every difference must be exactly 0. Needs `make` first.
+# advection, 2 and 3 ranks), elements a block 1, 3 and the default, the face kernel also on -fr_exchange's subsets
+# (interior elements, then those with a halo neighbour): every difference must be exactly 0. Needs `make` first.
 # What it cannot check (races, launch limits, warp reductions) the GPU tests do (tests/run.py --gpu -k gpu/fr).
 set -e
 cd "$(dirname "$0")/.."
@@ -31,5 +32,6 @@ check 1 -problem isentropic_vortex -disc fr -order 3 -dm_plex_filename examples/
 check 1 -problem freestream -disc fr -order 2 -dm_plex_filename examples/meshes/cube_hex_distorted.msh -bc_farfield left,right,front,back,bottom,top
 check 1 -problem advection -disc fr -order 3 -dm_plex_dim 3 -dm_plex_box_faces 3,3,3 -dm_plex_box_bd periodic,periodic,periodic
 check 2 $H -order 2
+check 3 $H -order 3
 [ $status = 0 ] && echo "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" || echo "check-fr-cuda-host: FAILED"
 exit $status

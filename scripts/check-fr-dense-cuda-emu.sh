@@ -5,7 +5,8 @@
 # compiled with tests/emu/fr_dense_emu.cpp and hoflow, against the host twins on triangles, tetrahedra, prisms, a
 # mixed tet/prism/hex and a triangle/quadrilateral mesh (interior, periodic, far-field and wall faces, 2 ranks: halo
 # neighbours; the emulation runs 32 threads a block), elements a block 1, 3
-# and the default: every difference must be exactly 0. Needs `make` first. What it cannot check (the device's
+# and the default, the face kernel also on -fr_exchange's subsets (interior elements, then those with a halo neighbour):
+# every difference must be exactly 0. Needs `make` first. What it cannot check (the device's
 # shared-memory and register limits, FMA contraction, timing-dependent races) the GPU tests do
 # (tests/run.py --gpu -k gpu/fr/dense).
 set -e
@@ -28,7 +29,7 @@ check() { # ranks, options...
   shift
   if [ "$n" = 1 ]; then r=$($out/fr_dense_emu "$@" 2>&1) || status=1; else r=$(mpiexec --oversubscribe -n "$n" $out/fr_dense_emu "$@" 2>&1) || status=1; fi
   echo "$r" | grep -q "^fr_dense_emu:" || { echo "$r" | tail -5; status=1; }
-  echo "$* ($n rank(s)): $(echo "$r" | grep -c '^fr_dense_emu:.*volume 0.000e+00 trace 0.000e+00 face 0.000e+00 wave_speed 0.000e+00') of $(echo "$r" | grep -c '^fr_dense_emu:') exact"
+  echo "$* ($n rank(s)): $(echo "$r" | grep -c '^fr_dense_emu:.*volume 0.000e+00 trace 0.000e+00 face 0.000e+00 wave_speed 0.000e+00 face_subsets 0.000e+00') of $(echo "$r" | grep -c '^fr_dense_emu:') exact"
 }
 TRI="-problem isentropic_vortex -vortex_radius 0.15 -disc fr -dm_plex_filename examples/meshes/periodic_square.msh"
 V3="-problem isentropic_vortex -vortex_radius 0.15 -vortex_strength 1 -disc fr"
@@ -44,5 +45,6 @@ check 1 -problem advection -disc fr -order 3 -dm_plex_filename output/test-meshe
 for n in 1 3; do check 1 -problem freestream -disc fr -order $n -dm_plex_filename examples/meshes/couette_mixed.msh -bc_slip_wall bottom -bc_farfield top -freestream_angle 17 -test_flux roe; done
 check 2 $TRI -order 3 -test_flux roe
 check 2 $FAR -order 2 -dm_plex_filename examples/meshes/cube_mixed.msh
+check 3 $V3 -order 2 -dm_plex_filename output/test-meshes/periodic_mixed_4.msh -test_flux hllc
 [ $status = 0 ] && echo "check-fr-dense-cuda-emu: the CUDA kernels equal the host twins exactly" || echo "check-fr-dense-cuda-emu: FAILED"
 exit $status

@@ -1,7 +1,8 @@
 // The bodies of the CUDA kernels of flux reconstruction (cuda/fr.cu, between its "host-checked kernels" markers)
 // compiled as host C++ and run one thread a block (blockDim 1: every loop of a thread runs whole and the barriers are
 // no-ops), against the host twins (FRVolumeHost, FRFaceHost) on hoflow's -disc fr data: checks the kernels' indexing
-// (groups of E elements, shared-memory offsets, partial last groups, the per-order instantiations) on machines
+// (groups of E elements, shared-memory offsets, partial last groups, the per-order instantiations, the face kernel on
+// -fr_exchange's subsets: interior elements, then those with a halo neighbour) on machines
 // without a GPU. It cannot see races between threads, launch limits or the warp reductions: the GPU tests do.
 // Built and run by scripts/check-fr-cuda-host.sh; takes hoflow's options; prints one line per E and fails (exit 1)
 // unless both instantiations equal the host twins exactly (the same compiler and arithmetic).
@@ -34,7 +35,7 @@ double sm[1 << 22], jump[1 << 22]; // the kernels' dynamic shared memory
 
 // max |host - kernel| / max |host rhs| over the volume part, the traces and the face-corrected rhs (NaN: infinity)
 template <int DIM, int N1>
-static double Emulate(const FRKernelData *kh, int E, const double *u, const double *ul)
+static double Emulate(const Mesh *mesh, const FRKernelData *kh, int E, const double *u, const double *ul)
 {
   const size_t        s = (size_t)kh->nv * kh->Np, t = (size_t)2 * kh->nv * kh->Nfaces * kh->nfp;
   std::vector<double> rh(kh->K * s), th(kh->K * t), sc(kh->dim * s), rd(kh->K * s, NAN), td(kh->K * t, NAN);
@@ -50,11 +51,25 @@ static double Emulate(const FRKernelData *kh, int E, const double *u, const doub
   for (double v : rh) m = std::max(m, std::fabs(v));
   diff(rh, rd);
   diff(th, td);
+  const std::vector<double> rv = rh; // the volume part
   FRFaceHost(kh, ul, th.data(), sc.data(), rh.data());
   for (int b = 0; b < (kh->K + E - 1) / E; b++) {
     blockIdx.x = b;
     FRFaceKernel<DIM, N1>(*kh, E, ul, th.data(), rd.data());
   }
+  diff(rh, rd);
+  rd = rv; // -fr_exchange overlap|split: the interior elements of every block (no local array), then those with a halo neighbour
+  for (FRFaceSet set : {FR_FACES_INTERIOR, FR_FACES_HALO})
+    for (PetscInt k = 0; k < mesh->nblocks; k++) {
+      FRKernelData ks = *kh;
+      FRExchangeFaceRange(&mesh->blocks[k], set, &ks.face_subset, &ks.face_begin, &ks.face_end);
+      ks.face_begin += (int)mesh->blocks[k].start;
+      ks.face_end += (int)mesh->blocks[k].start;
+      for (int b = 0; b < (FRFaceCount(&ks) + E - 1) / E; b++) {
+        blockIdx.x = b;
+        FRFaceKernel<DIM, N1>(ks, E, set == FR_FACES_INTERIOR ? nullptr : ul, th.data(), rd.data());
+      }
+    }
   diff(rh, rd);
   return worst / std::max(m, 1e-300);
 }
@@ -93,11 +108,11 @@ int main(int argc, char **argv)
   {
     const int Np = kh->dim == 2 ? kh->n1 * kh->n1 : kh->n1 * kh->n1 * kh->n1, Es[3] = {1, 3, std::max(1, FR_THREADS / Np)};
     for (int k = 0; k < 3; k++) {
-      double w0 = Emulate<0, 0>(kh, Es[k], ua, ula), w1 = 0;
+      double w0 = Emulate<0, 0>(app->disc->mesh, kh, Es[k], ua, ula), w1 = 0;
       switch (kh->nv == kh->dim + 2 ? kh->dim * 100 + kh->n1 : 0) { // the instantiations of cuda/fr.cu's FR_DISPATCH
 #define FR_CASE(D, N)                       \
   case D * 100 + N:                         \
-    w1 = Emulate<D, N>(kh, Es[k], ua, ula); \
+    w1 = Emulate<D, N>(app->disc->mesh, kh, Es[k], ua, ula); \
     break;
         FR_CASE(2, 2)
         FR_CASE(2, 3) FR_CASE(2, 4) FR_CASE(2, 5) FR_CASE(2, 6) FR_CASE(2, 7) FR_CASE(2, 8) FR_CASE(2, 9)

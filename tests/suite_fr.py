@@ -422,5 +422,5 @@ def _():
     code, out = run(["sh", "scripts/check-fr-cuda-host.sh"], expect_ok=False)
     check(code == 0 and "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" in out, "the CUDA kernels' bodies differ from the host twins:\n" + out[-2500:])
     cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
-    check(len(cases) == 15 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    check(len(cases) == 16 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
     return "%d cases, %d kernel pairs exact" % (len(cases), sum(int(b) for _, _, b in cases))

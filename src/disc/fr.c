@@ -50,6 +50,7 @@ typedef struct {
   const double *h_device;
   double       *trace_device;
   PetscInt      elements_per_block;
+  FRExchange    exchange; /* -fr_exchange (hoflow/fr.h) */
   /* Navier–Stokes (set_viscous): the faces' 1/h, u_I - u- at the face points, the corrected gradients */
   PetscReal *face_scale, *ujump, *grad;
 } FRDisc;
@@ -311,46 +312,63 @@ static void FRFlops(const FRDisc *fr, PetscLogDouble *fv, PetscLogDouble *ff)
   *ff = K * (Nfq * (60 + 3 * nv) + Np * nv * (2 * fr->Nfaces + 1));
 }
 
-static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
+/* The volume step of every owned element (FRExchangeOps) */
+static PetscErrorCode FRVolumeStep(void *ctx, void *stream, const PetscScalar u[], PetscScalar f[])
 {
-  FRDisc            *fr = (FRDisc *)cl->data;
-  const PetscScalar *ua, *ul;
-  PetscScalar       *fa;
-  PetscBool          on_device;
-  PetscLogDouble     fv, ff;
+  FRDisc *fr = (FRDisc *)ctx;
 
   PetscFunctionBeginUser;
-  FRFlops(fr, &fv, &ff);
-  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
-  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
-  PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
-  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRVolume)); /* while the neighbours' values are in flight */
-  if (!on_device)
-    FRVolumeHost(&fr->kd, ua, fa, fr->scratch, fr->trace);
+  if (!fr->shell.on_device) FRVolumeHost(&fr->kd, u, f, fr->scratch, fr->trace);
   else {
-    fr->kd_device.stream = fr->shell.stream;
-    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRVolumeCUDA(&fr->kd_device, (int)fr->elements_per_block, ua, fa, fr->trace_device)), "flux reconstruction volume"));
+    fr->kd_device.stream = stream;
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRVolumeCUDA(&fr->kd_device, (int)fr->elements_per_block, u, f, fr->trace_device)), "flux reconstruction volume"));
   }
-  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
-  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  if (fr->kd.ldg.on) { /* Navier–Stokes: V1..V3 (the states, the corrected gradients, the viscous volume part) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face step of the elements of `set` (FRExchangeOps), one call a mesh block (affine and curved elements are
+ * blocks of their own, each with its interior elements first); Navier–Stokes (all elements, after the exchange): the
+ * viscous steps first, the owned values read from the local array (owned elements first, at the same offsets) */
+static PetscErrorCode FRFaceStep(void *ctx, void *stream, FRFaceSet set, const PetscScalar ul[], PetscScalar f[])
+{
+  FRDisc *fr = (FRDisc *)ctx;
+
+  PetscFunctionBeginUser;
+  if (fr->kd.ldg.on) { /* V1..V3 (the states, the corrected gradients, the viscous volume part) */
     PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
-    if (!on_device)
-      FRViscousHost(&fr->kd, ua, ul, fr->trace, fr->scratch, fa);
-    else
-      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousCUDA(&fr->kd_device, (int)fr->elements_per_block, ua, ul, fr->trace_device, fa)), "flux reconstruction viscous terms"));
+    if (!fr->shell.on_device) FRViscousHost(&fr->kd, ul, ul, fr->trace, fr->scratch, f);
+    else {
+      fr->kd_device.stream = stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, ul, fr->trace_device, f)), "flux reconstruction viscous terms"));
+    }
     PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
   }
-  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
-  if (!on_device)
-    FRFaceHost(&fr->kd, ul, fr->trace, fr->scratch, fa);
-  else
-    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, fr->trace_device, fa)), "flux reconstruction face"));
-  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
-  PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
-  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
-  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
+  for (PetscInt b = 0; b < (set == FR_FACES_ALL ? 1 : fr->mesh->nblocks); b++) {
+    FRKernelData kd = fr->shell.on_device ? fr->kd_device : fr->kd;
+    if (set != FR_FACES_ALL) {
+      FRExchangeFaceRange(&fr->mesh->blocks[b], set, &kd.face_subset, &kd.face_begin, &kd.face_end);
+      kd.face_begin += (int)fr->mesh->blocks[b].start;
+      kd.face_end += (int)fr->mesh->blocks[b].start;
+    }
+    if (!fr->shell.on_device) FRFaceHost(&kd, ul, fr->trace, fr->scratch, f);
+    else {
+      kd.stream = stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&kd, (int)fr->elements_per_block, ul, fr->trace_device, f)), "flux reconstruction face"));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
+{
+  FRDisc       *fr  = (FRDisc *)cl->data;
+  FRExchangeOps ops = {FRVolumeStep, FRFaceStep, fr->kd.ldg.on ? PETSC_TRUE : PETSC_FALSE, 0, 0};
+  PetscBool     on_device;
+
+  PetscFunctionBeginUser;
+  FRFlops(fr, &ops.volume_flops, &ops.face_flops);
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -697,7 +715,8 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   FRDisc        *fr;
   ConsLaw        cl;
   PetscInt       correction = FR_CORRECTION_DG;
-  PetscBool      c_given    = PETSC_FALSE, dense = PETSC_FALSE;
+  FRExchangeType exchange;
+  PetscBool      c_given = PETSC_FALSE, dense = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
@@ -724,16 +743,19 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   fr->c = -1;
   PetscCall(PetscOptionsReal("-fr_c", "The VCJH parameter c given directly (>= 0; overrides -fr_correction)", NULL, fr->c, &fr->c, &c_given));
   PetscCall(PetscOptionsInt("-fr_elements_per_block", "CUDA kernels: elements a thread block (0: by order, about 256 solution points)", NULL, fr->elements_per_block, &fr->elements_per_block, NULL));
+  exchange = FR_EXCHANGE_OVERLAP;
+  PetscCall(PetscOptionsEnum("-fr_exchange", "Halo exchange strategy (seed 003 section VII): none (exchange, then all the work), overlap (the volume and interior elements' face steps during the exchange), split (overlap on two CUDA streams joined by events; the host runs overlap)", NULL, FRExchangeTypes, (PetscEnum)exchange, (PetscEnum *)&exchange, NULL));
   PetscOptionsEnd();
   PetscCheck(fr->elements_per_block >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_elements_per_block %" PetscInt_FMT ": give 0 (by order) or a positive number", fr->elements_per_block);
   PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
-  fr->correction = (FRCorrection)correction;
-  fr->c_given    = c_given;
+  fr->correction    = (FRCorrection)correction;
+  fr->c_given       = c_given;
+  fr->exchange.type = exchange;
   if (dense) {
     const PetscReal c = fr->c;
     const PetscInt  E = fr->elements_per_block;
     PetscCall(PetscFree(fr));
-    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given, E));
+    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given, E, exchange));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FRTables(fr));

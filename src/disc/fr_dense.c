@@ -79,6 +79,7 @@ typedef struct {
   FRDenseKernelData kd_device[MESH_MAX_BLOCKS];
   const double     *h_device;
   PetscInt          elements_per_block;
+  FRExchange        exchange; /* -fr_exchange (hoflow/fr.h) */
   /* Navier–Stokes (set_viscous): per block the faces' 1/h and u_I - u- at the flux points; the corrected gradients */
   PetscReal *face_scale[MESH_MAX_BLOCKS], *ujump[MESH_MAX_BLOCKS], *grad;
 } FRDDisc;
@@ -385,57 +386,71 @@ static PetscBool FRDViscous(const FRDDisc *fr)
   return fr->mesh->nblocks > 0 && fr->kd[0].ldg.on ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
+/* The volume step of every block (FRExchangeOps; every block's before any face step: the faces read the neighbours'
+ * traces, a tetrahedron's face a prism's trace on mixed meshes) */
+static PetscErrorCode FRDVolumeStep(void *ctx, void *stream, const PetscScalar u[], PetscScalar f[])
 {
-  FRDDisc           *fr = (FRDDisc *)cl->data;
-  const PetscScalar *ua, *ul;
-  PetscScalar       *fa;
-  PetscBool          on_device;
-  const PetscBool    viscous = FRDViscous(fr);
-  PetscLogDouble     fv, ff;
+  FRDDisc *fr = (FRDDisc *)ctx;
 
   PetscFunctionBeginUser;
-  FRDFlops(fr, &fv, &ff);
-  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  PetscCall(OpShellHaloBegin(&fr->shell, 0, u));
-  PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
-  PetscCall(OpShellGetArrayWrite(&fr->shell, f, &fa));
-  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRVolume)); /* while the neighbours' values are in flight */
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
-    if (!on_device) FRDenseVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+    if (!fr->shell.on_device) FRDenseVolumeHost(&fr->kd[b], u, f, fr->scratch);
     else {
-      fr->kd_device[b].stream = fr->shell.stream;
-      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseVolumeCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ua, fa)), "flux reconstruction (dense) volume"));
+      fr->kd_device[b].stream = stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseVolumeCUDA(&fr->kd_device[b], (int)fr->elements_per_block, u, f)), "flux reconstruction (dense) volume"));
     }
   }
-  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRVolume, fv));
-  PetscCall(OpShellHaloEnd(&fr->shell, 0, u, &ul));
-  if (viscous) { /* Navier–Stokes: every block's states, then gradients, then viscous volume parts (the faces read the neighbours' gradients; the device fuses the three per block) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face step of the elements of `set` in every block (FRExchangeOps); Navier–Stokes (all elements, after the
+ * exchange): every block's states, then gradients, then viscous volume parts first (the faces read the neighbours'
+ * gradients), the owned values read from the local array (owned elements first, at the same offsets) */
+static PetscErrorCode FRDFaceStep(void *ctx, void *stream, FRFaceSet set, const PetscScalar ul[], PetscScalar f[])
+{
+  FRDDisc *fr = (FRDDisc *)ctx;
+
+  PetscFunctionBeginUser;
+  if (FRDViscous(fr)) {
     PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
-    if (!on_device) {
+    if (!fr->shell.on_device) {
       for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ua);
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ua, fa, fr->scratch);
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ul);
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ul, f, fr->scratch);
     } else
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ua, ul, fa)), "flux reconstruction (dense) viscous terms"));
+      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* the device fuses the three per block */
+        fr->kd_device[b].stream = stream;
+        PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, ul, f)), "flux reconstruction (dense) viscous terms"));
+      }
     PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+      if (!fr->shell.on_device) FRDenseViscousFaceHost(&fr->kd[b], ul, f, fr->scratch);
+      else PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, f)), "flux reconstruction (dense) viscous face"));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRFace));
-  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* after every block's volume part: the faces read the neighbours' traces */
-    if (!on_device) {
-      if (viscous)
-        FRDenseViscousFaceHost(&fr->kd[b], ul, fa, fr->scratch);
-      else
-        FRDenseFaceHost(&fr->kd[b], ul, fa, fr->scratch);
-    } else if (viscous)
-      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) viscous face"));
-    else
-      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, fa)), "flux reconstruction (dense) face"));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+    FRDenseKernelData kd = fr->shell.on_device ? fr->kd_device[b] : fr->kd[b];
+    FRExchangeFaceRange(&fr->mesh->blocks[b], set, &kd.face_subset, &kd.face_begin, &kd.face_end);
+    if (!fr->shell.on_device) FRDenseFaceHost(&kd, ul, f, fr->scratch);
+    else {
+      kd.stream = stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&kd, (int)fr->elements_per_block, ul, f)), "flux reconstruction (dense) face"));
+    }
   }
-  PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRFace, ff));
-  PetscCall(OpShellHaloRestore(&fr->shell, 0, &ul));
-  PetscCall(OpShellRestoreArrayWrite(&fr->shell, f, &fa));
-  PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
+{
+  FRDDisc      *fr  = (FRDDisc *)cl->data;
+  FRExchangeOps ops = {FRDVolumeStep, FRDFaceStep, FRDViscous(fr), 0, 0};
+  PetscBool     on_device;
+
+  PetscFunctionBeginUser;
+  FRDFlops(fr, &ops.volume_flops, &ops.face_flops);
+  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -784,6 +799,7 @@ static PetscErrorCode FRDDestroy(Disc disc)
 
   PetscFunctionBeginUser;
   PetscCall(OpShellDestroy(&fr->shell));
+  PetscCall(FRExchangeDestroy(&fr->exchange));
   PetscCall(VecDestroy(&fr->speed));
   for (PetscInt s = 0; s < REF_NUM_SHAPES; s++)
     if (fr->shapes[s].ref) {
@@ -808,7 +824,7 @@ static PetscErrorCode FRDDestroy(Disc disc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block)
+PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block, FRExchangeType exchange)
 {
   Mesh          *mesh = disc->mesh;
   MPI_Comm       comm = PetscObjectComm((PetscObject)mesh->dm);
@@ -818,14 +834,6 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   PetscInt       npm = 1, nqm, nfptm = 1;
 
   PetscFunctionBeginUser;
-  { /* a whole run on CUDA vectors and several ranks ended 4e-5 (relative) from the host's on an H100 (2026-11-26), while
-     * the kernels with a halo matched (gpu/fr/dense/kernels/advection-and-halo): refused until the run is mended */
-    PetscBool   cuda;
-    PetscMPIInt size;
-    PetscCall(HoflowDMIsCUDA(mesh->dm, &cuda));
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCheck(!cuda || size == 1, comm, PETSC_ERR_SUP, "-disc fr on triangles, tetrahedra, prisms or mixed meshes runs on CUDA vectors on one rank only (a 2-rank device run differed from the host: docs/design-notes.md); use one rank or drop -dm_vec_type cuda");
-  }
   if (!c_given && correction != FR_CORRECTION_DG) { /* named parameters: meshes of triangles or of tetrahedra only */
     RefShape simplex = mesh->blocks[0].shape;
     char     shapes[128] = "";
@@ -852,6 +860,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   fr->c      = c;
 
   fr->elements_per_block = elements_per_block;
+  fr->exchange.type      = exchange;
   for (PetscInt l = 0; l < mesh->Klocal; l++) PetscCall(FRDShapeSetUp(fr, MeshElementShape(mesh, l)));
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDShapeSetUp(fr, mesh->blocks[b].shape)); /* a rank's empty blocks too (was a crash on 2 ranks of cube_mixed.msh) */
   PetscCall(PetscMalloc2(mesh->Klocal + 1, &fr->elem_dof, mesh->Klocal + 1, &fr->dof));

@@ -11,7 +11,10 @@ void FRVolumeHost(const FRKernelData *d, const double *u, double *rhs, double *s
 void FRFaceHost(const FRKernelData *d, const double *ul, const double *tr, double *scratch, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) FRElementFaces(d, e, ul, tr, scratch, rhs + e * s);
+  for (int i = 0; i < FRFaceCount(d); i++) {
+    const int e = FRFaceElement(d, i);
+    FRElementFaces(d, e, ul, tr, scratch, rhs + e * s);
+  }
 }
 
 void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, double *speed)

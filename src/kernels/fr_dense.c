@@ -12,7 +12,10 @@ void FRDenseVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs,
 
 void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch)
 {
-  for (int e = 0; e < d->K; e++) FRDenseElementFaces(d, e, ul, scratch, rhs + d->dof[d->e0 + e]);
+  for (int i = 0; i < FRDenseFaceCount(d); i++) {
+    const int e = FRDenseFaceElement(d, i);
+    FRDenseElementFaces(d, e, ul, scratch, rhs + d->dof[d->e0 + e]);
+  }
 }
 
 void FRDenseWaveSpeedHost(const FRDenseKernelData *d, const double *u, const double *h, double *speed)

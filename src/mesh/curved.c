@@ -931,13 +931,35 @@ PetscErrorCode MeshFaceCubature(RefShape shape, PetscInt f, PetscInt o, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The face's vertices are ranked by their coordinates (lexicographically, x first, differences below 1e-8 of the
+ * face's extent counting as equal), not by their global numbers: the global numbering changes with the partition,
+ * and so would the frame, and with it the points of a face cubature that is not symmetric (the collapsed Gauss rule
+ * of triangles: modal DG and dense FR on tetrahedra and prisms gave different answers on 1 and 2 ranks). A
+ * translation keeps the order, so the two sides of a periodic face rank alike. */
 PetscInt MeshFaceOrientation(const Mesh *mesh, PetscInt l, PetscInt f)
 {
   const RefShapeInfo *info = &RefShapeTable[MeshElementShape(mesh, l)];
-  int                 gid[4];
+  const PetscInt      dim = mesh->dim, nfv = info->face_nverts[f];
+  const PetscReal    *x[4];
+  PetscReal           extent = 0, tol;
+  int                 rank[4];
 
-  for (PetscInt k = 0; k < info->face_nverts[f]; k++) gid[k] = (int)mesh->vertex_gid[l * HOFLOW_VERTS_MAX + info->face_verts[f][k]];
-  return GeomCanonicalFaceOrientation(info->face_shape[f], gid);
+  for (PetscInt k = 0; k < nfv; k++) x[k] = mesh->vertices + (l * HOFLOW_VERTS_MAX + info->face_verts[f][k]) * dim;
+  for (PetscInt a = 0; a < nfv; a++)
+    for (PetscInt b = 0; b < nfv; b++)
+      for (PetscInt d = 0; d < dim; d++) extent = PetscMax(extent, PetscAbsReal(x[a][d] - x[b][d]));
+  tol = 1e-8 * extent;
+  for (PetscInt a = 0; a < nfv; a++) {
+    rank[a] = 0;
+    for (PetscInt b = 0; b < nfv; b++) { /* b before a */
+      for (PetscInt d = 0; d < dim; d++) {
+        const PetscReal diff = x[b][d] - x[a][d];
+        if (diff < -tol) rank[a]++;
+        if (PetscAbsReal(diff) > tol) break;
+      }
+    }
+  }
+  return GeomCanonicalFaceOrientation(info->face_shape[f], rank);
 }
 
 /* ---------------------------------------------------------------- after the numbering */

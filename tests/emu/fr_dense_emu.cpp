@@ -2,7 +2,8 @@
 // included, with its launches rewritten to EmuLaunch on the stand-in tests/emu/cuda_runtime.h: every thread of a block
 // an OS thread, __syncthreads a barrier, the warp shuffles exchanges over it) against the host twins
 // (FRDenseVolumeHost, FRDenseFaceHost, FRDenseWaveSpeedHost) on hoflow's -disc fr data of any mesh (every block), for
-// 1, 3 and the default elements a block. The input is the problem's initial state plus 1e-2 of a random state. Takes
+// 1, 3 and the default elements a block, and the face kernel on the exchange strategies' two subsets of elements
+// (interior, then those with a halo neighbour: -fr_exchange overlap|split). The input is the problem's initial state plus 1e-2 of a random state. Takes
 // hoflow's options and -test_flux rusanov|roe|hllc; prints one line per E and exits 1 unless every array equals the
 // host's exactly (the same compiler and arithmetic: no fused multiply-adds on x86-64 without -mfma).
 #define restrict __restrict // hoflow's C headers
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
       std::vector<double>            rd(nown, NAN), td(ntrace, NAN), sd(K, NAN);
       std::vector<FRDenseKernelData> kd(kh, kh + nb);
-      double                         w[4];
+      double                         w[5];
       for (auto &d : kd) d.trace = td.data();
       for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseVolumeCUDA(&kd[b], Es[k], ua, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseVolumeCUDA failed");
       w[0] = MaxDiff(rvol, rd);
@@ -97,7 +98,15 @@ int main(int argc, char **argv)
       w[2] = MaxDiff(rh, rd);
       for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseWaveSpeedCUDA(&kd[b], ua, h, sd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseWaveSpeedCUDA failed");
       w[3] = MaxDiff(speed_h, sd);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "fr_dense_emu: blocks %d K %d elements a block %d volume %.3e trace %.3e face %.3e wave_speed %.3e\n", (int)nb, K, Es[k], w[0], w[1], w[2], w[3]));
+      rd   = rvol; // -fr_exchange overlap|split: the face kernel on the interior elements (no local array), then on those with a halo neighbour
+      for (FRFaceSet set : {FR_FACES_INTERIOR, FR_FACES_HALO})
+        for (PetscInt b = 0; b < nb; b++) {
+          FRDenseKernelData ks = kd[b];
+          FRExchangeFaceRange(&app->disc->mesh->blocks[b], set, &ks.face_subset, &ks.face_begin, &ks.face_end);
+          PetscCheck(!FRDenseFaceCUDA(&ks, Es[k], set == FR_FACES_INTERIOR ? NULL : ula, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseFaceCUDA (a subset) failed");
+        }
+      w[4] = MaxDiff(rh, rd);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "fr_dense_emu: blocks %d K %d elements a block %d volume %.3e trace %.3e face %.3e wave_speed %.3e face_subsets %.3e\n", (int)nb, K, Es[k], w[0], w[1], w[2], w[3], w[4]));
       for (double v : w) worst = std::max(worst, v);
     }
   }

@@ -20,10 +20,48 @@
 #include <hoflow/kernels/fr.h>
 #include <hoflow/kernels/fr_dense.h>
 
+/* The halo exchange strategies of seed 003 §VII (Jacobsen et al.'s three), -fr_exchange none|overlap|split
+ * (disc/fr_exchange.c; every strategy gives the same numbers, bit for bit, on a given partition):
+ *   none     the exchange completes, then the volume and face steps of every element
+ *   overlap  exchange started; the volume step of every element and the face step of the interior elements (no halo
+ *            neighbour: MeshBlock's [start, interior_end)); exchange finished; the face step of the others
+ *   split    overlap's steps on two CUDA streams: the volume and interior face kernels on a stream of their own, the
+ *            exchange (PETSc's stream) and then the halo elements' face kernel beside them, joined by events; on
+ *            the host it is overlap */
+typedef enum {
+  FR_EXCHANGE_NONE,
+  FR_EXCHANGE_OVERLAP,
+  FR_EXCHANGE_SPLIT
+} FRExchangeType;
+PETSC_EXTERN const char *const FRExchangeTypes[];
+/* Which elements a face step runs over */
+typedef enum {
+  FR_FACES_ALL,
+  FR_FACES_INTERIOR,
+  FR_FACES_HALO
+} FRFaceSet;
+typedef struct {
+  FRExchangeType type;
+  void          *stream, *start, *volume_done, *interior_done; /* split on the device: the second stream and its events */
+} FRExchange;
+/* A right-hand side's steps, given by each FR path: the volume step of every owned element (u: the owned array),
+ * the face step of a set of elements (ul: the local array with the halo) on the stream given (device) */
+typedef struct {
+  PetscErrorCode (*volume)(void *ctx, void *stream, const PetscScalar u[], PetscScalar f[]);
+  PetscErrorCode (*faces)(void *ctx, void *stream, FRFaceSet set, const PetscScalar ul[], PetscScalar f[]);
+  PetscBool      faces_need_all; /* Navier–Stokes: the face step needs every element's gradients: one face step after the exchange */
+  PetscLogDouble volume_flops, face_flops;
+} FRExchangeOps;
+/* f = the right-hand side of u by ops' steps in the order of the strategy (the halo exchange of OpShell slot 0) */
+PETSC_EXTERN PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx);
+PETSC_EXTERN PetscErrorCode FRExchangeDestroy(FRExchange *x);
+/* The elements of mesh block mb that face set `set` covers: subset 0 (all), or [begin, end) relative to mb->start */
+PETSC_EXTERN void FRExchangeFaceRange(const MeshBlock *mb, FRFaceSet set, int *subset, int *begin, int *end);
+
 PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
 /* -disc fr on meshes with simplices or prisms (dense operators, disc/fr_dense.c), chosen by DiscCreate_FR with its
  * options: the correction's name, or c itself (c_given), and the CUDA kernels' elements a thread block (0: by order) */
-PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block);
+PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block, FRExchangeType exchange);
 /* Navier–Stokes with -disc fr (tensor and dense alike, disc/fr_viscous.c): ldg from the physics' viscosity law and
  * the options -fr_viscous_beta, -fr_viscous_tau (hoflow/pointwise/ldg.h), dt_scale 2N + 1; refused on several ranks
  * (the corrected gradients of halo elements are not exchanged) */

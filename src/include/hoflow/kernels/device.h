@@ -24,6 +24,14 @@ int HoflowDeviceCurrent(int *dev);
 int HoflowDeviceBusId(int dev, char *id, int len);
 /* Name, multiprocessor count and SM clock of the current device (for the shared-memory bound). */
 int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *clock_ghz);
+/* A non-blocking stream and events without timing, to order work on two streams: record an event on one
+ * stream, make another wait for it (the split exchange of -disc fr, disc/fr_exchange.c). */
+int HoflowDeviceStreamCreate(void **stream);
+int HoflowDeviceStreamDestroy(void *stream);
+int HoflowDeviceEventCreate(void **event);
+int HoflowDeviceEventDestroy(void *event);
+int HoflowDeviceEventRecord(void *event, void *stream);
+int HoflowDeviceStreamWaitEvent(void *stream, void *event);
 
 #ifdef __cplusplus
 }

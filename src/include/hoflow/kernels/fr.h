@@ -39,6 +39,8 @@ typedef struct {
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
   double        velocity[3]; /* linear advection's velocity a */
   void         *stream;      /* CUDA stream (device copies) */
+  int           face_subset;          /* nonzero: the face step runs over elements face_begin .. face_end - 1 (of the */
+  int           face_begin, face_end; /* block) only; set per call by the exchange strategy (disc/fr_exchange.c) */
   /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms (seed 003 §II; the interface treatment of
    * hoflow/pointwise/ldg.h), one rank, host and device (the FRViscous* routines below, cuda/fr_viscous.cu) */
   NSLDG         ldg;
@@ -52,6 +54,17 @@ typedef struct {
 typedef struct {
   int dim, nv, n1, Np, nfp, Nfaces;
 } FRSizes;
+
+/* The face step's i-th element, and how many (FRExchange's subsets: the interior elements, then those with a halo
+ * neighbour; all K by default) */
+HOFLOW_HD int FRFaceElement(const FRKernelData *d, int i)
+{
+  return d->face_subset ? d->face_begin + i : i;
+}
+HOFLOW_HD int FRFaceCount(const FRKernelData *d)
+{
+  return d->face_subset ? d->face_end - d->face_begin : d->K;
+}
 
 HOFLOW_HD FRSizes FRSizesOf(const FRKernelData *d)
 {

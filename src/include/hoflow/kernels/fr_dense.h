@@ -53,6 +53,8 @@ typedef struct {
   int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
   double        velocity[3]; /* linear advection's velocity a */
   void         *stream;      /* CUDA stream (device copies) */
+  int           face_subset;          /* nonzero: the face step runs over elements face_begin .. face_end - 1 (of the */
+  int           face_begin, face_end; /* block) only; set per call by the exchange strategy (disc/fr_exchange.c) */
   /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms, hoflow/kernels/fr_dense_viscous.h */
   NSLDG         ldg;
   const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face */
@@ -66,6 +68,17 @@ typedef struct {
 typedef struct {
   int dim, nv, Np, Nfaces, nfpt;
 } FRDenseSizes;
+
+/* The face step's i-th element, and how many (FRExchange's subsets: the interior elements, then those with a halo
+ * neighbour; all K by default) */
+HOFLOW_HD int FRDenseFaceElement(const FRDenseKernelData *d, int i)
+{
+  return d->face_subset ? d->face_begin + i : i;
+}
+HOFLOW_HD int FRDenseFaceCount(const FRDenseKernelData *d)
+{
+  return d->face_subset ? d->face_end - d->face_begin : d->K;
+}
 
 HOFLOW_HD FRDenseSizes FRDenseSizesOf(const FRDenseKernelData *d)
 {
@@ -258,7 +271,8 @@ HOFLOW_HD double FRDenseWaveSpeedElement(const FRDenseKernelData *d, const doubl
 }
 
 /* every owned element of the block: the volume parts from the owned array u (while the halo exchange is in flight;
- * scratch [dim*nv*Np]), then the face parts from the local array ul (scratch [nv*nfpt]); the element speeds
+ * scratch [dim*nv*Np]), then the face parts (of the elements FRDenseFaceElement lists) from the local array ul
+ * (scratch [nv*nfpt]); the element speeds
  * speed[e0 + e] from the sizes h[e0 + e] */
 void FRDenseVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
 void FRDenseFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);

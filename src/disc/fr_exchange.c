@@ -1,0 +1,120 @@
+/* The halo exchange strategies of flux reconstruction (-fr_exchange, hoflow/fr.h; seed 003 §VI-VII after Jacobsen
+ * et al.): the order of one right-hand side's volume and face steps around the halo exchange, written once for
+ * tensor FR (disc/fr.c) and dense FR (disc/fr_dense.c), which give the steps (FRExchangeOps).
+ *
+ * The volume step needs only owned values (it interpolates each element's trace); the face step of an element reads
+ * its owned neighbours' traces and, for a halo neighbour, the neighbour's values in the local vector. So every
+ * element's volume step and the interior elements' face steps (MeshBlock: [start, interior_end) have no halo
+ * neighbour) can run while the neighbours' values are in flight, and only the halo elements' face steps
+ * ([interior_end, end)) wait for them. Each element's arithmetic is the same whatever the order: the strategies
+ * give the same bits.
+ *
+ * split on the device: the volume and interior face kernels run on a second stream (made at the first call), so that
+ * PETSc's stream is free for the exchange (its pack and unpack kernels, with GPU-aware MPI the device buffers
+ * themselves) and the halo elements' face kernel starts when its inputs are ready, not behind the interior work:
+ *
+ *   PETSc's stream:  record start --- pack | MPI | unpack --- wait volume_done --- halo faces --- wait interior_done
+ *   second stream:   wait start --- volume (record volume_done) --- interior faces (record interior_done)
+ *
+ * overlap on the device queues everything on PETSc's stream: the kernels run while the host waits for MPI, but the
+ * unpack and the halo faces queue behind the interior work. */
+#include <hoflow/compat.h>
+#include <hoflow/fr.h>
+#include <hoflow/log.h>
+#include <hoflow/kernels/device.h>
+
+const char *const FRExchangeTypes[] = {"none", "overlap", "split", "FRExchangeType", "FR_EXCHANGE_", NULL};
+
+void FRExchangeFaceRange(const MeshBlock *mb, FRFaceSet set, int *subset, int *begin, int *end)
+{
+  *subset = set != FR_FACES_ALL;
+  *begin  = set == FR_FACES_HALO ? (int)(mb->interior_end - mb->start) : 0;
+  *end    = set == FR_FACES_INTERIOR ? (int)(mb->interior_end - mb->start) : (int)(mb->end - mb->start);
+}
+
+/* the second stream and its events (split on the device), made once */
+static PetscErrorCode FRExchangeDeviceSetUp(FRExchange *x, OpShell *shell)
+{
+  PetscFunctionBeginUser;
+  if (x->stream) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamCreate(&x->stream)), "stream creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->start)), "event creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->volume_done)), "event creation (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventCreate(&x->interior_done)), "event creation (-fr_exchange split)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* record `event` on stream `from`, make stream `to` wait for it */
+static PetscErrorCode FRExchangeJoin(OpShell *shell, void *event, void *from, void *to)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(event, from)), "event record (-fr_exchange split)"));
+  PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(to, event)), "stream wait (-fr_exchange split)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx)
+{
+  const PetscScalar *ua, *ul;
+  PetscScalar       *fa;
+  FRExchangeType     type  = x->type;
+  const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->faces_need_all);
+  void              *main = shell->stream, *side = shell->stream; /* split: the second stream */
+
+  PetscFunctionBeginUser;
+  if (split) {
+    PetscCall(FRExchangeDeviceSetUp(x, shell));
+    side = x->stream;
+  }
+  PetscCall(OpShellGetArrayRead(shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(shell, f, &fa));
+  if (split) PetscCall(FRExchangeJoin(shell, x->start, main, side)); /* u and f as PETSc's stream left them */
+  if (type == FR_EXCHANGE_NONE) {                                    /* the exchange first, whole */
+    PetscCall(OpShellHaloBegin(shell, 0, u));
+    PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
+  } else if (!split)
+    PetscCall(OpShellHaloBegin(shell, 0, u));
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRVolume));
+  PetscCall(ops->volume(ctx, side, ua, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRVolume, ops->volume_flops));
+  if (split) {
+    PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->volume_done, side)), "event record (-fr_exchange split)"));
+    PetscCall(OpShellHaloBegin(shell, 0, u)); /* its pack on PETSc's stream, beside the volume kernels */
+  }
+  if (type == FR_EXCHANGE_NONE || ops->faces_need_all) {
+    if (type != FR_EXCHANGE_NONE) PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
+    PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+    PetscCall(ops->faces(ctx, main, FR_FACES_ALL, ul, fa));
+    PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+  } else {
+    PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace)); /* while the neighbours' values are in flight */
+    PetscCall(ops->faces(ctx, side, FR_FACES_INTERIOR, NULL, fa));
+    PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, 0));
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->interior_done, side)), "event record (-fr_exchange split)"));
+    PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->volume_done)), "stream wait (-fr_exchange split)"));
+    PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+    PetscCall(ops->faces(ctx, main, FR_FACES_HALO, ul, fa));
+    PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+    if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
+  }
+  PetscCall(OpShellHaloRestore(shell, 0, &ul));
+  PetscCall(OpShellRestoreArrayWrite(shell, f, &fa));
+  PetscCall(OpShellRestoreArrayRead(shell, u, &ua));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRExchangeDestroy(FRExchange *x)
+{
+  void *events[3] = {x->start, x->volume_done, x->interior_done};
+  int   err       = 0;
+
+  PetscFunctionBeginUser;
+  (void)events; /* (a build without CUDA never makes the stream) */
+  if (!x->stream) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int k = 0; k < 3; k++) err = err ? err : HOFLOW_CUDA(HoflowDeviceEventDestroy(events[k]));
+  err = err ? err : HOFLOW_CUDA(HoflowDeviceStreamDestroy(x->stream));
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "-fr_exchange split: destroying its CUDA stream and events failed (%d)", err);
+  x->stream = x->start = x->volume_done = x->interior_done = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
