@@ -339,7 +339,10 @@ typedef struct {
   PetscReal        x[3];
 } CoordCtx;
 
-static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords *cc)
+/* The cell's closure vertices and their coordinates: from the local coordinate array `vcoords` with its
+ * section `vsec` (one coordinate per vertex; a straight-sided mesh without periodic identification), or
+ * through DMPlexGetCellCoordinates (NULL vcoords: periodic meshes, whose cells have their own copies). */
+static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, PetscSection vsec, const PetscScalar *vcoords, CellCoords *cc)
 {
   const PetscInt     dim = mesh->dim;
   PetscBool          isdg;
@@ -358,6 +361,16 @@ static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords 
   PetscCall(DMPlexRestoreTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
   PetscCheck(nv <= HOFLOW_VERTS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; hoflow's shapes have at most %d", mesh->source, cell, nv, HOFLOW_VERTS_MAX);
   cc->nv = nv;
+  if (vcoords) { /* the same values as DMPlexGetCellCoordinates, without its second closure */
+    for (PetscInt k = 0; k < nv; k++) {
+      PetscInt off, ndof;
+      PetscCall(PetscSectionGetDof(vsec, cc->verts[k], &ndof));
+      PetscCall(PetscSectionGetOffset(vsec, cc->verts[k], &off));
+      PetscCheck(ndof == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: vertex %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values in %" PetscInt_FMT "D; hoflow reads straight-sided meshes (one coordinate per vertex)", mesh->source, cc->verts[k], ndof, dim);
+      for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(vcoords[off + d]) : 0.0;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the coordinates of the cell's closure vertices, in closure order; the cell's own copy where it has one */
   PetscCall(DMPlexGetCellCoordinates(mesh->dm, cell, &isdg, &nc, &array, &coords));
   if (nc == nv * dim)
@@ -526,6 +539,8 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
   CellCoords     cell_cc;
   PetscInt       counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
   PetscReal      dominant = 1.0, *xgc = NULL;
+  PetscSection       vsec    = NULL;
+  const PetscScalar *vcoords = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(MeshCurveVertexCoordinates(mesh, &cc.vcoord, &cc.vStart));
@@ -533,12 +548,18 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
   /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
   PetscCall(DMGetCoordinatesLocalSetUp(dm));
   if (mesh->periodic) PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
+  else {
+    Vec cvec;
+    PetscCall(DMGetCoordinateSection(dm, &vsec));
+    PetscCall(DMGetCoordinatesLocal(dm, &cvec));
+    PetscCall(VecGetArrayRead(cvec, &vcoords));
+  }
   cc.dim = dim;
   for (PetscInt c = 0; c < ncells; c++) {
     const RefShape      shape = cell_shape[c];
     const RefShapeInfo *info  = &RefShapeTable[shape];
     PetscInt           *cv = cell_verts + c * HOFLOW_VERTS_MAX, n = 0;
-    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, &cell_cc));
+    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, vsec, vcoords, &cell_cc));
     if (dim == 2 && !cc.vcoord) { /* the closure's vertices, which CellCoordsGet has just read */
       n = cell_cc.nv;
       for (PetscInt k = 0; k < n && k < HOFLOW_VERTS_MAX; k++) cv[k] = cell_cc.verts[k];
@@ -561,6 +582,11 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
       }
     }
     if (dim == 2) counts[SignedArea(n, cell_x + c * vstride) < 0]++;
+  }
+  if (vcoords) {
+    Vec cvec;
+    PetscCall(DMGetCoordinatesLocal(dm, &cvec));
+    PetscCall(VecRestoreArrayRead(cvec, &vcoords));
   }
   if (dim == 2) {
     /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
