@@ -165,8 +165,10 @@ PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
     PetscScalar       *la;
     PetscCall(OpShellGetArrayRead(op, g, &ga));
     PetscCall(OpShellGetArrayWrite(op, local, &la));
-    if (op->on_device) PetscCall(HoflowDeviceCopyOnDeviceChecked(la, ga, sizeof(PetscScalar) * (size_t)nl, op->stream));
-    else PetscCall(PetscArraycpy(la, ga, nl));
+    if (op->on_device)
+      PetscCall(HoflowDeviceCopyOnDeviceChecked(la, ga, sizeof(PetscScalar) * (size_t)nl, op->stream));
+    else
+      PetscCall(PetscArraycpy(la, ga, nl));
     PetscCall(OpShellRestoreArrayWrite(op, local, &la));
     PetscCall(OpShellRestoreArrayRead(op, g, &ga));
     op->halo_done[k] = PETSC_TRUE;

@@ -533,12 +533,12 @@ void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
  * xg_off[c], -1 for affine cells). */
 static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], PetscInt cell_verts[], PetscReal cell_x[], PetscReal cell_diam[], PetscBool curved[], PetscReal **xg, PetscInt xg_off[])
 {
-  DM             dm  = mesh->dm;
-  const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
-  CoordCtx       cc = {0};
-  CellCoords     cell_cc;
-  PetscInt       counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
-  PetscReal      dominant = 1.0, *xgc = NULL;
+  DM                 dm  = mesh->dm;
+  const PetscInt     dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
+  CoordCtx           cc = {0};
+  CellCoords         cell_cc;
+  PetscInt           counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
+  PetscReal          dominant = 1.0, *xgc = NULL;
   PetscSection       vsec    = NULL;
   const PetscScalar *vcoords = NULL;
 
@@ -547,7 +547,8 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
   PetscCheck(!(cc.vcoord && mesh->periodic), PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Mesh %s is periodic and high-order: hoflow reads periodic meshes with straight-sided cells only (curve their boundaries with -curve_<group> instead)", mesh->source);
   /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
   PetscCall(DMGetCoordinatesLocalSetUp(dm));
-  if (mesh->periodic) PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
+  if (mesh->periodic)
+    PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
   else {
     Vec cvec;
     PetscCall(DMGetCoordinateSection(dm, &vsec));
@@ -706,7 +707,7 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, const PetscInt cell_verts[
     {
       PetscInt        ncone;
       const PetscInt *cone;
-      PetscInt fv[HOFLOW_FACES_MAX][HOFLOW_VERTS_MAX], nfv[HOFLOW_FACES_MAX];
+      PetscInt        fv[HOFLOW_FACES_MAX][HOFLOW_VERTS_MAX], nfv[HOFLOW_FACES_MAX];
       PetscCall(DMPlexGetConeSize(dm, mesh->elem_cell[l], &ncone));
       PetscCall(DMPlexGetCone(dm, mesh->elem_cell[l], &cone));
       PetscCheck(ncone <= HOFLOW_FACES_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has %" PetscInt_FMT " faces", mesh->elem_cell[l], ncone);
@@ -718,7 +719,8 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, const PetscInt cell_verts[
         if (nfc > 0 && nfc <= HOFLOW_VERTS_MAX && fcone[0] >= vStart && fcone[0] < vEnd) {
           nfv[k] = nfc;
           for (PetscInt a = 0; a < nfc; a++) fv[k][a] = fcone[a];
-        } else PetscCall(PointVertices(dm, cone[k], &nfv[k], fv[k]));
+        } else
+          PetscCall(PointVertices(dm, cone[k], &nfv[k], fv[k]));
       }
       for (PetscInt f = 0; f < info->nfaces; f++) {
         mesh->face_point[l * HOFLOW_FACES_MAX + f] = -1;

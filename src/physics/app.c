@@ -57,8 +57,10 @@ static PetscErrorCode ProblemPointClosedForm(void *ctx, HoflowClosedForm *cf)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(cf, sizeof(*cf)));
   if (pp->nv != 1 || pp->comp != 0 || !pp->f) PetscFunctionReturn(PETSC_SUCCESS);
-  if (pp->f == pp->problem->exact) *cf = pp->problem->exact_closed_form;
-  else if (pp->f == pp->problem->forcing) *cf = pp->problem->forcing_closed_form;
+  if (pp->f == pp->problem->exact)
+    *cf = pp->problem->exact_closed_form;
+  else if (pp->f == pp->problem->forcing)
+    *cf = pp->problem->forcing_closed_form;
   cf->dim = (int)pp->dim;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -76,10 +78,10 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   App                  *app;
   ProblemCreateFunction create_problem = NULL;
   PetscInt              pmg_degree;
-  PetscBool             closed_form = PETSC_TRUE;
-  PhysicsInfoFunction   physics_info   = NULL;
-  DiscCreateFunction    create_disc    = NULL;
-  PetscBool             disc_set       = PETSC_FALSE;
+  PetscBool             closed_form  = PETSC_TRUE;
+  PhysicsInfoFunction   physics_info = NULL;
+  DiscCreateFunction    create_disc  = NULL;
+  PetscBool             disc_set     = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(HoflowLogRegister());
