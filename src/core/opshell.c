@@ -150,13 +150,15 @@ PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
   Vec         local;
   PetscMPIInt size;
   PetscInt    ng, nl;
+  PetscBool   g_cuda;
 
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)op->dm), &size));
   PetscCall(VecGetLocalSize(g, &ng));
   PetscCall(VecGetLocalSize(local, &nl));
-  if (size == 1 && ng == nl) {
+  PetscCall(HoflowVecIsCUDA(g, &g_cuda));
+  if (size == 1 && ng == nl && g_cuda == op->on_device) {
     /* One rank and no constrained dofs: the local vector is the global one (the same section offsets), so
      * a copy where the vectors lie, without the section star forest that DMGlobalToLocal builds on first
      * use (SFSetGraph and SFSetUp over every mesh point: 0.8 s for the three DMs of pMG at 19.3 M DOFs on
