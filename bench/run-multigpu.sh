@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -31,6 +31,12 @@ run() {
   grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
   grep -m3 -E "PETSC ERROR: [A-Z].*|CUDA ERROR|cudaError|hypre_assert|not GPU-aware" "$OUT/$name.log" | cut -c1-200
   grep -E "^(MatMult|KSPSolve|PCSetUp|PMGSetUp|IPDGAssemble|CG1Assemble|MatSetPreallCOO|MatConvert|MeshSetup|DMPlexDistribute|DMPlexDistOvrlp|DMRefine|DGProject|DGL2Error|SFBcastBegin|SFPack) " "$OUT/$name.log" | cut -c1-80,150-230
+}
+# budget LOG EVENTS: the named -log_view events' times (first stage's row), largest first
+budget() {
+  grep -E "^($2) " "$1" | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+$/ && $(i+1) ~ /^[0-9]+\.[0-9]+$/) break
+    name = $1; for (j = 2; j < i; j++) name = name " " $j
+    if (!(name in seen)) { seen[name] = 1; printf "%10.3f s  %s\n", $(i+2), name } }' | sort -rn
 }
 for part in ${*:-crash aware strong weak ins tests}; do
   case $part in
@@ -136,6 +142,21 @@ for part in ${*:-crash aware strong weak ins tests}; do
       done
       for f in r7-1gpu-dg1 r7-1gpu-cg1 r7-2gpu-dg1 r7-2gpu-cg1 weak-1gpu-dg1 weak-1gpu-cg1 weak-2gpu-dg1 weak-2gpu-cg1; do
         echo "$f:"; grep -E "^(PCSetUp|IPDGAssemble|CG1Assemble|MGSetup Level 0|MGSmooth Level 0|MGSmooth Level 1|KSPSolve) " "$OUT/$f.log" | cut -c1-40,150-230
+      done ) ;;
+  wholerun) # issue 13, one GPU: N = 6 Poisson at 19.3 M DOFs, preconditioner setup <= 2 s and the whole run (process
+          # start to end, mesh to answer) <= 6 s. Twice (the first run also pays for cold caches of the file system
+          # and the GPU driver), then once with the point functions on the host (-problem_closed_form 0, the
+          # right-hand side and L2 error of before). Per run: wall (process start to end), hoflow's setup_s/solve_s,
+          # and the -log_view events of the whole budget (seconds), largest first.
+    ( source scripts/gpu-toolchain/env.sh
+      EV="DeviceInit|MeshSetup|MeshRead|DMRefine|MeshDistribute|MeshGeometry|MeshFaces|DGSetup|DGLayout|DGTraceMaps|EllipticOperator|EllipticRHS|DGProject|PCSetUp|PMGLevels|EigEstimate|CG1Assemble|KSPSetUp|KSPSolve|DGL2Error|Output|SFSetGraph|SFSetUp"
+      for r in r7-wholerun-1 r7-wholerun-2 r7-wholerun-pointfunctions; do
+        x=""; [ $r = r7-wholerun-pointfunctions ] && x="-problem_closed_form 0"
+        T=240 run $r 1 $P6 -dm_refine 7 -log_view $x > "$OUT/$r.summary" 2>&1
+        head -1 "$OUT/$r.summary"
+        grep -E "^hoflow:" "$OUT/$r.log" | grep -oE "(L2|iterations|setup_s|solve_s) [^ ]+" | tr '\n' ' '; echo
+        grep -E "^Time \(sec\):" "$OUT/$r.log" | awk '{print "  PETSc total (PetscInitialize to PetscFinalize) " $3 " s"}'
+        budget "$OUT/$r.log" "$EV"
       done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh

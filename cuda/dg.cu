@@ -22,6 +22,12 @@ __global__ void ErrorKernel(const DGKernelData d, const double *u, const double 
   if (e < d.K) err2[e] = DGErrorElement(&d, d.Np, d.Nq, e, u + d.node0 + e * d.Np, exact_q + e * d.Nq);
 }
 
+__global__ void ClosedFormAtCubatureKernel(const DGKernelData d, int nv, int vstride, const double *Aq, const double *vertices, const HoflowClosedForm cf, double *fq)
+{
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < d.K) DGClosedFormAtCubatureElement(&d, d.Nq, nv, Aq, vertices + (size_t)e * vstride, &cf, fq + (size_t)e * d.Nq);
+}
+
 __global__ void CurvedMassKernel(const DGKernelData d, int inverse, const double *u, double *Mu)
 {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -60,6 +66,12 @@ extern "C" int DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, d
 extern "C" int DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2)
 {
   if (d->K) ErrorKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, exact_q, err2);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int DGClosedFormAtCubatureCUDA(const DGKernelData *d, int nv, int vstride, const double *Aq, const double *vertices, const HoflowClosedForm *cf, double *fq)
+{
+  if (d->K) ClosedFormAtCubatureKernel<<<Blocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, nv, vstride, Aq, vertices, *cf, fq);
   return (int)cudaGetLastError();
 }
 

@@ -5,6 +5,8 @@
 PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
 PetscLogEvent HOFLOW_CG1Assemble;
+PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output;
+PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
 PetscLogEvent HOFLOW_SEMConvection;
 PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous;
 
@@ -17,7 +19,17 @@ PetscErrorCode HoflowLogRegister(void)
   registered = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("hoflow", &HOFLOW_CLASSID));
   PetscCall(PetscLogEventRegister("MeshSetup", HOFLOW_CLASSID, &HOFLOW_MeshSetup));
+  PetscCall(PetscLogEventRegister("DeviceInit", HOFLOW_CLASSID, &HOFLOW_DeviceInit));
+  PetscCall(PetscLogEventRegister("MeshRead", HOFLOW_CLASSID, &HOFLOW_MeshRead));
+  PetscCall(PetscLogEventRegister("MeshDistribute", HOFLOW_CLASSID, &HOFLOW_MeshDistribute));
+  PetscCall(PetscLogEventRegister("MeshGeometry", HOFLOW_CLASSID, &HOFLOW_MeshGeometry));
+  PetscCall(PetscLogEventRegister("MeshFaces", HOFLOW_CLASSID, &HOFLOW_MeshFaces));
   PetscCall(PetscLogEventRegister("DGSetup", HOFLOW_CLASSID, &HOFLOW_DiscSetup));
+  PetscCall(PetscLogEventRegister("DGLayout", HOFLOW_CLASSID, &HOFLOW_DGLayout));
+  PetscCall(PetscLogEventRegister("DGTraceMaps", HOFLOW_CLASSID, &HOFLOW_DGTraceMaps));
+  PetscCall(PetscLogEventRegister("EllipticOperator", HOFLOW_CLASSID, &HOFLOW_EllipticOperator));
+  PetscCall(PetscLogEventRegister("EllipticRHS", HOFLOW_CLASSID, &HOFLOW_EllipticRHS));
+  PetscCall(PetscLogEventRegister("Output", HOFLOW_CLASSID, &HOFLOW_Output));
   PetscCall(PetscLogEventRegister("IPDGGradient", HOFLOW_CLASSID, &HOFLOW_IPDGGradient));
   PetscCall(PetscLogEventRegister("IPDGApply", HOFLOW_CLASSID, &HOFLOW_IPDGApply));
   PetscCall(PetscLogEventRegister("IPDGDiagonal", HOFLOW_CLASSID, &HOFLOW_IPDGDiagonal));
@@ -28,6 +40,8 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("DGTransfer", HOFLOW_CLASSID, &HOFLOW_DGTransfer));
   PetscCall(PetscLogEventRegister("LORAssemble", HOFLOW_CLASSID, &HOFLOW_LORAssemble));
   PetscCall(PetscLogEventRegister("PMGSetUp", HOFLOW_CLASSID, &HOFLOW_PMGSetUp));
+  PetscCall(PetscLogEventRegister("PMGLevels", HOFLOW_CLASSID, &HOFLOW_PMGLevels));
+  PetscCall(PetscLogEventRegister("EigEstimate", HOFLOW_CLASSID, &HOFLOW_EigEstimate));
   PetscCall(PetscLogEventRegister("CG1Assemble", HOFLOW_CLASSID, &HOFLOW_CG1Assemble));
   PetscCall(PetscLogEventRegister("GatherAllgather", HOFLOW_CLASSID, &HOFLOW_GatherComm));
   PetscCall(PetscLogEventRegister("INSAdvection", HOFLOW_CLASSID, &HOFLOW_INSAdvection));

@@ -147,10 +147,35 @@ PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n)
 
 PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
 {
-  Vec local;
+  Vec         local;
+  PetscMPIInt size;
+  PetscInt    ng, nl;
+  PetscBool   g_cuda;
 
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)op->dm), &size));
+  PetscCall(VecGetLocalSize(g, &ng));
+  PetscCall(VecGetLocalSize(local, &nl));
+  PetscCall(HoflowVecIsCUDA(g, &g_cuda));
+  if (size == 1 && ng == nl && g_cuda == op->on_device) {
+    /* One rank and no constrained dofs: the local vector is the global one (the same section offsets), so
+     * a copy where the vectors lie, without the section star forest that DMGlobalToLocal builds on first
+     * use (SFSetGraph and SFSetUp over every mesh point: 0.8 s for the three DMs of pMG at 19.3 M DOFs on
+     * the GPU host, 2026-11-25) */
+    const PetscScalar *ga;
+    PetscScalar       *la;
+    PetscCall(OpShellGetArrayRead(op, g, &ga));
+    PetscCall(OpShellGetArrayWrite(op, local, &la));
+    if (op->on_device)
+      PetscCall(HoflowDeviceCopyOnDeviceChecked(la, ga, sizeof(PetscScalar) * (size_t)nl, op->stream));
+    else
+      PetscCall(PetscArraycpy(la, ga, nl));
+    PetscCall(OpShellRestoreArrayWrite(op, local, &la));
+    PetscCall(OpShellRestoreArrayRead(op, g, &ga));
+    op->halo_done[k] = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DMGlobalToLocalBegin(op->dm, g, INSERT_VALUES, local));
   op->halo_done[k] = (PetscBool)!op->overlap;
   if (!op->overlap) PetscCall(DMGlobalToLocalEnd(op->dm, g, INSERT_VALUES, local));

@@ -6,6 +6,37 @@
 
 PetscFunctionList DiscList = NULL;
 
+/* The PointFunctions with closed forms: few (the problems' point adaptor), so a short table. */
+#define POINT_FUNCTION_CLOSED_FORMS_MAX 8
+static struct {
+  PointFunction                 f;
+  PointFunctionClosedFormGetter get;
+} closed_forms[POINT_FUNCTION_CLOSED_FORMS_MAX];
+static PetscInt num_closed_forms = 0;
+
+PetscErrorCode PointFunctionRegisterClosedForm(PointFunction f, PointFunctionClosedFormGetter get)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < num_closed_forms; k++)
+    if (closed_forms[k].f == f) {
+      closed_forms[k].get = get;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  PetscCheck(num_closed_forms < POINT_FUNCTION_CLOSED_FORMS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most %d point functions with closed forms", POINT_FUNCTION_CLOSED_FORMS_MAX);
+  closed_forms[num_closed_forms].f     = f;
+  closed_forms[num_closed_forms++].get = get;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PointFunctionGetClosedForm(PointFunction f, void *ctx, HoflowClosedForm *cf)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(cf, sizeof(*cf)));
+  for (PetscInt k = 0; k < num_closed_forms; k++)
+    if (closed_forms[k].f == f && closed_forms[k].get) PetscCall(closed_forms[k].get(ctx, cf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DiscRegister(const char name[], DiscCreateFunction create)
 {
   PetscFunctionBeginUser;

@@ -18,6 +18,11 @@ void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, 
   for (int e = 0; e < d->K; e++) err2[e] = DGErrorElement(d, d->Np, d->Nq, e, u + d->node0 + e * d->Np, exact_q + e * d->Nq);
 }
 
+void DGClosedFormAtCubatureHost(const DGKernelData *d, int nv, int vstride, const double *Aq, const double *vertices, const HoflowClosedForm *cf, double *fq)
+{
+  for (int e = 0; e < d->K; e++) DGClosedFormAtCubatureElement(d, d->Nq, nv, Aq, vertices + (size_t)e * vstride, cf, fq + (size_t)e * d->Nq);
+}
+
 void DGCurvedMassHost(const DGKernelData *d, int inverse, const double *u, double *Mu)
 {
   double w[d->Nq];

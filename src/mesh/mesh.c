@@ -339,7 +339,10 @@ typedef struct {
   PetscReal        x[3];
 } CoordCtx;
 
-static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords *cc)
+/* The cell's closure vertices and their coordinates: from the local coordinate array `vcoords` with its
+ * section `vsec` (one coordinate per vertex; a straight-sided mesh without periodic identification), or
+ * through DMPlexGetCellCoordinates (NULL vcoords: periodic meshes, whose cells have their own copies). */
+static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, PetscSection vsec, const PetscScalar *vcoords, CellCoords *cc)
 {
   const PetscInt     dim = mesh->dim;
   PetscBool          isdg;
@@ -358,6 +361,16 @@ static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, CellCoords 
   PetscCall(DMPlexRestoreTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
   PetscCheck(nv <= HOFLOW_VERTS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; hoflow's shapes have at most %d", mesh->source, cell, nv, HOFLOW_VERTS_MAX);
   cc->nv = nv;
+  if (vcoords) { /* the same values as DMPlexGetCellCoordinates, without its second closure */
+    for (PetscInt k = 0; k < nv; k++) {
+      PetscInt off, ndof;
+      PetscCall(PetscSectionGetDof(vsec, cc->verts[k], &ndof));
+      PetscCall(PetscSectionGetOffset(vsec, cc->verts[k], &off));
+      PetscCheck(ndof == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: vertex %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values in %" PetscInt_FMT "D; hoflow reads straight-sided meshes (one coordinate per vertex)", mesh->source, cc->verts[k], ndof, dim);
+      for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(vcoords[off + d]) : 0.0;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the coordinates of the cell's closure vertices, in closure order; the cell's own copy where it has one */
   PetscCall(DMPlexGetCellCoordinates(mesh->dm, cell, &isdg, &nc, &array, &coords));
   if (nc == nv * dim)
@@ -520,26 +533,38 @@ void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
  * xg_off[c], -1 for affine cells). */
 static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], PetscInt cell_verts[], PetscReal cell_x[], PetscReal cell_diam[], PetscBool curved[], PetscReal **xg, PetscInt xg_off[])
 {
-  DM             dm  = mesh->dm;
-  const PetscInt dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
-  CoordCtx       cc = {0};
-  CellCoords     cell_cc;
-  PetscInt       counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
-  PetscReal      dominant = 1.0, *xgc = NULL;
+  DM                 dm  = mesh->dm;
+  const PetscInt     dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
+  CoordCtx           cc = {0};
+  CellCoords         cell_cc;
+  PetscInt           counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
+  PetscReal          dominant = 1.0, *xgc = NULL;
+  PetscSection       vsec    = NULL;
+  const PetscScalar *vcoords = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(MeshCurveVertexCoordinates(mesh, &cc.vcoord, &cc.vStart));
   PetscCheck(!(cc.vcoord && mesh->periodic), PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Mesh %s is periodic and high-order: hoflow reads periodic meshes with straight-sided cells only (curve their boundaries with -curve_<group> instead)", mesh->source);
   /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
   PetscCall(DMGetCoordinatesLocalSetUp(dm));
-  if (mesh->periodic) PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
+  if (mesh->periodic)
+    PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
+  else {
+    Vec cvec;
+    PetscCall(DMGetCoordinateSection(dm, &vsec));
+    PetscCall(DMGetCoordinatesLocal(dm, &cvec));
+    PetscCall(VecGetArrayRead(cvec, &vcoords));
+  }
   cc.dim = dim;
   for (PetscInt c = 0; c < ncells; c++) {
     const RefShape      shape = cell_shape[c];
     const RefShapeInfo *info  = &RefShapeTable[shape];
     PetscInt           *cv = cell_verts + c * HOFLOW_VERTS_MAX, n = 0;
-    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, &cell_cc));
-    if (dim == 2)
+    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, vsec, vcoords, &cell_cc));
+    if (dim == 2 && !cc.vcoord) { /* the closure's vertices, which CellCoordsGet has just read */
+      n = cell_cc.nv;
+      for (PetscInt k = 0; k < n && k < HOFLOW_VERTS_MAX; k++) cv[k] = cell_cc.verts[k];
+    } else if (dim == 2)
       PetscCall(PointVertices(dm, c, &n, cv));
     else {
       if (cc.vcoord)
@@ -558,6 +583,11 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
       }
     }
     if (dim == 2) counts[SignedArea(n, cell_x + c * vstride) < 0]++;
+  }
+  if (vcoords) {
+    Vec cvec;
+    PetscCall(DMGetCoordinatesLocal(dm, &cvec));
+    PetscCall(VecRestoreArrayRead(cvec, &vcoords));
   }
   if (dim == 2) {
     /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
@@ -677,17 +707,29 @@ static PetscErrorCode MeshComputeGeometry(Mesh *mesh, const PetscInt cell_verts[
     {
       PetscInt        ncone;
       const PetscInt *cone;
+      PetscInt        fv[HOFLOW_FACES_MAX][HOFLOW_VERTS_MAX], nfv[HOFLOW_FACES_MAX];
       PetscCall(DMPlexGetConeSize(dm, mesh->elem_cell[l], &ncone));
       PetscCall(DMPlexGetCone(dm, mesh->elem_cell[l], &cone));
+      PetscCheck(ncone <= HOFLOW_FACES_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has %" PetscInt_FMT " faces", mesh->elem_cell[l], ncone);
+      for (PetscInt k = 0; k < ncone; k++) { /* the vertices of each face once (an edge's cone is its vertices) */
+        PetscInt        nfc;
+        const PetscInt *fcone;
+        PetscCall(DMPlexGetConeSize(dm, cone[k], &nfc));
+        PetscCall(DMPlexGetCone(dm, cone[k], &fcone));
+        if (nfc > 0 && nfc <= HOFLOW_VERTS_MAX && fcone[0] >= vStart && fcone[0] < vEnd) {
+          nfv[k] = nfc;
+          for (PetscInt a = 0; a < nfc; a++) fv[k][a] = fcone[a];
+        } else
+          PetscCall(PointVertices(dm, cone[k], &nfv[k], fv[k]));
+      }
       for (PetscInt f = 0; f < info->nfaces; f++) {
         mesh->face_point[l * HOFLOW_FACES_MAX + f] = -1;
         for (PetscInt k = 0; k < ncone; k++) {
-          PetscInt fv[HOFLOW_VERTS_MAX], nfv, match = 0;
-          PetscCall(PointVertices(dm, cone[k], &nfv, fv));
-          if (nfv != info->face_nverts[f]) continue;
-          for (PetscInt a = 0; a < nfv; a++)
-            for (PetscInt b = 0; b < nfv; b++) match += fv[b] == cv[info->face_verts[f][a]];
-          if (match == nfv) mesh->face_point[l * HOFLOW_FACES_MAX + f] = cone[k];
+          PetscInt match = 0;
+          if (nfv[k] != info->face_nverts[f]) continue;
+          for (PetscInt a = 0; a < nfv[k]; a++)
+            for (PetscInt b = 0; b < nfv[k]; b++) match += fv[k][b] == cv[info->face_verts[f][a]];
+          if (match == nfv[k]) mesh->face_point[l * HOFLOW_FACES_MAX + f] = cone[k];
         }
         PetscCheck(mesh->face_point[l * HOFLOW_FACES_MAX + f] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT ": no face joins the vertices of reference face %" PetscInt_FMT, mesh->elem_cell[l], f);
       }
@@ -935,7 +977,9 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(PetscObjectSetName((PetscObject)dm, "mesh"));
   PetscCall(DMPlexDistributeSetDefault(dm, PETSC_FALSE)); /* hoflow distributes below, with its overlap */
   PetscCall(MeshDeferRefinementBegin(comm, &refine_after));
+  PetscCall(PetscLogEventBegin(HOFLOW_MeshRead, 0, 0, 0, 0));
   PetscCall(DMSetFromOptions(dm));
+  PetscCall(PetscLogEventEnd(HOFLOW_MeshRead, 0, 0, 0, 0));
   if (refine_after) { /* back in the database, used (MeshRefineDistributed does its work) */
     char value[32];
     PetscCall(PetscSNPrintf(value, sizeof(value), "%" PetscInt_FMT, refine_after));
@@ -960,12 +1004,14 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
 
   /* DG couples cells through faces only: distribute with a one-cell face-adjacent overlap */
   PetscCall(DMSetBasicAdjacency(dm, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(PetscLogEventBegin(HOFLOW_MeshDistribute, 0, 0, 0, 0));
   if (refine_after)
     PetscCall(MeshRefineDistributed(&dm, refine_after));
   else {
     PetscCall(DMPlexDistribute(dm, 1, NULL, &dist));
     PetscCall(MeshReplace(&dm, &dist));
   }
+  PetscCall(PetscLogEventEnd(HOFLOW_MeshDistribute, 0, 0, 0, 0));
   PetscCall(DMViewFromOptions(dm, NULL, "-mesh_view"));
   mesh->dm = dm;
 
@@ -973,13 +1019,37 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCheck(cStart == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected cells to be numbered from 0");
   PetscCheck(cEnd > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s has no cells on this rank", mesh->source);
   mesh->Klocal = cEnd;
+  PetscCall(PetscLogEventBegin(HOFLOW_MeshGeometry, 0, 0, 0, 0));
   PetscCall(PetscMalloc2(cEnd, &cell_shape, cEnd, &owned));
-  for (PetscInt c = 0; c < cEnd; c++) {
-    DMPolytopeType ct;
-    PetscCall(DMPlexGetCellType(dm, c, &ct));
-    cell_shape[c] = ShapeOfPolytope(ct);
-    PetscCheck(cell_shape[c] != REF_NUM_SHAPES && RefShapeTable[cell_shape[c]].dim == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " is a %s; hoflow supports triangles and quadrilaterals in 2D, tetrahedra, prisms and hexahedra in 3D", mesh->source, c, DMPolytopeTypes[ct]);
-    owned[c] = PETSC_TRUE;
+  {
+    /* the cell types by strata of the cell-type label: DMPlexGetCellType looks each point up in the label
+     * (a search through its strata), which took 8 % of a serial run's setup at 43 k cells */
+    DMLabel         ctlabel;
+    DMPolytopeType *cell_type;
+    PetscCall(PetscMalloc1(cEnd, &cell_type));
+    for (PetscInt c = 0; c < cEnd; c++) cell_type[c] = DM_NUM_POLYTOPES;
+    PetscCall(DMPlexGetCellTypeLabel(dm, &ctlabel));
+    for (PetscInt t = 0; t < DM_NUM_POLYTOPES; t++) {
+      IS              is;
+      PetscInt        n;
+      const PetscInt *pts;
+      PetscCall(DMLabelGetStratumIS(ctlabel, t, &is));
+      if (!is) continue;
+      PetscCall(ISGetLocalSize(is, &n));
+      PetscCall(ISGetIndices(is, &pts));
+      for (PetscInt k = 0; k < n; k++)
+        if (pts[k] >= 0 && pts[k] < cEnd) cell_type[pts[k]] = (DMPolytopeType)t;
+      PetscCall(ISRestoreIndices(is, &pts));
+      PetscCall(ISDestroy(&is));
+    }
+    for (PetscInt c = 0; c < cEnd; c++) {
+      const DMPolytopeType ct = cell_type[c];
+      PetscCheck(ct != DM_NUM_POLYTOPES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh %s: cell %" PetscInt_FMT " has no cell type", mesh->source, c);
+      cell_shape[c] = ShapeOfPolytope(ct);
+      PetscCheck(cell_shape[c] != REF_NUM_SHAPES && RefShapeTable[cell_shape[c]].dim == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " is a %s; hoflow supports triangles and quadrilaterals in 2D, tetrahedra, prisms and hexahedra in 3D", mesh->source, c, DMPolytopeTypes[ct]);
+      owned[c] = PETSC_TRUE;
+    }
+    PetscCall(PetscFree(cell_type));
   }
   /* owned cells: those that are not leaves of the point SF */
   PetscCall(DMGetPointSF(dm, &sf));
@@ -1003,7 +1073,10 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
     PetscCall(PetscFree(xg));
   }
   PetscCall(PetscFree2(cell_shape, owned));
+  PetscCall(PetscLogEventEnd(HOFLOW_MeshGeometry, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(HOFLOW_MeshFaces, 0, 0, 0, 0));
   PetscCall(MeshComputeFaces(mesh));
+  PetscCall(PetscLogEventEnd(HOFLOW_MeshFaces, 0, 0, 0, 0));
   PetscCall(MeshCurveFinish(mesh));
   PetscCall(PetscLogEventEnd(HOFLOW_MeshSetup, 0, 0, 0, 0));
   *mesh_out = mesh;

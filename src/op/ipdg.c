@@ -696,9 +696,19 @@ PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal bc_data[], Vec
 {
   IPDGContext *ctx;
   Vec          bh;
+  PetscBool    on_device;
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(OpShellBegin(&ctx->op, b, &on_device));
+  if (on_device) { /* the data to the device and the device kernels on b (a host copy of b through the host
+                    * kernels took as long as the host right-hand side, about 1 s at 19.3 M DOFs) */
+    void *d_bc;
+    PetscCall(HoflowDeviceUploadChecked(bc_data, sizeof(double) * PetscMax(1, ctx->dg->elem_fnode[ctx->dg->mesh->K]), &d_bc));
+    PetscCall(IPDGSubtractBoundaryResidual(ctx, (const PetscScalar *)d_bc, b));
+    PetscCall(HoflowDeviceFreeChecked(d_bc)); /* cudaFree waits for the kernels */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* host data: the host kernels on a host copy of b */
   PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), ctx->dg->nodes, PETSC_DETERMINE, &bh));
   PetscCall(VecCopy(b, bh));

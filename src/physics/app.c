@@ -48,6 +48,23 @@ PetscErrorCode ProblemPointFunction(const PetscReal x[], PetscReal *value, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The closed form of a ProblemPoint, where its problem gives one for the function (one component, exact
+ * solution or forcing; time-independent forms only). */
+static PetscErrorCode ProblemPointClosedForm(void *ctx, HoflowClosedForm *cf)
+{
+  const ProblemPoint *pp = (const ProblemPoint *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(cf, sizeof(*cf)));
+  if (pp->nv != 1 || pp->comp != 0 || !pp->f) PetscFunctionReturn(PETSC_SUCCESS);
+  if (pp->f == pp->problem->exact)
+    *cf = pp->problem->exact_closed_form;
+  else if (pp->f == pp->problem->forcing)
+    *cf = pp->problem->forcing_closed_form;
+  cf->dim = (int)pp->dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ZeroPointFunction(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx)
 {
   PetscFunctionBeginUser;
@@ -61,9 +78,10 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   App                  *app;
   ProblemCreateFunction create_problem = NULL;
   PetscInt              pmg_degree;
-  PhysicsInfoFunction   physics_info   = NULL;
-  DiscCreateFunction    create_disc    = NULL;
-  PetscBool             disc_set       = PETSC_FALSE;
+  PetscBool             closed_form  = PETSC_TRUE;
+  PhysicsInfoFunction   physics_info = NULL;
+  DiscCreateFunction    create_disc  = NULL;
+  PetscBool             disc_set     = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(HoflowLogRegister());
@@ -84,7 +102,9 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
    * is listed by -help and checked, and it has no effect where no solve uses -pc_type pmg */
   PetscCall(PCPMGGetDefaultChebyshevDegree(NULL, &pmg_degree));
   PetscCall(PetscOptionsInt("-pc_pmg_chebyshev_degree_default", "Chebyshev smoothing degree of every -pc_type pmg of the run (elliptic, velocity, pressure; unset: 2 in 2D; in 3D 3 + max(0, (p - 4)/2) at order p); -[prefix]pc_pmg_chebyshev_degree overrides it per solve", NULL, pmg_degree, &pmg_degree, NULL));
+  PetscCall(PetscOptionsBool("-problem_closed_form", "Evaluate the problem's exact solution and forcing in the kernels where it gives their closed forms (host and GPU); 0: through its point functions", NULL, closed_form, &closed_form, NULL));
   PetscOptionsEnd();
+  PetscCall(PointFunctionRegisterClosedForm(ProblemPointFunction, closed_form ? ProblemPointClosedForm : NULL));
   PetscCheck(app->order >= (strcmp(app->disc_name, "mdg") ? 1 : 0) && app->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT " is out of range: hoflow supports polynomial orders 1..%d", app->order, HOFLOW_NMAX);
   PetscCall(HoflowRegistryFind(comm, ProblemList, "-problem", app->problem_name, (void (**)(void)) & create_problem));
   PetscCall(HoflowRegistryFind(comm, DiscList, "-disc", app->disc_name, (void (**)(void)) & create_disc));
@@ -98,7 +118,9 @@ PetscErrorCode AppCreate(MPI_Comm comm, App **app_out)
   }
   for (PetscInt t = 0; t < app->physics.nbc; t++) app->physics.bc[t].groups = ProblemGetBoundaryGroups(&app->problem, app->physics.bc[t].name);
 
+  PetscCall(PetscLogEventBegin(HOFLOW_DeviceInit, 0, 0, 0, 0));
   PetscCall(HoflowDeviceSelect(comm));
+  PetscCall(PetscLogEventEnd(HOFLOW_DeviceInit, 0, 0, 0, 0));
   PetscCall(MeshCreate(comm, app->problem.mesh_options, &app->mesh));
   PetscCheck(!app->problem.dim || app->problem.dim == app->mesh->dim, comm, PETSC_ERR_ARG_WRONG, "Problem %s is %" PetscInt_FMT "D but mesh %s is %" PetscInt_FMT "-dimensional: give a %" PetscInt_FMT "D mesh (a box: -dm_plex_dim %" PetscInt_FMT ")", app->problem_name, app->problem.dim, app->mesh->source, app->mesh->dim, app->problem.dim, app->problem.dim);
   if (app->problem.mesh_groups) {

@@ -74,6 +74,7 @@ static PetscErrorCode EllipticSolve(Elliptic *el)
 
   PetscFunctionBeginUser;
   /* b = (l_i, f) + boundary data; u0 = 0 */
+  PetscCall(PetscLogEventBegin(HOFLOW_EllipticRHS, 0, 0, 0, 0));
   PetscCall(VecZeroEntries(el->b));
   PetscCall(DiscIntegrate(app->disc, ProblemPointFunction, &source, el->b));
   PetscCall(DiscEllipticBoundaryData(app->disc, el->A, ProblemPointFunction, &data, el->b));
@@ -82,6 +83,7 @@ static PetscErrorCode EllipticSolve(Elliptic *el)
   /* b was assembled on the host: a norm moves it to the device now (with -dm_vec_type cuda), so
    * KSPSolve itself copies nothing between host and device */
   PetscCall(VecNorm(el->b, NORM_2, &rnorm));
+  PetscCall(PetscLogEventEnd(HOFLOW_EllipticRHS, 0, 0, 0, 0));
   {
     /* The preconditioner's cost: its matrix (assembled for -pmat assembled|lor) and PCSetUp, timed
      * and measured alone (the Krylov method's work vectors are not the preconditioner's); then
@@ -173,8 +175,10 @@ static PetscErrorCode EllipticRun(App *app)
     PetscCheck(!set, app->comm, PETSC_ERR_ARG_WRONG, "%s: problem %s is steady (one elliptic solve); only time-dependent problems (heat, taylor_vortex, square_cylinder) checkpoint and restart", unsteady_options[k], app->problem_name);
   }
   el.app = app;
+  PetscCall(PetscLogEventBegin(HOFLOW_EllipticOperator, 0, 0, 0, 0));
   PetscCall(DiscCreateElliptic(app->disc, app->problem.lambda, NULL, &el.A));
   PetscCall(EllipticSetNullSpace(&el));
+  PetscCall(PetscLogEventEnd(HOFLOW_EllipticOperator, 0, 0, 0, 0));
   PetscCall(KSPCreate(app->comm, &el.ksp));
   PetscCall(KSPSetType(el.ksp, KSPCG));
   PetscCall(KSPGetPC(el.ksp, &pc));
@@ -185,7 +189,9 @@ static PetscErrorCode EllipticRun(App *app)
   PetscCall(PetscObjectSetName((PetscObject)el.u, "u"));
   PetscCall(VecDuplicate(el.u, &el.b));
   PetscCall(EllipticSolve(&el));
+  PetscCall(PetscLogEventBegin(HOFLOW_Output, 0, 0, 0, 0));
   PetscCall(EllipticWriteFields(&el));
+  PetscCall(PetscLogEventEnd(HOFLOW_Output, 0, 0, 0, 0));
   PetscCall(EllipticReport(&el));
   PetscCall(VecDestroy(&el.u));
   PetscCall(VecDestroy(&el.b));

@@ -58,6 +58,9 @@ static PetscErrorCode ProblemSetManufactured(Problem *problem, PetscReal lambda)
   problem->exact   = ManufacturedExact;
   problem->forcing = ManufacturedForcing;
   problem->ctx     = problem;
+  /* the same functions in closed form, for the kernels (the dimension is the points') */
+  problem->exact_closed_form   = (HoflowClosedForm){HOFLOW_CLOSED_FORM_SINCOS, 0, 0, {ka, kb, kc}, {pa, pb, pc}, lambda};
+  problem->forcing_closed_form = (HoflowClosedForm){HOFLOW_CLOSED_FORM_SINCOS, 0, 1, {ka, kb, kc}, {pa, pb, pc}, lambda};
   PetscCall(PetscStrncpy(problem->mesh_options, "-dm_plex_filename examples/meshes/square.msh", sizeof(problem->mesh_options)));
   PetscCall(ProblemSetBoundaryGroups(problem, "dirichlet", "left,right,front,back,bottom"));
   PetscCall(ProblemSetBoundaryGroups(problem, "neumann", "top"));

@@ -38,6 +38,7 @@ PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *ema
   PetscReal    emin;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_EigEstimate, A, 0, 0, 0));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecGetOwnershipRange(b, &start, NULL));
   PetscCall(VecGetLocalSize(b, &n));
@@ -67,6 +68,7 @@ PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *ema
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
+  PetscCall(PetscLogEventEnd(HOFLOW_EigEstimate, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -153,6 +153,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
   L              = pmg->nlevels;
   pmg->disc[0]   = fine;
   pmg->A[0]      = pc->pmat;
+  PetscCall(PetscLogEventBegin(HOFLOW_PMGLevels, pc, 0, 0, 0));
   for (PetscInt l = 1; l < L; l++) {
     PetscCall(DGDiscCreate(fine->mesh, pmg->level_order[l], &pmg->level_disc[l]));
     PetscCall(DiscGetDG(pmg->level_disc[l], "p-multigrid", &pmg->disc[l]));
@@ -160,6 +161,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     PetscCall(PMGNullSpace(pc->pmat, pmg->A[l]));
     PetscCall(DGTransferCreate(pmg->disc[l], pmg->disc[l - 1], &pmg->P[l - 1]));
   }
+  PetscCall(PetscLogEventEnd(HOFLOW_PMGLevels, pc, 0, 0, 0));
   if (pmg->coarse_space == PMG_COARSE_CG1) { /* order 1 stays a smoothed matrix-free level */
     PetscCall(CG1CoarseSpaceCreate(pmg->A[L - 1], pmg->cg1_matrix, &pmg->P[L - 1], &pmg->Acoarse));
     Lmg = L + 1;

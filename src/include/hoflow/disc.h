@@ -11,9 +11,16 @@
 
 #include <petscmat.h>
 #include <hoflow/mesh.h>
+#include <hoflow/pointwise/closed_form.h>
 
 /* A pointwise function of position: value and (when grad is not NULL) gradient [dim]. */
 typedef PetscErrorCode (*PointFunction)(const PetscReal x[], PetscReal *value, PetscReal grad[], void *ctx);
+/* Its closed form with the context ctx, where it has one (kind HOFLOW_CLOSED_FORM_NONE where not): kernels
+ * evaluate a closed form at cubature points themselves, where the vector lies (hoflow/pointwise/closed_form.h). */
+typedef PetscErrorCode (*PointFunctionClosedFormGetter)(void *ctx, HoflowClosedForm *cf);
+PETSC_EXTERN PetscErrorCode PointFunctionRegisterClosedForm(PointFunction f, PointFunctionClosedFormGetter get);
+/* The closed form of f with ctx (kind NONE: none). */
+PETSC_EXTERN PetscErrorCode PointFunctionGetClosedForm(PointFunction f, void *ctx, HoflowClosedForm *cf);
 
 typedef struct _n_Disc    *Disc;
 typedef struct _n_ConsLaw *ConsLaw; /* hoflow/conslaw.h */

@@ -10,6 +10,13 @@ PETSC_EXTERN PetscLogEvent HOFLOW_SEMConvection;                             /* 
 PETSC_EXTERN PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous; /* flux reconstruction's right-hand side (disc/fr.c, disc/fr_dense.c; FRViscous: V1..V3 of the viscous terms) */
 /* the continuous order-1 coarse space of pMG (op/cg1.c) */
 PETSC_EXTERN PetscLogEvent HOFLOW_CG1Assemble;
+/* The whole run's budget (-log_view, issue 13): start-up (the GPU's initialization), the mesh's pieces
+ * inside MeshSetup (reading and serial refinement, distribution, hoflow's geometry and faces), the DG
+ * layout inside DGSetup, and the elliptic physics' phases (operator, right-hand side, output); PCSetUp,
+ * KSPSolve and DGL2Error are PETSc's and hoflow's events already. */
+PETSC_EXTERN PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output;
+/* inside PMGSetUp: the p-levels (their discretizations, operators, transfers) and the lambda_max estimates */
+PETSC_EXTERN PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
 
 PETSC_EXTERN PetscErrorCode HoflowLogRegister(void);
 /* The log stage of this name, registered on first use (stages split -log_view by phase). */

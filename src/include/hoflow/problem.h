@@ -6,6 +6,7 @@
 #pragma once
 
 #include <petscsys.h>
+#include <hoflow/pointwise/closed_form.h>
 
 /* Values of a state of nv components at x[dim] and time t, and, when grad is not NULL, their
  * gradients grad[v*dim + d]. */
@@ -23,7 +24,10 @@ typedef struct {
   ProblemFunction boundary;    /* boundary data where they are not the exact solution's trace (NULL: the exact
                                   solution), e.g. data given on a curved boundary that a straight-sided mesh misses, or the
                                   states of compressible inflow and far-field boundaries */
-  void *ctx;                   /* passed to the functions */
+  /* closed forms of exact and forcing that kernels evaluate on the host and the device (kind NONE: none;
+   * hoflow/pointwise/closed_form.h); where given, the same functions as exact and forcing */
+  HoflowClosedForm exact_closed_form, forcing_closed_form;
+  void            *ctx; /* passed to the functions */
   PetscErrorCode (*ctx_destroy)(void *ctx);
   /* parameters */
   PetscReal lambda;                       /* screening constant of -Laplace u + lambda u = f */

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <hoflow/kernels/common.h>
+#include <hoflow/pointwise/closed_form.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,12 @@ void DGErrorHost(const DGKernelData *d, const double *u, const double *exact_q, 
 int  DGMassCUDA(const DGKernelData *d, int inverse, const double *u, double *Mu);
 int  DGWeightedIntegralCUDA(const DGKernelData *d, const double *fq, double *b);
 int  DGErrorCUDA(const DGKernelData *d, const double *u, const double *exact_q, double *err2);
+/* fq[e*Nq + q] = cf at the cubature points of the block's affine elements, x_q = sum_v Aq[q*nv + v] X_v
+ * from the vertices X (element e's at vertices + e*vstride, vertex v at v*dim), with Aq the affine map of
+ * hoflow/geom.h at the cubature points (DGDiscAffineCubatureWeights); the input of the integral and error
+ * kernels above, made where the vector lies. */
+void DGClosedFormAtCubatureHost(const DGKernelData *d, int nv, int vstride, const double *Aq, const double *vertices, const HoflowClosedForm *cf, double *fq);
+int  DGClosedFormAtCubatureCUDA(const DGKernelData *d, int nv, int vstride, const double *Aq, const double *vertices, const HoflowClosedForm *cf, double *fq);
 
 /* The same on a block of curved elements: mass Iq^T diag(w J) Iq and its inverse (Minve), integrals
  * and errors with w J at every cubature point. */
@@ -74,6 +81,18 @@ HOFLOW_HD void DGWeightedIntegralElement(const DGKernelData *d, const int Np, co
     double a = 0;
     for (int q = 0; q < Nq; q++) a += d->wq[q] * d->Iq[q * Np + i] * fq[q];
     b[i] += J * a;
+  }
+}
+
+/* The closed form at the cubature points of affine element e (DGClosedFormAtCubatureHost). */
+HOFLOW_HD void DGClosedFormAtCubatureElement(const DGKernelData *d, const int Nq, int nv, const double *HOFLOW_RESTRICT Aq, const double *HOFLOW_RESTRICT X, const HoflowClosedForm *cf, double *HOFLOW_RESTRICT fq)
+{
+  const int dim = d->dim;
+  for (int q = 0; q < Nq; q++) {
+    double x[3] = {0, 0, 0};
+    for (int v = 0; v < nv; v++)
+      for (int i = 0; i < dim; i++) x[i] += Aq[q * nv + v] * X[v * dim + i];
+    fq[q] = HoflowClosedFormValue(cf, x);
   }
 }
 
