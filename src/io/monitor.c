@@ -56,7 +56,7 @@ static PetscErrorCode MonitorCSVParseRows(MonitorCSV csv, const char *kept)
   PetscCall(PetscMalloc2(n, &csv->kept_time, n * csv->ncolumns, &csv->kept_values));
   for (const char *line = kept; *line && csv->nkept < n;) {
     char     *end;
-    PetscReal row[HOFLOW_CSV_MAX_COLUMNS];
+    PetscReal row[HOFLOW_CSV_MAX_COLUMNS] = {0};
     PetscInt  k = 0;
     (void)strtoll(line, &end, 10); /* the step */
     for (; k < csv->ncolumns + 2 && *end == ','; k++) row[k] = (PetscReal)strtod(end + 1, &end);
