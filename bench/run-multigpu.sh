@@ -152,7 +152,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
       EV="DeviceInit|MeshSetup|MeshRead|DMRefine|MeshDistribute|MeshGeometry|MeshFaces|DGSetup|DGLayout|DGTraceMaps|EllipticOperator|EllipticRHS|DGProject|PCSetUp|PMGLevels|EigEstimate|CG1Assemble|KSPSetUp|KSPSolve|DGL2Error|Output|SFSetGraph|SFSetUp"
       for r in r7-wholerun-1 r7-wholerun-2 r7-wholerun-pointfunctions; do
         x=""; [ $r = r7-wholerun-pointfunctions ] && x="-problem_closed_form 0"
-        T=240 run $r 1 $P6 -dm_refine 7 -log_view $x > "$OUT/$r.summary" 2>&1
+        T=240 run $r 1 $P6 -dm_refine 7 -log_view -log_view_gpu_time $x > "$OUT/$r.summary" 2>&1
         head -1 "$OUT/$r.summary"
         grep -E "^hoflow:" "$OUT/$r.log" | grep -oE "(L2|iterations|setup_s|solve_s) [^ ]+" | tr '\n' ' '; echo
         grep -E "^Time \(sec\):" "$OUT/$r.log" | awk '{print "  PETSc total (PetscInitialize to PetscFinalize) " $3 " s"}'
@@ -207,7 +207,8 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # periodic prisms (dense FR, scripts/periodic_mesh.py n = 30: 54 000 prisms, 10.8 M), 1 GPU (none: one rank has no
           # exchange; FR_1GPU="none overlap split" runs all three) and 2 GPUs (one visible GPU a rank, GPUBIND) with each
           # strategy; time per RK stage (TSStep / 5 stages, max over ranks, -log_view without GPU timers: no
-          # synchronizations) and the strong-scaling efficiency t1 / (2 t2). FR_STEPS (50), FR_HEX_N (40), FR_PRISM_N (30).
+          # synchronizations) and the strong-scaling efficiency t1 / (2 t2). FR_STEPS (50), FR_HEX_N (40), FR_PRISM_N (30),
+          # FR_SHAPES ("hex prism").
     ( source scripts/gpu-toolchain/env.sh
       FRV="-problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 -ts_max_time 100
            -ts_max_steps ${FR_STEPS:-50} -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view"
@@ -215,13 +216,13 @@ for part in ${*:-crash aware strong weak ins tests}; do
       mesh=output/bench-meshes/periodic_prism_$pn.msh
       [ -f $mesh ] || { mkdir -p output/bench-meshes && python3 scripts/periodic_mesh.py --shape prism --n $pn -o $mesh; }
       stage() { awk '$1 == "TSStep" { printf "%.4e", $4 / ($2 * 5) }' "$OUT/$1.log"; }
-      for shape in hex prism; do
+      for shape in ${FR_SHAPES:-hex prism}; do
         if [ $shape = hex ]; then M="-dm_plex_dim 3 -dm_plex_box_faces $hn,$hn,$hn -dm_plex_box_bd periodic,periodic,periodic"
         else M="-dm_plex_filename $mesh -vortex_radius 0.15 -vortex_strength 1"; fi
         for x in ${FR_1GPU:-none}; do T=120 run fr-$shape-1gpu-$x 1 $FRV $M -fr_exchange $x; done
         for x in none overlap split; do T=120 GPUBIND=1 run fr-$shape-2gpu-$x 2 $FRV $M -fr_exchange $x; done
-        t1=$(stage fr-$shape-1gpu-${FR_1GPU%% *}); t1=${t1:-0}
-        dofs=$(grep -m1 -oE " dofs [0-9]+" "$OUT/fr-$shape-1gpu-${FR_1GPU%% *}.log" | awk '{print $2}')
+        fr1=${FR_1GPU:-none}; t1=$(stage fr-$shape-1gpu-${fr1%% *}); t1=${t1:-0}
+        dofs=$(grep -m1 -oE " dofs [0-9]+" "$OUT/fr-$shape-1gpu-${fr1%% *}.log" | awk '{print $2}')
         echo "fr $shape N = 3, ${dofs:-?} DOF-variables: 1 GPU ${t1} s per RK stage"
         for x in none overlap split; do
           t2=$(stage fr-$shape-2gpu-$x); t2=${t2:-0}
