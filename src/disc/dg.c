@@ -131,24 +131,20 @@ static PetscErrorCode DGTraceFaceSearch(const DGDisc *dg, PetscInt e, PetscInt f
 }
 
 /* The vertex correspondence of face f of element e with face g of nb (vertex a of ours is vertex sigma[a]
- * of theirs, matched by coordinates after the periodic shift) as its rank among the permutations of the
- * face's vertices (0..23), or -1 where the vertices do not pair up one to one within tol. */
-static PetscInt DGTraceFaceVertexOrientation(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt nb, PetscInt g, const PetscReal shift[], PetscReal tol)
+ * of theirs: the same global vertex, which the mesh has checked moves by the periodic translation across
+ * a periodic face, MeshCheckFaceTranslation) as its rank among the permutations of the face's vertices
+ * (0..23), or -1 where the vertices do not pair up one to one. */
+static PetscInt DGTraceFaceVertexOrientation(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt nb, PetscInt g)
 {
   const RefShapeInfo *ie = &RefShapeTable[MeshElementShape(mesh, e)], *in = &RefShapeTable[MeshElementShape(mesh, nb)];
-  const PetscInt      dim = mesh->dim, nfv = ie->face_nverts[f];
+  const PetscInt      nfv = ie->face_nverts[f], *gide = mesh->vertex_gid + e * HOFLOW_VERTS_MAX, *gidn = mesh->vertex_gid + nb * HOFLOW_VERTS_MAX;
   PetscInt            sigma[4], used = 0, rank = 0;
 
   if (in->face_nverts[g] != nfv) return -1;
   for (PetscInt a = 0; a < nfv; a++) {
-    const PetscReal *xa = mesh->vertices + (e * HOFLOW_VERTS_MAX + ie->face_verts[f][a]) * dim;
-    sigma[a]            = -1;
-    for (PetscInt b = 0; b < nfv && sigma[a] < 0; b++) {
-      const PetscReal *xb = mesh->vertices + (nb * HOFLOW_VERTS_MAX + in->face_verts[g][b]) * dim;
-      PetscReal        d2 = 0;
-      for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xb[d] - shift[d] - xa[d]);
-      if (d2 < tol * tol && !(used & (1 << b))) sigma[a] = b;
-    }
+    sigma[a] = -1;
+    for (PetscInt b = 0; b < nfv && sigma[a] < 0; b++)
+      if (gidn[in->face_verts[g][b]] == gide[ie->face_verts[f][a]] && !(used & (1 << b))) sigma[a] = b;
     if (sigma[a] < 0) return -1;
     used |= 1 << sigma[a];
   }
@@ -165,65 +161,68 @@ static PetscInt DGTraceFaceVertexOrientation(const Mesh *mesh, PetscInt e, Petsc
 /* vmapP, the neighbour's node of every face node. Which face node of the neighbour sits at ours depends
  * only on the two elements' shapes, the two face numbers and the vertex correspondence of the face (2
  * cases on an edge, 6 on a triangle, 8 on a quadrilateral), so the face-node permutation is found once
- * per such key by matching node coordinates (DGTraceFaceSearch) and reused: every face then costs one
- * distance per node, the check that the reused permutation puts each node on its partner (else the face
- * is matched by coordinates, which also reports non-conforming meshes). The maps are those of matching
- * every face by coordinates: the partner within 1e-8 h is unique (face nodes lie O(h/N) apart). Across
- * a periodic face each element has its own coordinates, so the neighbour's nodes sit one period away:
- * the match removes that shift, the difference of the face's centroids seen from the two sides (zero on
+ * per such key by matching node coordinates (DGTraceFaceSearch) and reused. Between two affine elements
+ * the reused permutation is exact (both sides' face nodes are the same affine image of the reference
+ * face's nodes); where either element is curved, each node is checked to sit on its partner (one
+ * distance per node), else that face is matched by coordinates. The maps are those of matching every
+ * face by coordinates: the partner within 1e-8 h is unique (face nodes lie O(h/N) apart). Across a
+ * periodic face each element has its own coordinates, so the neighbour's nodes sit one period away: the
+ * match removes that shift, the difference of the face's centroids seen from the two sides (zero on
  * ordinary faces; the mesh has checked that it is a translation of the whole face). */
 static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
 {
   const Mesh    *mesh = dg->mesh;
-  const PetscInt dim  = dg->dim, nkeys = PetscSqr(REF_NUM_SHAPES * HOFLOW_FACES_MAX) * DG_TRACE_ORIENTATIONS;
+  const PetscInt dim = dg->dim, nkeys = PetscSqr(REF_NUM_SHAPES * HOFLOW_FACES_MAX) * DG_TRACE_ORIENTATIONS;
   PetscInt     **cache, perm[(HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(dg->elem_fnode[mesh->K], &dg->vmapP));
   PetscCall(PetscCalloc1(nkeys, &cache));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const RefElement *ref = DGElementBlock(dg, e)->ref;
+    const DGBlock    *blk = DGElementBlock(dg, e);
+    const RefElement *ref = blk->ref;
     for (PetscInt f = 0; f < ref->Nfaces; f++) {
       const PetscInt  slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], g = mesh->face_face[slot], nfp = ref->Nfp[f];
-      const PetscReal tol   = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
       PetscInt       *vmapP = dg->vmapP + dg->elem_fnode[e] + ref->face_offset[f];
       const PetscInt *fnM   = ref->face_nodes + ref->face_offset[f];
-      PetscReal       shift[3] = {0, 0, 0}, shift_norm = 0, ce[3], cn[3];
-      PetscInt        o, key = -1;
-      PetscBool       match = PETSC_TRUE;
 
       if (nb < 0) {
         for (PetscInt i = 0; i < nfp; i++) vmapP[i] = dg->elem_node[e] + fnM[i];
         continue;
       }
-      FaceCentroid(mesh, e, f, ce);
-      FaceCentroid(mesh, nb, g, cn);
-      for (PetscInt d = 0; d < dim; d++) {
-        shift[d] = cn[d] - ce[d];
-        shift_norm += PetscSqr(shift[d]);
-      }
-      shift_norm = PetscSqrtReal(shift_norm);
-      o          = DGTraceFaceVertexOrientation(mesh, e, f, nb, g, shift, tol);
-      if (o >= 0) key = (((MeshElementShape(mesh, e) * HOFLOW_FACES_MAX + f) * REF_NUM_SHAPES + MeshElementShape(mesh, nb)) * HOFLOW_FACES_MAX + g) * DG_TRACE_ORIENTATIONS + o;
       {
-        const RefElement *rnb = DGElementBlock(dg, nb)->ref;
+        const DGBlock    *bnb = DGElementBlock(dg, nb);
+        const RefElement *rnb = bnb->ref;
         const PetscInt   *fnP = rnb->face_nodes + rnb->face_offset[g];
+        const PetscInt    o   = DGTraceFaceVertexOrientation(mesh, e, f, nb, g);
+        const PetscInt    key = o < 0 || rnb->Nfp[g] != nfp ? -1 : ((((PetscInt)MeshElementShape(mesh, e) * HOFLOW_FACES_MAX + f) * REF_NUM_SHAPES + (PetscInt)MeshElementShape(mesh, nb)) * HOFLOW_FACES_MAX + g) * DG_TRACE_ORIENTATIONS + o;
         const PetscInt   *p   = key >= 0 ? cache[key] : NULL;
-        if (p && rnb->Nfp[g] == nfp) {
+
+        if (!p || blk->curved || bnb->curved) { /* match by coordinates, or check the reused permutation */
+          const PetscReal tol      = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+          PetscReal       shift[3] = {0, 0, 0}, shift_norm = 0, ce[3], cn[3];
+          PetscBool       match = (PetscBool)(p != NULL);
+          FaceCentroid(mesh, e, f, ce);
+          FaceCentroid(mesh, nb, g, cn);
+          for (PetscInt d = 0; d < dim; d++) {
+            shift[d] = cn[d] - ce[d];
+            shift_norm += PetscSqr(shift[d]);
+          }
+          shift_norm = PetscSqrtReal(shift_norm);
           for (PetscInt i = 0; i < nfp && match; i++) {
             const PetscInt idM = dg->elem_node[e] + fnM[i], idP = dg->elem_node[nb] + fnP[p[i]];
-            PetscReal      d2  = 0;
+            PetscReal      d2 = 0;
             for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[idP * dim + d] - shift[d] - dg->x[idM * dim + d]);
             match = (PetscBool)(d2 < tol * tol);
           }
-        }
-        if (!p || !match) {
-          PetscCall(DGTraceFaceSearch(dg, e, f, nb, g, shift, shift_norm, tol, perm));
-          if (key >= 0 && !p) {
-            PetscCall(PetscMalloc1(nfp, &cache[key]));
-            PetscCall(PetscArraycpy(cache[key], perm, nfp));
+          if (!match) {
+            PetscCall(DGTraceFaceSearch(dg, e, f, nb, g, shift, shift_norm, tol, perm));
+            if (key >= 0 && !p) {
+              PetscCall(PetscMalloc1(nfp, &cache[key]));
+              PetscCall(PetscArraycpy(cache[key], perm, nfp));
+            }
+            p = perm;
           }
-          p = perm;
         }
         for (PetscInt i = 0; i < nfp; i++) vmapP[i] = dg->elem_node[nb] + fnP[p[i]];
       }
@@ -522,7 +521,7 @@ static PetscErrorCode DGGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nvert
   }
   PetscCall(PetscMalloc1(len, cells));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt    b = mesh->elem_block[e];
+    const PetscInt    b   = mesh->elem_block[e];
     const RefElement *ref = dg->blocks[b].ref;
     const PetscInt    nv  = ref->Nverts;
     for (PetscInt c = 0; c < nsub[b]; c++) {
