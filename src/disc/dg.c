@@ -96,62 +96,140 @@ static void FaceCentroid(const Mesh *mesh, PetscInt l, PetscInt f, PetscReal c[]
   }
 }
 
-/* vmapP by matching node coordinates across each interior face (robust to any orientation). Across a
+/* The face-node permutation of face f of element e onto face g of its neighbour nb by matching node
+ * coordinates (robust to any orientation): perm[i] = j where face node i of e sits at face node j of nb,
+ * after removing the periodic shift. Errors where the faces do not match. */
+static PetscErrorCode DGTraceFaceSearch(const DGDisc *dg, PetscInt e, PetscInt f, PetscInt nb, PetscInt g, const PetscReal shift[], PetscReal shift_norm, PetscReal tol, PetscInt perm[])
+{
+  const Mesh       *mesh = dg->mesh;
+  const PetscInt    dim  = dg->dim;
+  const RefElement *ref = DGElementBlock(dg, e)->ref, *rnb = DGElementBlock(dg, nb)->ref;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
+    const PetscInt idM  = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
+    PetscReal      best = PETSC_MAX_REAL;
+    /* the nearest node; the first within tol is it (face nodes lie O(h/N) apart, tol is 1e-8 h) */
+    for (PetscInt j = 0; j < rnb->Nfp[g] && !(best < tol * tol); j++) {
+      const PetscInt id = dg->elem_node[nb] + rnb->face_nodes[rnb->face_offset[g] + j];
+      PetscReal      d2 = 0;
+      for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - shift[d] - dg->x[idM * dim + d]);
+      if (d2 < best) {
+        best    = d2;
+        perm[i] = j;
+      }
+    }
+    best = PetscSqrtReal(best);
+    if (!(best < tol)) {
+      char xs[64], ss[64];
+      PetscCheck(shift_norm <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face node %s of face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no node of face %" PetscInt_FMT " of neighbour cell %" PetscInt_FMT " within %g after the periodic shift %s (the nearest is %g away)", mesh->source,
+                 MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node %s of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The vertex correspondence of face f of element e with face g of nb (vertex a of ours is vertex sigma[a]
+ * of theirs: the same global vertex, which the mesh has checked moves by the periodic translation across
+ * a periodic face, MeshCheckFaceTranslation) as its rank among the permutations of the face's vertices
+ * (0..23), or -1 where the vertices do not pair up one to one. */
+static PetscInt DGTraceFaceVertexOrientation(const Mesh *mesh, PetscInt e, PetscInt f, PetscInt nb, PetscInt g)
+{
+  const RefShapeInfo *ie = &RefShapeTable[MeshElementShape(mesh, e)], *in = &RefShapeTable[MeshElementShape(mesh, nb)];
+  const PetscInt      nfv = ie->face_nverts[f], *gide = mesh->vertex_gid + e * HOFLOW_VERTS_MAX, *gidn = mesh->vertex_gid + nb * HOFLOW_VERTS_MAX;
+  PetscInt            sigma[4], used = 0, rank = 0;
+
+  if (in->face_nverts[g] != nfv) return -1;
+  for (PetscInt a = 0; a < nfv; a++) {
+    sigma[a] = -1;
+    for (PetscInt b = 0; b < nfv && sigma[a] < 0; b++)
+      if (gidn[in->face_verts[g][b]] == gide[ie->face_verts[f][a]] && !(used & (1 << b))) sigma[a] = b;
+    if (sigma[a] < 0) return -1;
+    used |= 1 << sigma[a];
+  }
+  for (PetscInt a = 0; a < nfv; a++) { /* the Lehmer code: sigma[a] among the values not yet taken */
+    PetscInt smaller = 0;
+    for (PetscInt c = a + 1; c < nfv; c++) smaller += sigma[c] < sigma[a];
+    rank = rank * (nfv - a) + smaller;
+  }
+  return rank;
+}
+
+#define DG_TRACE_ORIENTATIONS 24 /* permutations of up to 4 face vertices */
+
+/* vmapP, the neighbour's node of every face node. Which face node of the neighbour sits at ours depends
+ * only on the two elements' shapes, the two face numbers and the vertex correspondence of the face (2
+ * cases on an edge, 6 on a triangle, 8 on a quadrilateral), so the face-node permutation is found once
+ * per such key by matching node coordinates (DGTraceFaceSearch) and reused. Between two affine elements
+ * the reused permutation is exact (both sides' face nodes are the same affine image of the reference
+ * face's nodes); where either element is curved, each node is checked to sit on its partner (one
+ * distance per node), else that face is matched by coordinates. The maps are those of matching every
+ * face by coordinates: the partner within 1e-8 h is unique (face nodes lie O(h/N) apart). Across a
  * periodic face each element has its own coordinates, so the neighbour's nodes sit one period away: the
  * match removes that shift, the difference of the face's centroids seen from the two sides (zero on
  * ordinary faces; the mesh has checked that it is a translation of the whole face). */
 static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
 {
   const Mesh    *mesh = dg->mesh;
-  const PetscInt dim  = dg->dim;
+  const PetscInt dim = dg->dim, nkeys = PetscSqr(REF_NUM_SHAPES * HOFLOW_FACES_MAX) * DG_TRACE_ORIENTATIONS;
+  PetscInt     **cache, perm[(HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(dg->elem_fnode[mesh->K], &dg->vmapP));
+  PetscCall(PetscCalloc1(nkeys, &cache));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const RefElement *ref = DGElementBlock(dg, e)->ref;
+    const DGBlock    *blk = DGElementBlock(dg, e);
+    const RefElement *ref = blk->ref;
     for (PetscInt f = 0; f < ref->Nfaces; f++) {
-      const PetscInt  slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], g = mesh->face_face[slot];
-      const PetscReal tol      = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
-      PetscReal       shift[3] = {0, 0, 0}, shift_norm = 0;
-      if (nb >= 0) {
-        PetscReal ce[3], cn[3];
-        FaceCentroid(mesh, e, f, ce);
-        FaceCentroid(mesh, nb, g, cn);
-        for (PetscInt d = 0; d < dim; d++) {
-          shift[d] = cn[d] - ce[d];
-          shift_norm += PetscSqr(shift[d]);
-        }
-        shift_norm = PetscSqrtReal(shift_norm);
+      const PetscInt  slot = mesh->face_slot[e] + f, nb = mesh->face_elem[slot], g = mesh->face_face[slot], nfp = ref->Nfp[f];
+      PetscInt       *vmapP = dg->vmapP + dg->elem_fnode[e] + ref->face_offset[f];
+      const PetscInt *fnM   = ref->face_nodes + ref->face_offset[f];
+
+      if (nb < 0) {
+        for (PetscInt i = 0; i < nfp; i++) vmapP[i] = dg->elem_node[e] + fnM[i];
+        continue;
       }
-      for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
-        const PetscInt idM = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
-        PetscInt       idP = idM;
-        if (nb >= 0) {
-          const RefElement *rnb  = DGElementBlock(dg, nb)->ref;
-          PetscReal         best = PETSC_MAX_REAL;
-          /* the nearest node; the first within tol is it (face nodes lie O(h/N) apart, tol is 1e-8 h):
-           * squared distances, and the search stops there (it took half of DGSetup at N = 6) */
-          for (PetscInt j = 0; j < rnb->Nfp[g] && !(best < tol * tol); j++) {
-            const PetscInt id = dg->elem_node[nb] + rnb->face_nodes[rnb->face_offset[g] + j];
-            PetscReal      d2 = 0;
-            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - shift[d] - dg->x[idM * dim + d]);
-            if (d2 < best) {
-              best = d2;
-              idP  = id;
-            }
+      {
+        const DGBlock    *bnb = DGElementBlock(dg, nb);
+        const RefElement *rnb = bnb->ref;
+        const PetscInt   *fnP = rnb->face_nodes + rnb->face_offset[g];
+        const PetscInt    o   = DGTraceFaceVertexOrientation(mesh, e, f, nb, g);
+        const PetscInt    key = o < 0 || rnb->Nfp[g] != nfp ? -1 : ((((PetscInt)MeshElementShape(mesh, e) * HOFLOW_FACES_MAX + f) * REF_NUM_SHAPES + (PetscInt)MeshElementShape(mesh, nb)) * HOFLOW_FACES_MAX + g) * DG_TRACE_ORIENTATIONS + o;
+        const PetscInt   *p   = key >= 0 ? cache[key] : NULL;
+
+        if (!p || blk->curved || bnb->curved) { /* match by coordinates, or check the reused permutation */
+          const PetscReal tol      = 1e-8 * PetscPowReal(mesh->face_measure[slot], 1.0 / (dim - 1));
+          PetscReal       shift[3] = {0, 0, 0}, shift_norm = 0, ce[3], cn[3];
+          PetscBool       match = (PetscBool)(p != NULL);
+          FaceCentroid(mesh, e, f, ce);
+          FaceCentroid(mesh, nb, g, cn);
+          for (PetscInt d = 0; d < dim; d++) {
+            shift[d] = cn[d] - ce[d];
+            shift_norm += PetscSqr(shift[d]);
           }
-          best = PetscSqrtReal(best);
-          if (!(best < tol)) {
-            char xs[64], ss[64];
-            PetscCheck(shift_norm <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face node %s of face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no node of face %" PetscInt_FMT " of neighbour cell %" PetscInt_FMT " within %g after the periodic shift %s (the nearest is %g away)", mesh->source,
-                       MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
-            SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node %s of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
+          shift_norm = PetscSqrtReal(shift_norm);
+          for (PetscInt i = 0; i < nfp && match; i++) {
+            const PetscInt idM = dg->elem_node[e] + fnM[i], idP = dg->elem_node[nb] + fnP[p[i]];
+            PetscReal      d2 = 0;
+            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[idP * dim + d] - shift[d] - dg->x[idM * dim + d]);
+            match = (PetscBool)(d2 < tol * tol);
+          }
+          if (!match) {
+            PetscCall(DGTraceFaceSearch(dg, e, f, nb, g, shift, shift_norm, tol, perm));
+            if (key >= 0 && !p) {
+              PetscCall(PetscMalloc1(nfp, &cache[key]));
+              PetscCall(PetscArraycpy(cache[key], perm, nfp));
+            }
+            p = perm;
           }
         }
-        dg->vmapP[dg->elem_fnode[e] + ref->face_offset[f] + i] = idP;
+        for (PetscInt i = 0; i < nfp; i++) vmapP[i] = dg->elem_node[nb] + fnP[p[i]];
       }
     }
   }
+  for (PetscInt k = 0; k < nkeys; k++) PetscCall(PetscFree(cache[k]));
+  PetscCall(PetscFree(cache));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -443,7 +521,7 @@ static PetscErrorCode DGGetSubCells(Disc disc, PetscInt *ncells, PetscInt *nvert
   }
   PetscCall(PetscMalloc1(len, cells));
   for (PetscInt e = 0; e < mesh->K; e++) {
-    const PetscInt    b = mesh->elem_block[e];
+    const PetscInt    b   = mesh->elem_block[e];
     const RefElement *ref = dg->blocks[b].ref;
     const PetscInt    nv  = ref->Nverts;
     for (PetscInt c = 0; c < nsub[b]; c++) {
