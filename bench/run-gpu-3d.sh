@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|stokessolve|semstokes|ncu|tetN8|tensorhex|fr|tgv|frtgv]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|semstokes|ncu|tetN8|tensorhex|fr|tgv|frtgv]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -137,20 +137,6 @@ for part in $parts; do
         grep -E "^MatMult " "$OUT/sem_N$n.txt" | awk -v n=$n -v d=$d '{printf "sem hex N=%d dofs %d CG MatMult calls %d time %s s: %.2f GDOF/s\n", n, d, $2, $4, d * $2 / $4 * 1e-9}'
       fi
     done ;;
-  stokessolve)  # issue 18: whole Stokes solves (steady, DIRK) with -dm_vec_type cuda against the host with the same solver
-                # (velocity block 10 CG + Jacobi, rtol 1e-12: round-off apart), with hoflow's block MatMult and with PETSc's
-                # MatNest one (-stokes_fused_mult 0); then the default solver on the device with -log_view.
-    SAME="-fieldsplit_u_pc_type jacobi -fieldsplit_u_ksp_max_it 10 -stokes_pressure_poisson_pc_type jacobi -stokes_deflation_pc_type jacobi -ksp_rtol 1e-12"
-    for c in "-problem stokes -order 4 -dm_plex_box_faces 4,4" "-problem stokes -order 3 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,3" \
-             "-problem stokes_unsteady -order 4 -dm_plex_box_faces 3,3 -stokes_viscosity 0.01 -ts_dt 0.1 -ts_max_time 0.3"; do
-      echo "== $c"
-      for v in "host:" "cuda fused:-dm_vec_type cuda" "cuda nest:-dm_vec_type cuda -stokes_fused_mult 0"; do
-        timeout 120 ./hoflow -disc sem $c $SAME ${v#*:} > "$OUT/r.txt" 2>&1; echo "${v%%:*}: $(grep -E "^(hoflow|summary)|L2|rror" "$OUT/r.txt" | tail -3 | cut -c1-300 | tr '\n' ' ')"
-      done
-    done
-    timeout 240 ./hoflow -disc sem -problem stokes -order 7 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 8,8,8 -ksp_rtol 1e-10 -dm_vec_type cuda -log_view > "$OUT/stokes_logview.txt" 2>&1
-    grep -E "^(hoflow|summary)|L2|rror|^(KSPSolve|PCApply|MatMult|SEMApply|SEMDivergence|PCSetUp) " "$OUT/stokes_logview.txt" | cut -c1-240
-    rm -f "$OUT/r.txt" ;;
   semstokes)  # issue 18's SEM benchmark (bench/sem_bench.c): MatMult GDOF/s of the mass, Laplacian, vector Laplacian, the Taylor-Hood
               # divergence and gradient (cuda/sem_stokes.cu) and the unsteady Stokes block operator [A + M, B0^T; B0, 0] against the
               # bandwidth roofline, hexahedral boxes of about 2.1 M scalar DOFs (6.4 M velocity DOFs; 0.9 and 1.3 M at N = 2, 3) at N = ${SEMSTOKES_ORDERS:-2..8}, affine

@@ -249,7 +249,7 @@ int main(int argc, char **argv)
       blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
       PetscCall(EllipticBytes(vsem, on_device, &ba));
       for (PetscInt fused = 1; fused >= 0; fused--) { /* hoflow's block MatMult (the Stokes systems'), then PETSc's MatNest one */
-        PetscCall(HoflowBlockMatCreate(PETSC_COMM_WORLD, NULL, blocks, vtype, (PetscBool)fused, &K));
+        PetscCall(HoflowBlockMatCreate(PETSC_COMM_WORLD, blocks, vtype, (PetscBool)fused, &K));
         PetscCall(TimeMatMult(K, reps, &seconds));
         PetscCall(Report(csv, device, on_device, vsem, fused ? "stokes" : "stokes_nest", nu + np, seconds, ba + bdiv + bgrad, bandwidth, reps));
         PetscCall(MatDestroy(&K));

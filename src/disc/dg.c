@@ -334,20 +334,22 @@ static PetscErrorCode DGDiscCubatureValues(DGDisc *dg, PetscInt b, PointFunction
     const PetscInt   nv    = RefShapeTable[ref->shape].nverts;
     const PetscReal *verts = mesh->vertices + mb->start * vstride;
     PetscReal       *Aq;
-    PetscCall(DGDiscAffineCubatureWeights(ref, dim, &Aq));
     if (!on_device) {
+      PetscCall(DGDiscAffineCubatureWeights(ref, dim, &Aq));
       PetscCall(PetscMalloc1(K * ref->Nq, fq));
       DGClosedFormAtCubatureHost(&blk->kd, (int)nv, (int)vstride, Aq, verts, &cf, *fq);
+      PetscCall(PetscFree(Aq));
     } else {
-      void *d_Aq, *d_verts;
-      PetscCall(HoflowDeviceUploadChecked(Aq, sizeof(double) * ref->Nq * nv, &d_Aq));
-      PetscCall(HoflowDeviceUploadChecked(verts, sizeof(double) * PetscMax(1, K * vstride), &d_verts));
+      DGBlock *dblk = &dg->blocks[b];
+      if (!dblk->closed_Aq_device) { /* once: a time-dependent closed form copies nothing but its result */
+        PetscCall(DGDiscAffineCubatureWeights(ref, dim, &Aq));
+        PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, Aq, sizeof(double) * ref->Nq * nv, &dblk->closed_Aq_device));
+        PetscCall(HoflowDeviceArraysUpload(&dg->shell.device, verts, sizeof(double) * PetscMax(1, K * vstride), &dblk->vertices_device));
+        PetscCall(PetscFree(Aq));
+      }
       PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * PetscMax(1, K * ref->Nq), d_fq));
-      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGClosedFormAtCubatureCUDA(&blk->kd_device, (int)nv, (int)vstride, (const double *)d_Aq, (const double *)d_verts, &cf, (double *)*d_fq)), "closed form at the cubature points"));
-      PetscCall(HoflowDeviceFreeChecked(d_Aq)); /* cudaFree waits for the kernel */
-      PetscCall(HoflowDeviceFreeChecked(d_verts));
+      PetscCall(OpShellCheckKernel(&dg->shell, HOFLOW_CUDA(DGClosedFormAtCubatureCUDA(&blk->kd_device, (int)nv, (int)vstride, (const double *)dblk->closed_Aq_device, (const double *)dblk->vertices_device, &cf, (double *)*d_fq)), "closed form at the cubature points"));
     }
-    PetscCall(PetscFree(Aq));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscMalloc1(K * ref->Nq, fq));

@@ -363,11 +363,10 @@ static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDisc       *fr  = (FRDisc *)cl->data;
   FRExchangeOps ops = {FRVolumeStep, FRFaceStep, fr->kd.ldg.on ? PETSC_TRUE : PETSC_FALSE, 0, 0};
-  PetscBool     on_device;
 
   PetscFunctionBeginUser;
   FRFlops(fr, &ops.volume_flops, &ops.face_flops);
-  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(OpShellBegin(&fr->shell, u, NULL)); /* the steps read fr->shell.on_device */
   PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

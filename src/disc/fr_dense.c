@@ -445,11 +445,10 @@ static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDDisc      *fr  = (FRDDisc *)cl->data;
   FRExchangeOps ops = {FRDVolumeStep, FRDFaceStep, FRDViscous(fr), 0, 0};
-  PetscBool     on_device;
 
   PetscFunctionBeginUser;
   FRDFlops(fr, &ops.volume_flops, &ops.face_flops);
-  PetscCall(OpShellBegin(&fr->shell, u, &on_device));
+  PetscCall(OpShellBegin(&fr->shell, u, NULL)); /* the steps read fr->shell.on_device */
   PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

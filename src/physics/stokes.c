@@ -144,7 +144,7 @@ static PetscErrorCode StokesCreateOperators(StokesSystem *st)
     PetscOptionsBegin(comm, NULL, "Stokes", NULL);
     PetscCall(PetscOptionsBool("-stokes_fused_mult", "The system's MatMult applies its blocks to the velocity and pressure parts of the vectors in place (solver/blockmat.c); false: PETSc's MatNest MatMult (subvectors per call)", NULL, fused, &fused, NULL));
     PetscOptionsEnd();
-    PetscCall(HoflowBlockMatCreate(comm, NULL, blocks, vtype, fused, &st->K));
+    PetscCall(HoflowBlockMatCreate(comm, blocks, vtype, fused, &st->K));
   }
   PetscCall(MatNestGetISs(st->K, st->is, NULL));
   PetscCall(PetscObjectReference((PetscObject)st->is[0]));

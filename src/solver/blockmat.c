@@ -131,13 +131,13 @@ static PetscErrorCode MatMult_BlockMat(Mat K, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, IS is[2], Mat blocks[4], VecType vtype, PetscBool fused, Mat *K)
+PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, Mat blocks[4], VecType vtype, PetscBool fused, Mat *K)
 {
   BlockMat      *bm;
   PetscContainer c;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateNest(comm, 2, is, 2, is, blocks, K));
+  PetscCall(MatCreateNest(comm, 2, NULL, 2, NULL, blocks, K)); /* its index sets: field 0's rows, then field 1's, on each rank */
   PetscCall(MatNestSetVecType(*K, vtype));
   if (!fused) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&bm));
@@ -147,22 +147,6 @@ PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, IS is[2], Mat blocks[4], VecT
     PetscCheck(B, comm, PETSC_ERR_ARG_WRONG, "block operator: field %" PetscInt_FMT " has no block in its rows", f);
     PetscCall(MatGetLocalSize(B, &bm->n[f], NULL));
     PetscCall(MatGetSize(B, &bm->N[f], NULL));
-  }
-  {
-    IS       isg[2];
-    PetscInt start, n;
-    PetscCall(MatNestGetISs(*K, isg, NULL));
-    for (PetscInt f = 0; f < 2; f++) { /* field 0's rows first on every rank, then field 1's: the layout the arrays are split by */
-      PetscBool stride;
-      PetscInt  first, step;
-      PetscCall(PetscObjectTypeCompare((PetscObject)isg[f], ISSTRIDE, &stride));
-      PetscCall(ISGetLocalSize(isg[f], &n));
-      PetscCheck(n == bm->n[f], comm, PETSC_ERR_PLIB, "block operator: field %" PetscInt_FMT " has %" PetscInt_FMT " local rows, its index set %" PetscInt_FMT, f, bm->n[f], n);
-      PetscCheck(stride, comm, PETSC_ERR_SUP, "block operator: field %" PetscInt_FMT "'s index set is no stride", f);
-      PetscCall(ISStrideGetInfo(isg[f], &first, &step));
-      PetscCall(MatGetOwnershipRange(*K, &start, NULL));
-      PetscCheck(step == 1 && first == start + (f ? bm->n[0] : 0), comm, PETSC_ERR_SUP, "block operator: field %" PetscInt_FMT " is not contiguous after the fields before it on each rank", f);
-    }
   }
   PetscCall(PetscContainerCreate(comm, &c));
   PetscCall(PetscContainerSetPointer(c, bm));

@@ -31,7 +31,7 @@ static PetscErrorCode StokesBlockOperator(SEMDisc *u, Mat B0, const PetscInt fac
   PetscCall(MatCreateTranspose(B0, &BT));
   blocks[0] = Av, blocks[1] = BT, blocks[2] = B0, blocks[3] = NULL;
   PetscCall(DMGetVecType(u->dm, &vtype));
-  PetscCall(HoflowBlockMatCreate(PETSC_COMM_WORLD, NULL, blocks, vtype, fused, K));
+  PetscCall(HoflowBlockMatCreate(PETSC_COMM_WORLD, blocks, vtype, fused, K));
   PetscCall(MatDestroy(&Av));
   PetscCall(MatDestroy(&BT));
   PetscFunctionReturn(PETSC_SUCCESS);

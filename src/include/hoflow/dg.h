@@ -40,6 +40,8 @@ typedef struct {
   PetscInt    *node_face;         /* [Nfn] face of each face node */
   DGKernelData kd, kd_device;     /* element-wise kernels (mass, integrals, errors) on host and device */
   PetscReal   *tensor1;           /* quadrilaterals and hexahedra: the 1D factors of kd (M1, M1inv, B1, B1T) */
+  const void  *closed_Aq_device;  /* closed forms on the device: the affine cubature weights and the block's vertices, */
+  const void  *vertices_device;   /* uploaded at the first such call into the shell's registry (freed with it) */
 } DGBlock;
 
 typedef struct {

@@ -77,7 +77,7 @@ PETSC_EXTERN PetscErrorCode KSPGuessProjectionGetCount(KSPGuess guess, PetscInt 
 /* Register hoflow's PC, KSP and KSPGuess types (idempotent). */
 PETSC_EXTERN PetscErrorCode HoflowSolverRegisterAll(void);
 /* [A00, A01; A10, A11] (blocks row by row, NULL for zero) on vectors of type vtype whose rows on each rank are field
- * 0's then field 1's (is: NULL to let the MatNest make them, or the two contiguous index sets): a MatNest (PCFIELDSPLIT
- * finds its blocks), whose MatMult with `fused` applies the blocks to wrappers placed on the arrays of x and y
- * (device arrays for CUDA vectors) instead of PETSc's subvectors (solver/blockmat.c). */
-PETSC_EXTERN PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, IS is[2], Mat blocks[4], VecType vtype, PetscBool fused, Mat *K);
+ * 0's then field 1's (MatNestGetISs gives the index sets): a MatNest (PCFIELDSPLIT finds its blocks), whose MatMult
+ * with `fused` applies the blocks to wrappers placed on the arrays of x and y (device arrays for CUDA vectors) instead
+ * of PETSc's subvectors (solver/blockmat.c). */
+PETSC_EXTERN PetscErrorCode HoflowBlockMatCreate(MPI_Comm comm, Mat blocks[4], VecType vtype, PetscBool fused, Mat *K);

@@ -139,10 +139,10 @@ HOFLOW_HD void FRDensePointFlux(const FRDenseKernelData *d, FRDenseSizes z, int 
 
 /* Step 2 (dense): rhs[k*Np + i] = sum_d sum_m D_d[i][m] Fh_d[k][m], the divergence of the discontinuous flux (each
  * D_d[i][m] read once for the nv components; each sum over d, then m, in order) */
-HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+/* s[k] = sum_d sum_m D_d[i][m] Fh_d[k][m] (the divergence of a flux at solution point i; also the viscous flux's) */
+HOFLOW_HD void FRDensePointDivergenceSum(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double s[EULER_NV_MAX])
 {
   const int nv = z.nv, Np = z.Np;
-  double    s[EULER_NV_MAX];
   for (int k = 0; k < nv; k++) s[k] = 0;
   for (int rd = 0; rd < z.dim; rd++) {
     const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + (size_t)rd * nv * Np;
@@ -152,7 +152,13 @@ HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z
       for (int k = 0; k < nv; k++) s[k] += dm * f[(size_t)k * Np + m];
     }
   }
-  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] = s[k];
+}
+
+HOFLOW_HD void FRDensePointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
+{
+  double s[EULER_NV_MAX];
+  FRDensePointDivergenceSum(d, z, i, Fh, s);
+  for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] = s[k];
 }
 
 /* Step 3 (the discontinuous solution and normal flux at the flux points): u- and Fh^D . nr_f = sum_d nr_d (L Fh_d) at

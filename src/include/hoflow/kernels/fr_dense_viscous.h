@@ -116,18 +116,9 @@ HOFLOW_HD void FRDenseViscousPointFlux(const FRDenseKernelData *d, FRDenseSizes 
 /* V3 at solution point i: rhs[k*Np + i] -= sum_d sum_m D_d[i][m] Fh_v,d[k][m] */
 HOFLOW_HD void FRDenseViscousPointDivergence(const FRDenseKernelData *d, FRDenseSizes z, int i, const double *HOFLOW_RESTRICT Fh, double *HOFLOW_RESTRICT rhs)
 {
-  const int nv = z.nv, Np = z.Np;
-  double    s[EULER_NV_MAX];
-  for (int k = 0; k < nv; k++) s[k] = 0;
-  for (int rd = 0; rd < z.dim; rd++) {
-    const double *Dr = d->D + ((size_t)rd * Np + i) * Np, *f = Fh + (size_t)rd * nv * Np;
-    FRD_UNROLL
-    for (int m = 0; m < Np; m++) {
-      const double dm = Dr[m];
-      for (int k = 0; k < nv; k++) s[k] += dm * f[(size_t)k * Np + m];
-    }
-  }
-  for (int k = 0; k < nv; k++) rhs[(size_t)k * Np + i] -= s[k];
+  double s[EULER_NV_MAX];
+  FRDensePointDivergenceSum(d, z, i, Fh, s);
+  for (int k = 0; k < z.nv; k++) rhs[(size_t)k * z.Np + i] -= s[k];
 }
 
 /* V3 at flux point p of the block's owned element e: the trace's Fh^D . nr -= Fh_v^D . nr (one interpolation a
