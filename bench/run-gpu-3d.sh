@@ -237,21 +237,19 @@ for part in $parts; do
     cp "$dir/monitors.csv" "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces")_monitors.csv"
     python3 scripts/tgv_compare.py "$dir/monitors.csv" --plot "$OUT/tgv$([ "$faces" = 16 ] || echo "$faces").png" --label "hoflow N=7 ${faces}^3" ;;
   frtgv)  # the compressible Taylor-Green vortex at Re = 1600, Ma = 0.1 with flux reconstruction (issue 17):
-          # options/taylor_green_fr.yaml (32^3 hexahedra, N = 3: 128^3 solution points, 10.5 M DOF-variables; LSERK4 at
-          # CFL 0.5, dt about 6.4e-4, 31 000 steps) to t = ${FRTGV_T:-20} on one GPU. The estimate, from the inviscid FR
-          # bench (h100_2026-11-26_fr_rhs.md: a LSERK4 stage 7.2e-11 s per DOF-variable at N = 3 on hexahedra, 0.75 ms
-          # here) with the viscous kernels at 1 to 2 times the inviscid right-hand side: 1.3 to 2.5 ms a stage, 155 000
-          # stages, 3.5 to 6.5 minutes. Then the peaks of -dE/dt against the 512^3 spectral DNS (scripts/tgv_compare.py,
-          # the issue's 3 %). FRTGV_EXTRA: e.g. "-dm_plex_box_faces 24,24,24" (coarser) or "-order 4"; stops after
-          # FRTGV_TIMEOUT (540) seconds with a checkpoint every FRTGV_CHECKPOINT (2000) steps in output/frtgv:
-          # FRTGV_RESTART=1 continues it.
+          # options/taylor_green_fr.yaml (40^3 hexahedra, N = 3: 160^3 solution points, 20.5 M DOF-variables; LSERK4 at
+          # CFL 0.5, dt about 5e-4, 39 300 steps) to t = ${FRTGV_T:-20} on one GPU: about 1090 s of stepping on an H100
+          # (2026-11-26, h100_2026-11-26h_frtgv_40cubed_N3.md), so it takes three calls on one warm machine:
+          # stops after FRTGV_TIMEOUT (540) seconds with a checkpoint every FRTGV_CHECKPOINT (2000) steps in output/frtgv;
+          # FRTGV_RESTART=1 continues it (the monitors continue the same file). Then the peaks of -dE/dt against the
+          # 512^3 spectral DNS (scripts/tgv_compare.py, the issue's 3 %). FRTGV_EXTRA: e.g. "-dm_plex_box_faces 32,32,32".
     mkdir -p output/frtgv
     restart=""; [ "${FRTGV_RESTART:-0}" = 1 ] && restart="-restart output/frtgv/checkpoint.h5"
     /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${FRTGV_TIMEOUT:-540} ./hoflow -options_file options/taylor_green_fr.yaml \
       -dm_vec_type cuda -ts_max_time ${FRTGV_T:-20} -output_dir output/frtgv -checkpoint_interval ${FRTGV_CHECKPOINT:-2000} $restart -log_view ${FRTGV_EXTRA:-} > "$OUT/frtgv.txt" 2>&1
     grep -E "^progress|^hoflow|^wall|^(TSStep|FRVolume|FRFace|FRViscous|VecScatterBegin|VecDot|VecMax) |GpuToCpu" "$OUT/frtgv.txt" | cut -c1-280 | tail -30
     cp output/frtgv/monitors.csv "$OUT/frtgv_monitors.csv"
-    python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR N=3 32^3" ;;
+    python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR ${FRTGV_EXTRA:-options/taylor_green_fr.yaml}" ;;
   esac
 done
 date -u
