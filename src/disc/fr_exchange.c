@@ -21,6 +21,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/fr.h>
 #include <hoflow/log.h>
+#include <petscsf.h>
 #include <hoflow/kernels/device.h>
 
 const char *const FRExchangeTypes[] = {"none", "overlap", "split", "FRExchangeType", "FR_EXCHANGE_", NULL};
@@ -53,21 +54,16 @@ static PetscErrorCode FRExchangeJoin(OpShell *shell, void *event, void *from, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx)
+/* -fr_halo elements: the halo elements' values (OpShell slot 0) exchanged beside the volume step; Euler and advection
+ * (FRViscousSetUp refuses the viscous terms on several ranks with it, and on one rank there is no halo) */
+static PetscErrorCode FRExchangeRHSElements(FRExchange *x, OpShell *shell, Vec u, const PetscScalar ua[], PetscScalar fa[], const FRExchangeOps *ops, void *ctx)
 {
-  const PetscScalar *ua, *ul;
-  PetscScalar       *fa;
+  const PetscScalar *ul;
   FRExchangeType     type  = x->type;
-  const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->faces_need_all);
-  void              *main = shell->stream, *side = shell->stream; /* split: the second stream */
+  const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous);
+  void              *main = shell->stream, *side = split ? x->stream : shell->stream;
 
   PetscFunctionBeginUser;
-  if (split) {
-    PetscCall(FRExchangeDeviceSetUp(x, shell));
-    side = x->stream;
-  }
-  PetscCall(OpShellGetArrayRead(shell, u, &ua));
-  PetscCall(OpShellGetArrayWrite(shell, f, &fa));
   if (split) PetscCall(FRExchangeJoin(shell, x->start, main, side)); /* u and f as PETSc's stream left them */
   if (type == FR_EXCHANGE_NONE) {                                    /* the exchange first, whole */
     PetscCall(OpShellHaloBegin(shell, 0, u));
@@ -81,8 +77,13 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
     PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->volume_done, side)), "event record (-fr_exchange split)"));
     PetscCall(OpShellHaloBegin(shell, 0, u)); /* its pack on PETSc's stream, beside the volume kernels */
   }
-  if (type == FR_EXCHANGE_NONE || ops->faces_need_all) {
+  if (type == FR_EXCHANGE_NONE || ops->viscous) {
     if (type != FR_EXCHANGE_NONE) PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
+    if (ops->viscous) {
+      PetscCall(OpShellEventBegin(shell, HOFLOW_FRViscous));
+      PetscCall(ops->viscous(ctx, main, ua, ul, fa));
+      PetscCall(OpShellEventEnd(shell, HOFLOW_FRViscous, 0));
+    }
     PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
     PetscCall(ops->faces(ctx, main, FR_FACES_ALL, ul, fa));
     PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
@@ -99,6 +100,89 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
     if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
   }
   PetscCall(OpShellHaloRestore(shell, 0, &ul));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a trace exchange on the call's trace array (roots: the owned traces, leaves: the ghosts' slots of the same array) */
+static PetscErrorCode FRExchangeTraceBegin(PetscSF sf, PetscScalar *trace)
+{
+  PetscFunctionBeginUser;
+  if (sf) PetscCall(PetscSFBcastBegin(sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRExchangeTraceEnd(PetscSF sf, PetscScalar *trace)
+{
+  PetscFunctionBeginUser;
+  if (sf) PetscCall(PetscSFBcastEnd(sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -fr_halo traces: the volume step writes the traces the exchange sends, so it comes first (seed 003 listings 4, 5):
+ *   none     volume; exchange; faces of all
+ *   overlap  volume; exchange begun; faces of the interior elements; exchange ended; faces of the halo elements
+ *   split    volume (PETSc's stream); the interior faces on the second stream, beside the exchange (pack, MPI, unpack)
+ *            and the halo elements' faces on PETSc's stream
+ * Navier–Stokes (ops->viscous): volume; traces exchanged; V1..V3 and the gradient traces; gradients exchanged; faces of
+ * all (every strategy: the face step of any element reads the gradients of its neighbours, formed after the first
+ * exchange). On one rank the star forests are NULL: no exchange, no copy of u. */
+static PetscErrorCode FRExchangeRHSTraces(FRExchange *x, OpShell *shell, const PetscScalar ua[], PetscScalar fa[], const FRExchangeOps *ops, void *ctx)
+{
+  FRExchangeType  type  = x->type;
+  const PetscBool split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous && x->trace_sf);
+  void           *main = shell->stream, *side = split ? x->stream : shell->stream;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRVolume));
+  PetscCall(ops->volume(ctx, main, ua, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRVolume, ops->volume_flops));
+  if (type == FR_EXCHANGE_NONE || ops->viscous || !x->trace_sf) {
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace));
+    PetscCall(FRExchangeTraceEnd(x->trace_sf, ops->trace));
+    if (ops->viscous) {
+      PetscCall(OpShellEventBegin(shell, HOFLOW_FRViscous));
+      PetscCall(ops->viscous(ctx, main, ua, NULL, fa));
+      PetscCall(OpShellEventEnd(shell, HOFLOW_FRViscous, 0));
+      PetscCall(FRExchangeTraceBegin(x->grad_sf, ops->grad_trace));
+      PetscCall(FRExchangeTraceEnd(x->grad_sf, ops->grad_trace));
+    }
+    PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+    PetscCall(ops->faces(ctx, main, FR_FACES_ALL, NULL, fa));
+    PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (split)
+    PetscCall(FRExchangeJoin(shell, x->volume_done, main, side)); /* the traces written */
+  else
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace));
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace)); /* while the traces are in flight */
+  PetscCall(ops->faces(ctx, side, FR_FACES_INTERIOR, NULL, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, 0));
+  if (split) {
+    PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->interior_done, side)), "event record (-fr_exchange split)"));
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace)); /* pack on PETSc's stream, beside the interior faces */
+  }
+  PetscCall(FRExchangeTraceEnd(x->trace_sf, ops->trace));
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+  PetscCall(ops->faces(ctx, main, FR_FACES_HALO, NULL, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+  if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx)
+{
+  const PetscScalar *ua;
+  PetscScalar       *fa;
+
+  PetscFunctionBeginUser;
+  if (x->type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous) PetscCall(FRExchangeDeviceSetUp(x, shell));
+  PetscCall(OpShellGetArrayRead(shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(shell, f, &fa));
+  if (x->halo == FR_HALO_ELEMENTS)
+    PetscCall(FRExchangeRHSElements(x, shell, u, ua, fa, ops, ctx));
+  else
+    PetscCall(FRExchangeRHSTraces(x, shell, ua, fa, ops, ctx));
   PetscCall(OpShellRestoreArrayWrite(shell, f, &fa));
   PetscCall(OpShellRestoreArrayRead(shell, u, &ua));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,6 +195,8 @@ PetscErrorCode FRExchangeDestroy(FRExchange *x)
 
   PetscFunctionBeginUser;
   (void)events; /* (a build without CUDA never makes the stream) */
+  PetscCall(PetscSFDestroy(&x->trace_sf));
+  PetscCall(PetscSFDestroy(&x->grad_sf));
   if (!x->stream) PetscFunctionReturn(PETSC_SUCCESS);
   for (int k = 0; k < 3; k++) err = err ? err : HOFLOW_CUDA(HoflowDeviceEventDestroy(events[k]));
   err = err ? err : HOFLOW_CUDA(HoflowDeviceStreamDestroy(x->stream));
