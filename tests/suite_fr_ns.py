@@ -55,8 +55,8 @@ def _():
     return "density L2 %s, rates %.2f %.2f" % (" ".join("%.3e" % e for e in err), rates[0], rates[1])
 
 
-test("fr/navier-stokes/errors/two-ranks")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-dm_plex_box_faces", "8,4", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-ts_max_steps", "1"],
-                                                     r"-disc fr with physics navier_stokes runs on one rank so far", mpi=2))
+test("fr/navier-stokes/errors/two-ranks-halo-elements")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-dm_plex_box_faces", "8,4", "-dm_plex_box_upper", "4,2", "-dm_plex_box_bd", "periodic,none", "-ts_max_steps", "1", "-fr_halo", "elements"],
+                                                                  r"-disc fr with physics navier_stokes on several ranks needs -fr_halo traces", mpi=2))
 test("fr/navier-stokes/errors/beta")(error_test(["-problem", "couette", "-disc", "fr", "-order", "1", "-fr_viscous_beta", "0.7", "-ts_max_steps", "1"], r"-fr_viscous_beta 0\.7: give a value in \[-0\.5, 0\.5\]"))
 
 
