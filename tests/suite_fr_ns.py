@@ -166,3 +166,10 @@ def _():
 test("gpu/fr/viscous/run/taylor-green-N2", gpu=True)(lambda: fr_gpu_run_test(
     ["-problem", "taylor_green_compressible", "-order", "2", "-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5", "-ts_max_time", "0.5", "-dm_plex_dim", "3", "-dm_plex_simplex", "0",
      "-dm_plex_box_faces", "6,6,6", "-dm_plex_box_upper", "6.283185307179586,6.283185307179586,6.283185307179586", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["kinetic_energy", "dissipation", "enstrophy_dissipation"])())
+
+
+# several ranks (-fr_halo traces: the traces and the gradient traces of the partition faces exchanged on the device): the
+# device on 2 ranks sharing one GPU against the host on one (the strategies on 2 ranks: gpu/fr/exchange/navier-stokes-*)
+test("gpu/fr/viscous/run/taylor-green-N2-2-ranks", gpu=True)(lambda: fr_gpu_run_test(
+    ["-problem", "taylor_green_compressible", "-order", "2", "-ts_type", "rk", "-ts_rk_type", "lserk4", "-cfl", "0.5", "-ts_max_time", "0.5", "-dm_plex_dim", "3", "-dm_plex_simplex", "0",
+     "-dm_plex_box_faces", "6,6,6", "-dm_plex_box_upper", "6.283185307179586,6.283185307179586,6.283185307179586", "-dm_plex_box_bd", "periodic,periodic,periodic"], ["kinetic_energy", "enstrophy_dissipation"], ranks=2)())
