@@ -2,22 +2,29 @@
  * et al.): the order of one right-hand side's volume and face steps around the halo exchange, written once for
  * tensor FR (disc/fr.c) and dense FR (disc/fr_dense.c), which give the steps (FRExchangeOps).
  *
- * The volume step needs only owned values (it interpolates each element's trace); the face step of an element reads
- * its owned neighbours' traces and, for a halo neighbour, the neighbour's values in the local vector. So every
- * element's volume step and the interior elements' face steps (MeshBlock: [start, interior_end) have no halo
- * neighbour) can run while the neighbours' values are in flight, and only the halo elements' face steps
- * ([interior_end, end)) wait for them. Each element's arithmetic is the same whatever the order: the strategies
- * give the same bits.
+ * -fr_halo traces (the default; disc/fr_trace.c): what the face step of an element with a halo neighbour needs is the
+ * neighbour's trace on the shared face, which its owner's volume step writes; so the volume step of every owned
+ * element comes first, then the traces go out (a PetscSF from the owners' traces into the halo elements' slots of the
+ * same array), and the interior elements' face steps (MeshBlock: [start, interior_end) have no halo neighbour) run
+ * while they are in flight; the halo elements' face steps wait for them. Navier–Stokes adds V1..V3 and the gradient
+ * traces of the partition faces after the traces' exchange and a second exchange, of the gradient traces, before the
+ * face step.
  *
- * split on the device: the volume and interior face kernels run on a second stream (made at the first call), so that
- * PETSc's stream is free for the exchange (its pack and unpack kernels, with GPU-aware MPI the device buffers
- * themselves) and the halo elements' face kernel starts when its inputs are ready, not behind the interior work:
+ * -fr_halo elements: the halo elements' values (the local vector) exchanged beside the volume step; the face step
+ * interpolates a halo neighbour's trace itself (Euler and advection on several ranks).
  *
- *   PETSc's stream:  record start --- pack | MPI | unpack --- wait volume_done --- halo faces --- wait interior_done
- *   second stream:   wait start --- volume (record volume_done) --- interior faces (record interior_done)
+ * Each element's arithmetic is the same whatever the order and the halo: the strategies give the same bits.
  *
- * overlap on the device queues everything on PETSc's stream: the kernels run while the host waits for MPI, but the
- * unpack and the halo faces queue behind the interior work. */
+ * split on the device (traces): the interior elements' face kernels run on a second stream (made at the first call),
+ * so that PETSc's stream is free for the exchange (its pack and unpack kernels, with GPU-aware MPI the device buffers
+ * themselves) and the halo elements' face kernel starts when the traces are there, not behind the interior work:
+ *
+ *   PETSc's stream:  volume --- record volume_done --- pack | MPI | unpack --- halo faces --- wait interior_done
+ *   second stream:   wait volume_done --- interior faces (record interior_done)
+ *
+ * (elements: the volume kernels on the second stream too, beside the pack of the halo values.) overlap on the device
+ * queues everything on PETSc's stream: the kernels run while the host waits for MPI, but the unpack and the halo faces
+ * queue behind the interior work. */
 #include <hoflow/compat.h>
 #include <hoflow/fr.h>
 #include <hoflow/log.h>

@@ -21,13 +21,16 @@
 #include <hoflow/kernels/fr_dense.h>
 
 /* The halo exchange strategies of seed 003 §VII (Jacobsen et al.'s three), -fr_exchange none|overlap|split
- * (disc/fr_exchange.c; every strategy gives the same numbers, bit for bit, on a given partition):
- *   none     the exchange completes, then the volume and face steps of every element
- *   overlap  exchange started; the volume step of every element and the face step of the interior elements (no halo
- *            neighbour: MeshBlock's [start, interior_end)); exchange finished; the face step of the others
- *   split    overlap's steps on two CUDA streams: the volume and interior face kernels on a stream of their own, the
- *            exchange (PETSc's stream) and then the halo elements' face kernel beside them, joined by events; on
- *            the host it is overlap */
+ * (disc/fr_exchange.c; every strategy gives the same numbers, bit for bit, on a given partition). With -fr_halo traces
+ * (below) the volume step writes what is sent, so it comes first:
+ *   none     volume of every element; exchange; the face step of every element
+ *   overlap  volume; exchange started; the face step of the interior elements (no halo neighbour: MeshBlock's
+ *            [start, interior_end)); exchange finished; the face step of the others
+ *   split    overlap's steps on two CUDA streams: the interior face kernels on a stream of their own, the exchange
+ *            (PETSc's stream) and then the halo elements' face kernel beside them, joined by events; on the host it is
+ *            overlap
+ * (-fr_halo elements: the exchange starts before the volume step, which overlap and split run beside it.) Navier–Stokes:
+ * the face step of every element after both exchanges, whatever the strategy. */
 typedef enum {
   FR_EXCHANGE_NONE,
   FR_EXCHANGE_OVERLAP,
