@@ -6,9 +6,9 @@
  * degree 2N+1 as modal DG's, integrals by the Gauss weights). The right-hand side and the wave speeds run on the
  * host or, for CUDA vectors, on the device (cuda/fr.cu; the kernel data uploaded at the first device call). No
  * limiter. The viscous terms of physics navier_stokes (the corrected gradient, hoflow/kernels/fr.h's FRViscous*
- * routines, set up by disc/fr_viscous.c; their CUDA twin cuda/fr_viscous.cu) run on any number of ranks. On several ranks the halo elements
- * traces (and with the viscous terms their gradient traces) come from their owners (-fr_halo traces, disc/fr_trace.c):
- * the trace array holds a slot for every local element, owned first.
+ * routines, set up by disc/fr_viscous.c; their CUDA twin cuda/fr_viscous.cu) run on any number of ranks. On several
+ * ranks the halo elements' traces (and with the viscous terms their gradient traces) come from their owners (-fr_halo
+ * traces, disc/fr_trace.c): the trace array holds a slot for every local element, owned first.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
