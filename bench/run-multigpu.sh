@@ -204,34 +204,57 @@ for part in ${*:-crash aware strong weak ins tests}; do
         logs=$(cd "$OUT" && ls *.log)
         tar czf "$OUT/scale-logs.tgz" -C "$OUT" $logs && (cd "$OUT" && rm -f $logs) && echo "logs packed: $OUT/scale-logs.tgz"
       fi ) ;;
-  fr)     # issue 17: flux reconstruction's halo exchange strategies (-fr_exchange none|overlap|split, disc/fr_exchange.c):
-          # the Euler isentropic vortex, LSERK4, N = 3, on periodic hexahedra (tensor FR, 40^3: 20.5 M DOF-variables) and
-          # periodic prisms (dense FR, scripts/periodic_mesh.py n = 30: 54 000 prisms, 10.8 M), 1 GPU (none: one rank has no
-          # exchange; FR_1GPU="none overlap split" runs all three) and 2 GPUs (one visible GPU a rank, GPUBIND) with each
-          # strategy; time per RK stage (TSStep / 5 stages, max over ranks, -log_view without GPU timers: no
-          # synchronizations) and the strong-scaling efficiency t1 / (2 t2). FR_STEPS (50), FR_HEX_N (40), FR_PRISM_N (30),
-          # FR_SHAPES ("hex prism").
+  fr)     # issue 17: flux reconstruction on 2 GPUs: the halo exchange strategies (-fr_exchange none|overlap|split,
+          # disc/fr_exchange.c) with the trace exchange (-fr_halo traces, the default: the partition faces' flux-point
+          # values, disc/fr_trace.c) and, for comparison, the element exchange (-fr_halo elements, overlap); the Euler
+          # isentropic vortex, LSERK4, N = 3, on periodic hexahedra (tensor FR, 40^3: 20.5 M DOF-variables) and periodic
+          # prisms (dense FR, scripts/periodic_mesh.py n = 30: 54 000 prisms, 10.8 M), 1 GPU (none: one rank has no
+          # exchange; FR_1GPU="none overlap split" runs all three) and 2 GPUs in two bindings (FR_BINDS): "bind", one
+          # visible GPU a rank (GPUBIND: CUDA IPC between the GPUs is then out of Open MPI's reach, the transfers may be
+          # staged through the host) and "visible", both GPUs visible to both ranks, each taking the GPU of its local rank
+          # (hoflow's -device_select_cuda default, src/core/device.c: smcuda's CUDA IPC possible); then Navier-Stokes:
+          # the Taylor-Green vortex (options/taylor_green_fr.yaml at 40^3, N = 3: the viscous terms, two exchanges a
+          # right-hand side, FR_TGV_STEPS (50) steps) on 1 and 2 GPUs. Time per RK stage (TSStep / 5 stages, max over
+          # ranks, -log_view without GPU timers on 2 ranks: no synchronizations) and the strong-scaling efficiency
+          # t1 / (2 t2); -fr_view's bytes a right-hand side. FR_STEPS (50), FR_HEX_N (40), FR_PRISM_N (30), FR_SHAPES
+          # ("hex prism tgv").
     ( source scripts/gpu-toolchain/env.sh
       FRV="-problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 -ts_max_time 100
-           -ts_max_steps ${FR_STEPS:-50} -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view"
+           -ts_max_steps ${FR_STEPS:-50} -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view -fr_view"
+      TGV="-options_file options/taylor_green_fr.yaml -dm_plex_box_faces ${FR_HEX_N:-40},${FR_HEX_N:-40},${FR_HEX_N:-40} -ts_max_steps ${FR_TGV_STEPS:-50}
+           -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view -fr_view"
       hn=${FR_HEX_N:-40}; pn=${FR_PRISM_N:-30}
       mesh=output/bench-meshes/periodic_prism_$pn.msh
-      [ -f $mesh ] || { mkdir -p output/bench-meshes && python3 scripts/periodic_mesh.py --shape prism --n $pn -o $mesh; }
       stage() { awk '$1 == "TSStep" { printf "%.4e", $4 / ($2 * 5) }' "$OUT/$1.log"; }
-      for shape in ${FR_SHAPES:-hex prism}; do
-        if [ $shape = hex ]; then M="-dm_plex_dim 3 -dm_plex_box_faces $hn,$hn,$hn -dm_plex_box_bd periodic,periodic,periodic"
-        else M="-dm_plex_filename $mesh -vortex_radius 0.15 -vortex_strength 1"; fi
+      eff() { # NAME T1 LOG2
+        local t2=$(stage $3); t2=${t2:-0}
+        awk -v n="$1" -v a="$2" -v b="$t2" 'BEGIN { printf "%-44s %s s per RK stage, strong-scaling efficiency %s\n", n, b, (b > 0 ? sprintf("%.1f %%", 100 * a / (2 * b)) : "n/a") }'
+      }
+      for shape in ${FR_SHAPES:-hex prism tgv}; do
+        if [ $shape = hex ]; then A="$FRV -dm_plex_dim 3 -dm_plex_box_faces $hn,$hn,$hn -dm_plex_box_bd periodic,periodic,periodic"
+        elif [ $shape = prism ]; then
+          [ -f $mesh ] || { mkdir -p output/bench-meshes && python3 scripts/periodic_mesh.py --shape prism --n $pn -o $mesh; }
+          A="$FRV -dm_plex_filename $mesh -vortex_radius 0.15 -vortex_strength 1"
+        else A="$TGV"; fi
         # one rank: nothing in TSStep waits for the GPU (2026-11-26: 35 ms for 200 steps of 1.5 ms stages), so its time
         # is taken with -log_view_gpu_time (a synchronization per event: an upper bound of the stage)
-        for x in ${FR_1GPU:-none}; do T=120 run fr-$shape-1gpu-$x 1 $FRV $M -fr_exchange $x -log_view_gpu_time; done
-        for x in none overlap split; do T=120 GPUBIND=1 run fr-$shape-2gpu-$x 2 $FRV $M -fr_exchange $x; done
+        xs="none overlap split"; [ $shape = tgv ] && xs="overlap" # Navier-Stokes: the same order of steps in every strategy
+        for x in ${FR_1GPU:-none}; do T=150 run fr-$shape-1gpu-$x 1 $A -fr_exchange $x -log_view_gpu_time; done
+        for b in ${FR_BINDS:-bind visible}; do
+          for x in $xs; do
+            if [ $b = bind ]; then T=150 GPUBIND=1 run fr-$shape-2gpu-$b-$x 2 $A -fr_exchange $x; else T=150 run fr-$shape-2gpu-$b-$x 2 $A -fr_exchange $x; fi
+          done
+        done
+        [ $shape != tgv ] && T=150 GPUBIND=1 run fr-$shape-2gpu-bind-overlap-elements 2 $A -fr_exchange overlap -fr_halo elements
         fr1=${FR_1GPU:-none}; t1=$(stage fr-$shape-1gpu-${fr1%% *}); t1=${t1:-0}
         dofs=$(grep -m1 -oE " dofs [0-9]+" "$OUT/fr-$shape-1gpu-${fr1%% *}.log" | awk '{print $2}')
         echo "fr $shape N = 3, ${dofs:-?} DOF-variables: 1 GPU ${t1} s per RK stage"
-        for x in none overlap split; do
-          t2=$(stage fr-$shape-2gpu-$x); t2=${t2:-0}
-          awk -v s="$shape" -v x=$x -v a="$t1" -v b="$t2" 'BEGIN { printf "fr %-5s 2 GPUs -fr_exchange %-7s %s s per RK stage, strong-scaling efficiency %s\n", s, x, b, (b > 0 ? sprintf("%.1f %%", 100 * a / (2 * b)) : "n/a") }'
+        grep -hE "^fr halo: rank 0" "$OUT/fr-$shape-2gpu-bind-overlap.log" "$OUT/fr-$shape-2gpu-bind-overlap-elements.log" 2>/dev/null | sort -u
+        for b in ${FR_BINDS:-bind visible}; do
+          for x in $xs; do eff "fr $shape 2 GPUs $b -fr_exchange $x" "$t1" fr-$shape-2gpu-$b-$x; done
         done
+        [ $shape != tgv ] && eff "fr $shape 2 GPUs bind overlap -fr_halo elements" "$t1" fr-$shape-2gpu-bind-overlap-elements
+        grep -hE "^(SFBcastBegin|SFBcastEnd|SFPack|SFUnpack|FRFace|FRVolume|FRViscous) " "$OUT/fr-$shape-2gpu-bind-overlap.log" | cut -c1-80
       done ) ;;
   cpu)    # the same 19.3 M DOF solve on 16 CPU cores (GAMG coarse: this hypre takes device vectors only)
     run r7-cpu16 16 ${P6/-dm_vec_type cuda/} -dm_refine 7 -options_file options/pmg_gamg.yaml -log_view ;;

@@ -13,6 +13,9 @@
 //                   subtracts Fh_v^D from the trace's Fh^D (V3). The host runs V1 of every element before V2 of any:
 //                   the fused kernel needs no such order, since V2 reads the element's own jumps only and V3 changes
 //                   the trace rows Fh^D, not the rows u- that a neighbour's V1 reads.
+//   gradient traces on several ranks (-fr_halo traces): one thread a face point of an owned element on a partition
+//                   face, the corrected gradients interpolated there (what the face step interpolates of an owned
+//                   neighbour), sent by the second exchange; after the viscous kernel of every group
 //   face kernel     tensor FR: cuda/fr.cu's (FRFacePointJump adds the viscous common flux when ldg.on, reading both
 //                   sides' gradients: after every group's viscous kernel); dense FR: the twin of cuda/fr_dense.cu's
 //                   face kernel with FRDenseViscousFacePointJump.
@@ -100,6 +103,25 @@ __global__ void __launch_bounds__(FRV_THREADS, 2) FRDenseViscousFaceKernel(const
     FRDensePointCorrect(&d, z, e0 + el, i, frv_shared + (size_t)el * js, rhs + d.dof[d.e0 + e0 + el]);
   }
 }
+
+// several ranks (-fr_halo traces): the gradient traces of the owned elements on partition faces, one thread a face point
+// of an owned element (those without a gradient trace return at once), after the viscous kernel of every group
+__global__ void __launch_bounds__(FRV_THREADS) FRViscousGradientTraceKernel(const __grid_constant__ FRKernelData d)
+{
+  const FRSizes z   = FRSizesOf(&d);
+  const int     Nfq = z.Nfaces * z.nfp;
+  const long    it  = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (it >= (long)d.K * Nfq || d.gtrace_elem[it / Nfq] < 0) return;
+  FRViscousGradientTracePoint(&d, z, (int)(it / Nfq), (int)(it % Nfq));
+}
+
+__global__ void __launch_bounds__(FRV_THREADS) FRDenseViscousGradientTraceKernel(const __grid_constant__ FRDenseKernelData d)
+{
+  const FRDenseSizes z  = FRDenseSizesOf(&d);
+  const long         it = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (it >= (long)d.K * z.nfpt || d.gtrace_elem[d.e0 + it / z.nfpt] < 0) return;
+  FRDenseViscousGradientTracePoint(&d, z, (int)(it / z.nfpt), (int)(it % z.nfpt));
+}
 // ---- end emulated kernels
 
 template <int DIM, int N1>
@@ -148,4 +170,20 @@ extern "C" int FRDenseViscousFaceCUDA(const FRDenseKernelData *d, int E, const d
 {
   if (d->K <= 0) return 0;
   FRD_DISPATCH(FRDenseViscousFaceLaunch, d, E, ul, rhs)
+}
+
+extern "C" int FRViscousGradientTraceCUDA(const FRKernelData *d)
+{
+  const long n = (long)d->K * d->Nfaces * d->nfp;
+  if (n <= 0) return 0;
+  FRViscousGradientTraceKernel<<<(unsigned)((n + FRV_THREADS - 1) / FRV_THREADS), FRV_THREADS, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int FRDenseViscousGradientTraceCUDA(const FRDenseKernelData *d)
+{
+  const long n = (long)d->K * d->nfpt;
+  if (n <= 0) return 0;
+  FRDenseViscousGradientTraceKernel<<<(unsigned)((n + FRV_THREADS - 1) / FRV_THREADS), FRV_THREADS, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
 }

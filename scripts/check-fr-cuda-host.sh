@@ -33,5 +33,7 @@ check 1 -problem freestream -disc fr -order 2 -dm_plex_filename examples/meshes/
 check 1 -problem advection -disc fr -order 3 -dm_plex_dim 3 -dm_plex_box_faces 3,3,3 -dm_plex_box_bd periodic,periodic,periodic
 check 2 $H -order 2
 check 3 $H -order 3
+check 2 $H -order 2 -fr_halo elements # the halo elements' values (the face kernel interpolates the ghosts' traces)
+check 3 $H -order 3 -fr_halo elements
 [ $status = 0 ] && echo "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" || echo "check-fr-cuda-host: FAILED"
 exit $status

@@ -46,5 +46,7 @@ for n in 1 3; do check 1 -problem freestream -disc fr -order $n -dm_plex_filenam
 check 2 $TRI -order 3 -test_flux roe
 check 2 $FAR -order 2 -dm_plex_filename examples/meshes/cube_mixed.msh
 check 3 $V3 -order 2 -dm_plex_filename output/test-meshes/periodic_mixed_4.msh -test_flux hllc
+check 2 $TRI -order 3 -test_flux roe -fr_halo elements # the halo elements' values (the face kernel interpolates the ghosts' traces)
+check 3 $V3 -order 2 -dm_plex_filename output/test-meshes/periodic_mixed_4.msh -test_flux hllc -fr_halo elements
 [ $status = 0 ] && echo "check-fr-dense-cuda-emu: the CUDA kernels equal the host twins exactly" || echo "check-fr-dense-cuda-emu: FAILED"
 exit $status

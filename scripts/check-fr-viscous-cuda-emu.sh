@@ -26,8 +26,8 @@ for s in hex tet prism mixed; do
   [ -f output/test-meshes/couette_${s}_2.msh ] || python3 scripts/periodic_mesh.py --shape $s --box $m,2,$m --upper $m,2,$m -o output/test-meshes/couette_${s}_2.msh > /dev/null
 done
 status=0
-check() { # options...
-  r=$($out/fr_viscous_emu "$@" 2>&1) || status=1
+check() { # options... (RANKS=n: on n ranks, -fr_halo traces: the halo elements' traces and gradient traces)
+  if [ "${RANKS:-1}" = 1 ]; then r=$($out/fr_viscous_emu "$@" 2>&1) || status=1; else r=$(mpiexec --oversubscribe -n $RANKS $out/fr_viscous_emu "$@" 2>&1) || status=1; fi
   echo "$r" | grep -q "^fr_viscous_emu:" || { echo "$r" | tail -5; status=1; }
   echo "$*: $(echo "$r" | grep -c '^fr_viscous_emu:.*state 0.000e+00 gradient 0.000e+00 volume 0.000e+00 trace 0.000e+00 face 0.000e+00 wave_speed 0.000e+00') of $(echo "$r" | grep -c '^fr_viscous_emu:') exact"
 }
@@ -42,5 +42,9 @@ for s in tet prism mixed; do
   for n in 1 2 3 4 5; do check $C -order $n -dm_plex_filename ${M}_${s}_2.msh; done
 done
 check $C -order 6 -dm_plex_filename ${M}_tet_2.msh -fr_viscous_beta 0.5 # the run-time sizes
+[ -f ${M}_hex_8.msh ] || python3 scripts/periodic_mesh.py --shape hex --box 1,8,1 --upper 1,2,1 -o ${M}_hex_8.msh > /dev/null
+[ -f ${M}_mixed_4.msh ] || python3 scripts/periodic_mesh.py --shape mixed --box 2,4,2 --upper 2,2,2 -o ${M}_mixed_4.msh > /dev/null
+RANKS=2 check $C -order 3 -dm_plex_filename ${M}_hex_8.msh # several ranks (-fr_halo traces): hexahedra, the mixed mesh
+RANKS=3 check $C -order 2 -dm_plex_filename ${M}_mixed_4.msh
 [ $status = 0 ] && echo "check-fr-viscous-cuda-emu: the viscous CUDA kernels equal the host twins exactly" || echo "check-fr-viscous-cuda-emu: FAILED"
 exit $status

@@ -417,10 +417,11 @@ test("fr/errors/elements-per-block")(error_test(ADV_BAD + ["-fr_elements_per_blo
 def _():
     """The bodies of the CUDA kernels of FR (cuda/fr.cu), compiled as host C++ and run one thread a block
     (scripts/check-fr-cuda-host.sh), equal the host twins exactly: quadrilaterals and hexahedra N = 1, 2, 3, 5, 8,
-    Sod's boundaries, non-affine cells, advection (the run-time sizes), 2 ranks (halo neighbours); elements a block
-    1, 3 and the default. Checks the kernels' indexing where there is no GPU; races and launches are gpu/fr's."""
+    Sod's boundaries, non-affine cells, advection (the run-time sizes), 2 and 3 ranks (halo neighbours: -fr_halo traces,
+    the halo elements' trace slots filled as the exchange fills them, and -fr_halo elements); elements a block 1, 3 and
+    the default. Checks the kernels' indexing where there is no GPU; races and launches are gpu/fr's."""
     code, out = run(["sh", "scripts/check-fr-cuda-host.sh"], expect_ok=False)
     check(code == 0 and "check-fr-cuda-host: the CUDA kernels' bodies equal the host twins exactly" in out, "the CUDA kernels' bodies differ from the host twins:\n" + out[-2500:])
     cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
-    check(len(cases) == 16 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    check(len(cases) == 18 and all(a == b for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
     return "%d cases, %d kernel pairs exact" % (len(cases), sum(int(b) for _, _, b in cases))

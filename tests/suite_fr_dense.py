@@ -305,13 +305,14 @@ def _():
     tests/emu's stand-in runtime (scripts/check-fr-dense-cuda-emu.sh: threads and barriers of a block, 32 threads a
     block) equal the host twins exactly: triangles N = 1, 2, 3, 5, 6, tetrahedra N = 1, 3, 5, prisms N = 2, 4, the mixed
     meshes (tet/prism/hex with far-field faces N = 1, 3, 5; periodic; triangle/quadrilateral with walls), advection
-    (run-time sizes), 2 and 3 ranks; elements a block 1, 3 and the default; the face kernel also on -fr_exchange's two
+    (run-time sizes), 2 and 3 ranks (-fr_halo traces, the halo elements' trace slots filled as the exchange fills them,
+    and -fr_halo elements); elements a block 1, 3 and the default; the face kernel also on -fr_exchange's two
     subsets (interior elements without the local array, then those with a halo neighbour). A missing barrier fails it
     (checked by hand)."""
     code, out = run(["sh", "scripts/check-fr-dense-cuda-emu.sh"], expect_ok=False)
     check(code == 0 and "check-fr-dense-cuda-emu: the CUDA kernels equal the host twins exactly" in out, "the emulated CUDA kernels differ from the host twins:\n" + out[-2500:])
     cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
-    check(len(cases) == 22 and all(a == b and int(b) > 0 for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    check(len(cases) == 24 and all(a == b and int(b) > 0 for _, a, b in cases), "unexpected case lines:\n" + out[-2500:])
     return "%d cases, %d kernel triples exact" % (len(cases), sum(int(b) for _, _, b in cases))
 
 

@@ -6,7 +6,9 @@
  * degree 2N+1 as modal DG's, integrals by the Gauss weights). The right-hand side and the wave speeds run on the
  * host or, for CUDA vectors, on the device (cuda/fr.cu; the kernel data uploaded at the first device call). No
  * limiter. The viscous terms of physics navier_stokes (the corrected gradient, hoflow/kernels/fr.h's FRViscous*
- * routines, set up by disc/fr_viscous.c; their CUDA twin cuda/fr_viscous.cu) run on one rank.
+ * routines, set up by disc/fr_viscous.c; their CUDA twin cuda/fr_viscous.cu) run on any number of ranks. On several
+ * ranks the halo elements' traces (and with the viscous terms their gradient traces) come from their owners (-fr_halo
+ * traces, disc/fr_trace.c): the trace array holds a slot for every local element, owned first.
  *
  * Face points: a face's points are its solution-point lines' ends, at the 1D Gauss points on the face. The
  * point of the neighbour at the same physical position is found in the face's canonical frame
@@ -51,8 +53,11 @@ typedef struct {
   double       *trace_device;
   PetscInt      elements_per_block;
   FRExchange    exchange; /* -fr_exchange (hoflow/fr.h) */
-  /* Navier–Stokes (set_viscous): the faces' 1/h, u_I - u- at the face points, the corrected gradients */
-  PetscReal *face_scale, *ujump, *grad;
+  /* Navier–Stokes (set_viscous): the faces' 1/h, u_I - u- at the face points, the corrected gradients; on several ranks
+   * the gradient traces of the elements on partition faces (hoflow/kernels/fr.h) and their device copy */
+  PetscReal *face_scale, *ujump, *grad, *gtrace;
+  int       *gtrace_elem;
+  double    *gtrace_device;
 } FRDisc;
 
 /* the direction and side of face f of a tensor shape: its vertices share r_dir = side */
@@ -281,22 +286,80 @@ static PetscErrorCode FRSetEquations(ConsLaw cl, PetscReal gamma, PetscInt flux)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the trace layout of tensor FR (FRTraceLayout): face f's points f*nfp .. (f+1)*nfp - 1 */
+static void FRTraceFacePoints(const void *ctx, PetscInt l, PetscInt f, PetscInt *begin, PetscInt *end)
+{
+  const FRDisc *fr = (const FRDisc *)ctx;
+  (void)l;
+  *begin = f * fr->nfp;
+  *end   = (f + 1) * fr->nfp;
+}
+
+/* -fr_halo traces on several ranks: the star forest of the traces (u- of every element, ghosts' slots after the owned) */
+static PetscErrorCode FRTraceSetUp(FRDisc *fr)
+{
+  const Mesh    *mesh = fr->mesh;
+  const PetscInt Nfq = fr->Nfaces * fr->nfp, t = 2 * fr->nv * Nfq;
+  FRTraceLayout  layout = {fr->nv, Nfq, 1, FRTraceFacePoints, fr};
+  PetscInt      *off;
+
+  PetscFunctionBeginUser;
+  PetscCall(FRHaloView(mesh, fr->exchange.halo, (mesh->Klocal - mesh->K) * fr->nv * fr->Np));
+  fr->kd.halo_traces = fr->exchange.halo == FR_HALO_TRACES;
+  if (fr->exchange.halo != FR_HALO_TRACES) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(mesh->Klocal, &off));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) off[l] = l * t;
+  PetscCall(FRTraceSFCreate(mesh, off, PetscMax(mesh->Klocal, 1) * t, &layout, "traces", &fr->exchange.trace_sf));
+  PetscCall(PetscFree(off));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Navier–Stokes on several ranks: the gradient traces (every halo element; the owned elements with a halo neighbour) and
+ * their star forest */
+static PetscErrorCode FRGradientTraceSetUp(FRDisc *fr)
+{
+  const Mesh    *mesh = fr->mesh;
+  const PetscInt Nfq = fr->Nfaces * fr->nfp, nc = fr->dim * fr->nv;
+  FRTraceLayout  layout = {nc, Nfq, 1, FRTraceFacePoints, fr};
+  PetscInt      *off, n = 0;
+  PetscMPIInt    size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fr->dm), &size));
+  if (size == 1 || fr->gtrace_elem) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(mesh->Klocal, &off));
+  PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &fr->gtrace_elem));
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    PetscBool partition = (PetscBool)(l >= mesh->K);
+    for (PetscInt f = 0; l < mesh->K && f < fr->Nfaces; f++) partition = (PetscBool)(partition || mesh->face_elem[mesh->face_slot[l] + f] >= mesh->K);
+    off[l]             = partition ? (n++) * nc * Nfq : -1;
+    fr->gtrace_elem[l] = (int)off[l];
+  }
+  PetscCall(PetscMalloc1(PetscMax(n, 1) * nc * Nfq, &fr->gtrace));
+  PetscCall(FRTraceSFCreate(mesh, off, PetscMax(n, 1) * nc * Nfq, &layout, "gradient traces", &fr->exchange.grad_sf));
+  PetscCall(PetscFree(off));
+  fr->kd.gtrace_elem = fr->gtrace_elem;
+  fr->kd.gtrace      = fr->gtrace;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Navier–Stokes: the corrected-gradient viscous terms (hoflow/kernels/fr.h); eta (BR2's penalty) is modal DG's */
 static PetscErrorCode FRSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal eta)
 {
   FRDisc        *fr = (FRDisc *)cl->data;
-  const PetscInt K  = PetscMax(fr->K, 1), Nfq = fr->Nfaces * fr->nfp;
+  const PetscInt K = PetscMax(fr->K, 1), Nfq = fr->Nfaces * fr->nfp;
 
   PetscFunctionBeginUser;
   (void)eta;
   PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
-  PetscCall(FRViscousSetUp(fr->disc, vis, &fr->kd.ldg));
+  PetscCall(FRViscousSetUp(fr->disc, vis, fr->exchange.halo, &fr->kd.ldg));
   if (!fr->face_scale) PetscCall(PetscMalloc3(K * fr->Nfaces, &fr->face_scale, K * fr->nv * Nfq, &fr->ujump, K * fr->dim * fr->nv * fr->Np, &fr->grad));
   for (PetscInt e = 0; e < fr->K; e++)
     for (PetscInt f = 0; f < fr->Nfaces; f++) fr->face_scale[e * fr->Nfaces + f] = FRViscousFaceScale(fr->mesh, e, f);
   fr->kd.face_scale = fr->face_scale;
   fr->kd.ujump      = fr->ujump;
   fr->kd.grad       = fr->grad;
+  PetscCall(FRGradientTraceSetUp(fr));
   PetscCheck(!fr->shell.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-disc fr: the viscous terms must be set before the first device call (their arrays are uploaded with the kernel data)");
   fr->kd_device.ldg = fr->kd.ldg;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -318,7 +381,8 @@ static PetscErrorCode FRVolumeStep(void *ctx, void *stream, const PetscScalar u[
   FRDisc *fr = (FRDisc *)ctx;
 
   PetscFunctionBeginUser;
-  if (!fr->shell.on_device) FRVolumeHost(&fr->kd, u, f, fr->scratch, fr->trace);
+  if (!fr->shell.on_device)
+    FRVolumeHost(&fr->kd, u, f, fr->scratch, fr->trace);
   else {
     fr->kd_device.stream = stream;
     PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRVolumeCUDA(&fr->kd_device, (int)fr->elements_per_block, u, f, fr->trace_device)), "flux reconstruction volume"));
@@ -326,23 +390,31 @@ static PetscErrorCode FRVolumeStep(void *ctx, void *stream, const PetscScalar u[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Navier–Stokes (FRExchangeOps, after the traces' exchange): V1..V3 (the states, the corrected gradients, the viscous
+ * volume part) of every owned element; on several ranks then the gradient traces that the second exchange sends */
+static PetscErrorCode FRViscousStep(void *ctx, void *stream, const PetscScalar u[], const PetscScalar ul[], PetscScalar f[])
+{
+  FRDisc *fr = (FRDisc *)ctx;
+
+  PetscFunctionBeginUser;
+  if (!fr->shell.on_device) {
+    FRViscousHost(&fr->kd, u, ul, fr->trace, fr->scratch, f);
+    if (fr->gtrace_elem) FRViscousGradientTraceHost(&fr->kd);
+  } else {
+    fr->kd_device.stream = stream;
+    PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousCUDA(&fr->kd_device, (int)fr->elements_per_block, u, ul, fr->trace_device, f)), "flux reconstruction viscous terms"));
+    if (fr->gtrace_elem) PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousGradientTraceCUDA(&fr->kd_device)), "flux reconstruction gradient traces"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The face step of the elements of `set` (FRExchangeOps), one call a mesh block (affine and curved elements are
- * blocks of their own, each with its interior elements first); Navier–Stokes (all elements, after the exchange): the
- * viscous steps first, the owned values read from the local array (owned elements first, at the same offsets) */
+ * blocks of their own, each with its interior elements first) */
 static PetscErrorCode FRFaceStep(void *ctx, void *stream, FRFaceSet set, const PetscScalar ul[], PetscScalar f[])
 {
   FRDisc *fr = (FRDisc *)ctx;
 
   PetscFunctionBeginUser;
-  if (fr->kd.ldg.on) { /* V1..V3 (the states, the corrected gradients, the viscous volume part) */
-    PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
-    if (!fr->shell.on_device) FRViscousHost(&fr->kd, ul, ul, fr->trace, fr->scratch, f);
-    else {
-      fr->kd_device.stream = stream;
-      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRViscousCUDA(&fr->kd_device, (int)fr->elements_per_block, ul, ul, fr->trace_device, f)), "flux reconstruction viscous terms"));
-    }
-    PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
-  }
   for (PetscInt b = 0; b < (set == FR_FACES_ALL ? 1 : fr->mesh->nblocks); b++) {
     FRKernelData kd = fr->shell.on_device ? fr->kd_device : fr->kd;
     if (set != FR_FACES_ALL) {
@@ -350,7 +422,8 @@ static PetscErrorCode FRFaceStep(void *ctx, void *stream, FRFaceSet set, const P
       kd.face_begin += (int)fr->mesh->blocks[b].start;
       kd.face_end += (int)fr->mesh->blocks[b].start;
     }
-    if (!fr->shell.on_device) FRFaceHost(&kd, ul, fr->trace, fr->scratch, f);
+    if (!fr->shell.on_device)
+      FRFaceHost(&kd, ul, fr->trace, fr->scratch, f);
     else {
       kd.stream = stream;
       PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRFaceCUDA(&kd, (int)fr->elements_per_block, ul, fr->trace_device, f)), "flux reconstruction face"));
@@ -362,11 +435,13 @@ static PetscErrorCode FRFaceStep(void *ctx, void *stream, FRFaceSet set, const P
 static PetscErrorCode FRRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDisc       *fr  = (FRDisc *)cl->data;
-  FRExchangeOps ops = {FRVolumeStep, FRFaceStep, fr->kd.ldg.on ? PETSC_TRUE : PETSC_FALSE, 0, 0};
+  FRExchangeOps ops = {FRVolumeStep, FRFaceStep, fr->kd.ldg.on ? FRViscousStep : NULL, NULL, NULL, 0, 0};
 
   PetscFunctionBeginUser;
   FRFlops(fr, &ops.volume_flops, &ops.face_flops);
   PetscCall(OpShellBegin(&fr->shell, u, NULL)); /* the steps read fr->shell.on_device */
+  ops.trace      = fr->shell.on_device ? fr->trace_device : fr->trace;
+  ops.grad_trace = fr->shell.on_device ? fr->gtrace_device : fr->gtrace;
   PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -506,7 +581,7 @@ static PetscReal FRWeight(const FRDisc *fr, PetscInt i)
 static PetscReal FRElementIntegral(const FRDisc *fr, PetscInt e, const PetscScalar *v)
 {
   const PetscInt Np = fr->Np, gs = fr->dim * fr->dim + 1;
-  PetscReal      s  = 0;
+  PetscReal      s = 0;
 
   for (PetscInt i = 0; i < Np; i++) s += FRWeight(fr, i) * fr->geo[(e * Np + i) * gs + gs - 1] * (v ? v[i] : 1.0);
   return s;
@@ -628,11 +703,18 @@ static PetscErrorCode FRDeviceSetUp(void *ctx)
   PetscCall(HoflowDeviceArraysUpload(a, h->nb_line, sizeof(int) * K * Nfq, (const void **)&d->nb_line));
   PetscCall(HoflowDeviceArraysUpload(a, h->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
   PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * K, (const void **)&fr->h_device));
-  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * 2 * fr->nv * Nfq, (const void **)&fr->trace_device));
-  if (h->ldg.on) { /* Navier–Stokes: the faces' 1/h; u_I - u- and the corrected gradients are device scratch */
+  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * (size_t)PetscMax(fr->mesh->Klocal, 1) * 2 * fr->nv * Nfq, (const void **)&fr->trace_device)); /* owned and halo elements */
+  if (h->ldg.on) {                                                                                                                                           /* Navier–Stokes: the faces' 1/h; u_I - u- and the corrected gradients are device scratch */
     PetscCall(HoflowDeviceArraysUpload(a, h->face_scale, sizeof(double) * K * fr->Nfaces, (const void **)&d->face_scale));
     PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * fr->nv * Nfq, (const void **)&d->ujump));
     PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * dim * fr->nv * fr->Np, (const void **)&d->grad));
+  }
+  if (h->gtrace_elem) { /* several ranks: the gradient traces' offsets and the traces (device scratch, the exchange's) */
+    PetscInt n = 0;
+    for (PetscInt l = 0; l < fr->mesh->Klocal; l++) n += h->gtrace_elem[l] >= 0;
+    PetscCall(HoflowDeviceArraysUpload(a, h->gtrace_elem, sizeof(int) * (size_t)PetscMax(fr->mesh->Klocal, 1), (const void **)&d->gtrace_elem));
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * (size_t)PetscMax(n, 1) * dim * fr->nv * Nfq, (const void **)&fr->gtrace_device));
+    d->gtrace = fr->gtrace_device;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -702,6 +784,9 @@ static PetscErrorCode FRDestroy(Disc disc)
   PetscCall(PetscFree(fr->elem_dof));
   PetscCall(PetscFree2(fr->scratch, fr->trace));
   PetscCall(PetscFree3(fr->face_scale, fr->ujump, fr->grad));
+  PetscCall(PetscFree(fr->gtrace));
+  PetscCall(PetscFree(fr->gtrace_elem));
+  PetscCall(FRExchangeDestroy(&fr->exchange));
   PetscCall(PetscFree(fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -715,6 +800,7 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   ConsLaw        cl;
   PetscInt       correction = FR_CORRECTION_DG;
   FRExchangeType exchange;
+  FRHaloType     halo    = FR_HALO_TRACES;
   PetscBool      c_given = PETSC_FALSE, dense = PETSC_FALSE;
 
   PetscFunctionBeginUser;
@@ -744,17 +830,20 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscCall(PetscOptionsInt("-fr_elements_per_block", "CUDA kernels: elements a thread block (0: by order, about 256 solution points)", NULL, fr->elements_per_block, &fr->elements_per_block, NULL));
   exchange = FR_EXCHANGE_OVERLAP;
   PetscCall(PetscOptionsEnum("-fr_exchange", "Halo exchange strategy (seed 003 section VII): none (exchange, then all the work), overlap (the volume and interior elements' face steps during the exchange), split (overlap on two CUDA streams joined by events; the host runs overlap)", NULL, FRExchangeTypes, (PetscEnum)exchange, (PetscEnum *)&exchange, NULL));
+  PetscCall(PetscOptionsEnum("-fr_halo", "What the halo exchange sends on several ranks: traces (the partition faces' flux-point values, seed 003; Navier-Stokes: and the corrected gradients there) or elements (every value of the halo elements; Euler and advection)", NULL, FRHaloTypes, (PetscEnum)halo, (PetscEnum *)&halo, NULL));
+  PetscCall(PetscOptionsBool("-fr_view", "Print the bytes of the halo exchange a right-hand side on every rank (several ranks)", NULL, PETSC_FALSE, NULL, NULL));
   PetscOptionsEnd();
   PetscCheck(fr->elements_per_block >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_elements_per_block %" PetscInt_FMT ": give 0 (by order) or a positive number", fr->elements_per_block);
   PetscCheck(!c_given || fr->c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_c %g: the VCJH parameter must be >= 0 (c < 0 is not energy stable)", (double)fr->c);
   fr->correction    = (FRCorrection)correction;
   fr->c_given       = c_given;
   fr->exchange.type = exchange;
+  fr->exchange.halo = halo;
   if (dense) {
     const PetscReal c = fr->c;
     const PetscInt  E = fr->elements_per_block;
     PetscCall(PetscFree(fr));
-    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given, E, exchange));
+    PetscCall(DiscCreate_FRDense(disc, (FRCorrection)correction, c, c_given, E, exchange, halo));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FRTables(fr));
@@ -787,7 +876,8 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->elem_dof[l] = l * fr->nv * fr->Np;
   PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
   disc->dm = fr->dm;
-  PetscCall(PetscMalloc2(dim * fr->nv * fr->Np, &fr->scratch, PetscMax(fr->K, 1) * fr->Nfaces * fr->nfp * 2 * fr->nv, &fr->trace));
+  PetscCall(PetscMalloc2(dim * fr->nv * fr->Np, &fr->scratch, PetscMax(mesh->Klocal, 1) * fr->Nfaces * fr->nfp * 2 * fr->nv, &fr->trace)); /* owned and halo elements */
+  PetscCall(FRTraceSetUp(fr));
   PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, FRDeviceSetUp, fr));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
   disc->ops.destroy    = FRDestroy;

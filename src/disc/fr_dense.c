@@ -64,10 +64,10 @@ typedef struct {
   FRDenseKernelData kd[MESH_MAX_BLOCKS];
   PetscReal        *geo[MESH_MAX_BLOCKS], *fgeo[MESH_MAX_BLOCKS];
   int              *face_info[MESH_MAX_BLOCKS];
-  PetscReal        *trace;     /* every owned element's trace (all blocks) */
-  PetscInt         *trace_off; /* [K+1] owned element l's trace at trace + trace_off[l] */
-  PetscReal        *h;  /* [K] element size dim |E| / |dE| */
-  PetscReal        *xs; /* [elem_dof[K]/nv*dim] the physical solution points */
+  PetscReal        *trace;     /* every owned element's trace (all blocks), then (-fr_halo traces) the halo elements' */
+  PetscInt         *trace_off; /* [Klocal+1] element l's trace at trace + trace_off[l] */
+  PetscReal        *h;         /* [K] element size dim |E| / |dE| */
+  PetscReal        *xs;        /* [elem_dof[K]/nv*dim] the physical solution points */
   PetscReal        *scratch;
   PetscInt          nbpoints;
   PetscReal        *bx, *bn, *bc_point;
@@ -82,6 +82,11 @@ typedef struct {
   FRExchange        exchange; /* -fr_exchange (hoflow/fr.h) */
   /* Navier–Stokes (set_viscous): per block the faces' 1/h and u_I - u- at the flux points; the corrected gradients */
   PetscReal *face_scale[MESH_MAX_BLOCKS], *ujump[MESH_MAX_BLOCKS], *grad;
+  /* ... on several ranks: the gradient traces of the elements on partition faces (hoflow/kernels/fr_dense.h) */
+  PetscReal *gtrace;
+  int       *gtrace_elem, *gtrace_face[MESH_MAX_BLOCKS];
+  PetscInt   ngtrace;
+  double    *gtrace_device;
 } FRDDisc;
 
 /* x[n*dim] (may be NULL) and the metric geo[n*gs] of owned or halo element e at the reference points xi[n*dim] */
@@ -274,7 +279,7 @@ static PetscErrorCode FRDBlockSetUp(FRDDisc *fr, PetscInt b)
         fi[2]             = (int)fr->elem_dof[nb];
         fi[3]             = (int)fr->shapes[s2].ref->Np;
         fi[4]             = (int)fr->shapes[s2].table[g2][o2];
-        fi[6]             = nb < mesh->K ? (int)(fr->trace_off[nb] + fr->shapes[s2].fp_off[g2] * 2 * fr->nv) : -1; /* owned: its trace */
+        fi[6]             = nb < mesh->K || fr->exchange.halo == FR_HALO_TRACES ? (int)(fr->trace_off[nb] + fr->shapes[s2].fp_off[g2] * 2 * fr->nv) : -1; /* its trace (a halo element's: received) */
       } else {
         PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...): -disc fr discretizes the Euler equations, or linear advection on periodic meshes", mesh->source, f, mesh->elem_cell[l]);
         fi[1] = -1;
@@ -355,6 +360,57 @@ static void FRDFlops(const FRDDisc *fr, PetscLogDouble *fv, PetscLogDouble *ff)
   }
 }
 
+/* the trace layout of dense FR (FRTraceLayout): face f's points of element l's shape */
+static void FRDTraceFacePoints(const void *ctx, PetscInt l, PetscInt f, PetscInt *begin, PetscInt *end)
+{
+  const FRDDisc  *fr = (const FRDDisc *)ctx;
+  const FRDShape *sh = &fr->shapes[MeshElementShape(fr->mesh, l)];
+  *begin             = sh->fp_off[f];
+  *end               = sh->fp_off[f + 1];
+}
+
+/* Navier–Stokes on several ranks: the gradient traces (every halo element; the owned elements with a halo neighbour),
+ * every block's faces' offsets of their halo neighbours' and the star forest */
+static PetscErrorCode FRDGradientTraceSetUp(FRDDisc *fr)
+{
+  const Mesh    *mesh   = fr->mesh;
+  const PetscInt nc     = fr->dim * fr->nv;
+  FRTraceLayout  layout = {nc, 1, nc, FRDTraceFacePoints, fr};
+  PetscInt      *off;
+  PetscMPIInt    size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)fr->dm), &size));
+  if (size == 1 || fr->gtrace_elem) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &off));
+  PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &fr->gtrace_elem));
+  fr->ngtrace = 0;
+  for (PetscInt l = 0; l < mesh->Klocal; l++) {
+    const RefShape shape     = MeshElementShape(mesh, l);
+    PetscBool      partition = (PetscBool)(l >= mesh->K);
+    for (PetscInt f = 0; l < mesh->K && f < RefShapeTable[shape].nfaces; f++) partition = (PetscBool)(partition || mesh->face_elem[mesh->face_slot[l] + f] >= mesh->K);
+    off[l] = partition ? fr->ngtrace : -1;
+    if (partition) fr->ngtrace += fr->shapes[shape].fp_off[RefShapeTable[shape].nfaces] * nc;
+    fr->gtrace_elem[l] = (int)off[l];
+  }
+  PetscCall(PetscMalloc1(PetscMax(fr->ngtrace, 1), &fr->gtrace));
+  PetscCall(FRTraceSFCreate(mesh, off, PetscMax(fr->ngtrace, 1), &layout, "gradient traces", &fr->exchange.grad_sf));
+  PetscCall(PetscFree(off));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    FRDenseKernelData *kd = &fr->kd[b];
+    PetscCall(PetscMalloc1(PetscMax(kd->K * kd->Nfaces, 1), &fr->gtrace_face[b]));
+    for (PetscInt k = 0; k < kd->K; k++)
+      for (PetscInt f = 0; f < kd->Nfaces; f++) {
+        const PetscInt slot = mesh->face_slot[kd->e0 + k] + f, nb = mesh->face_elem[slot];
+        fr->gtrace_face[b][k * kd->Nfaces + f] = nb >= mesh->K ? (int)(fr->gtrace_elem[nb] + fr->shapes[MeshElementShape(mesh, nb)].fp_off[mesh->face_face[slot]] * nc) : -1;
+      }
+    kd->gtrace_elem = fr->gtrace_elem;
+    kd->gtrace_face = fr->gtrace_face[b];
+    kd->gtrace      = fr->gtrace;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Navier–Stokes: the corrected-gradient viscous terms (hoflow/kernels/fr_dense_viscous.h); eta is modal DG's BR2 penalty */
 static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscReal eta)
 {
@@ -364,7 +420,7 @@ static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscRea
   PetscFunctionBeginUser;
   (void)eta;
   PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
-  PetscCall(FRViscousSetUp(fr->disc, vis, &ldg));
+  PetscCall(FRViscousSetUp(fr->disc, vis, fr->exchange.halo, &ldg));
   PetscCheck(!fr->shell.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-disc fr: the viscous terms must be set before the first device call (their arrays are uploaded with the kernel data)");
   if (!fr->grad) PetscCall(PetscMalloc1(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
@@ -377,6 +433,7 @@ static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscRea
     kd->ujump      = fr->ujump[b];
     kd->grad       = fr->grad;
   }
+  PetscCall(FRDGradientTraceSetUp(fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,7 +451,8 @@ static PetscErrorCode FRDVolumeStep(void *ctx, void *stream, const PetscScalar u
 
   PetscFunctionBeginUser;
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
-    if (!fr->shell.on_device) FRDenseVolumeHost(&fr->kd[b], u, f, fr->scratch);
+    if (!fr->shell.on_device)
+      FRDenseVolumeHost(&fr->kd[b], u, f, fr->scratch);
     else {
       fr->kd_device[b].stream = stream;
       PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseVolumeCUDA(&fr->kd_device[b], (int)fr->elements_per_block, u, f)), "flux reconstruction (dense) volume"));
@@ -403,36 +461,52 @@ static PetscErrorCode FRDVolumeStep(void *ctx, void *stream, const PetscScalar u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The face step of the elements of `set` in every block (FRExchangeOps); Navier–Stokes (all elements, after the
- * exchange): every block's states, then gradients, then viscous volume parts first (the faces read the neighbours'
- * gradients), the owned values read from the local array (owned elements first, at the same offsets) */
+/* Navier–Stokes (FRExchangeOps, after the traces' exchange): every block's states, then gradients, then viscous volume
+ * parts (the face step reads the neighbours' gradients); on several ranks then the gradient traces that the second
+ * exchange sends */
+static PetscErrorCode FRDViscousStep(void *ctx, void *stream, const PetscScalar u[], const PetscScalar ul[], PetscScalar f[])
+{
+  FRDDisc *fr = (FRDDisc *)ctx;
+
+  PetscFunctionBeginUser;
+  if (!fr->shell.on_device) {
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], u);
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], u, f, fr->scratch);
+    for (PetscInt b = 0; b < fr->mesh->nblocks && fr->gtrace_elem; b++) FRDenseViscousGradientTraceHost(&fr->kd[b]);
+  } else {
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* the device fuses the three per block */
+      fr->kd_device[b].stream = stream;
+      PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousCUDA(&fr->kd_device[b], (int)fr->elements_per_block, u, ul, f)), "flux reconstruction (dense) viscous terms"));
+    }
+    for (PetscInt b = 0; b < fr->mesh->nblocks && fr->gtrace_elem; b++) PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousGradientTraceCUDA(&fr->kd_device[b])), "flux reconstruction (dense) gradient traces"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face step of the elements of `set` in every block (FRExchangeOps); Navier–Stokes: all elements, with the viscous
+ * common flux */
 static PetscErrorCode FRDFaceStep(void *ctx, void *stream, FRFaceSet set, const PetscScalar ul[], PetscScalar f[])
 {
   FRDDisc *fr = (FRDDisc *)ctx;
 
   PetscFunctionBeginUser;
   if (FRDViscous(fr)) {
-    PetscCall(OpShellEventBegin(&fr->shell, HOFLOW_FRViscous));
-    if (!fr->shell.on_device) {
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousStateHost(&fr->kd[b], ul);
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousGradientHost(&fr->kd[b], ul);
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) FRDenseViscousVolumeHost(&fr->kd[b], ul, f, fr->scratch);
-    } else
-      for (PetscInt b = 0; b < fr->mesh->nblocks; b++) { /* the device fuses the three per block */
-        fr->kd_device[b].stream = stream;
-        PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, ul, f)), "flux reconstruction (dense) viscous terms"));
-      }
-    PetscCall(OpShellEventEnd(&fr->shell, HOFLOW_FRViscous, 0));
     for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
-      if (!fr->shell.on_device) FRDenseViscousFaceHost(&fr->kd[b], ul, f, fr->scratch);
-      else PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, f)), "flux reconstruction (dense) viscous face"));
+      if (!fr->shell.on_device)
+        FRDenseViscousFaceHost(&fr->kd[b], ul, f, fr->scratch);
+      else {
+        fr->kd_device[b].stream = stream;
+        PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseViscousFaceCUDA(&fr->kd_device[b], (int)fr->elements_per_block, ul, f)), "flux reconstruction (dense) viscous face"));
+      }
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
     FRDenseKernelData kd = fr->shell.on_device ? fr->kd_device[b] : fr->kd[b];
     FRExchangeFaceRange(&fr->mesh->blocks[b], set, &kd.face_subset, &kd.face_begin, &kd.face_end);
-    if (!fr->shell.on_device) FRDenseFaceHost(&kd, ul, f, fr->scratch);
+    if (!fr->shell.on_device)
+      FRDenseFaceHost(&kd, ul, f, fr->scratch);
     else {
       kd.stream = stream;
       PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseFaceCUDA(&kd, (int)fr->elements_per_block, ul, f)), "flux reconstruction (dense) face"));
@@ -444,11 +518,13 @@ static PetscErrorCode FRDFaceStep(void *ctx, void *stream, FRFaceSet set, const 
 static PetscErrorCode FRDRHS(ConsLaw cl, Vec u, Vec f)
 {
   FRDDisc      *fr  = (FRDDisc *)cl->data;
-  FRExchangeOps ops = {FRDVolumeStep, FRDFaceStep, FRDViscous(fr), 0, 0};
+  FRExchangeOps ops = {FRDVolumeStep, FRDFaceStep, FRDViscous(fr) ? FRDViscousStep : NULL, NULL, NULL, 0, 0};
 
   PetscFunctionBeginUser;
   FRDFlops(fr, &ops.volume_flops, &ops.face_flops);
   PetscCall(OpShellBegin(&fr->shell, u, NULL)); /* the steps read fr->shell.on_device */
+  ops.trace      = fr->shell.on_device ? (fr->mesh->nblocks ? fr->kd_device[0].trace : NULL) : fr->trace;
+  ops.grad_trace = fr->shell.on_device ? fr->gtrace_device : fr->gtrace;
   PetscCall(FRExchangeRHS(&fr->exchange, &fr->shell, u, f, &ops, fr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -478,7 +554,8 @@ static PetscErrorCode FRDMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, Petsc
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, fr->speed, &sa));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
-    if (!on_device) FRDenseWaveSpeedHost(&fr->kd[b], ua, fr->h, sa);
+    if (!on_device)
+      FRDenseWaveSpeedHost(&fr->kd[b], ua, fr->h, sa);
     else {
       fr->kd_device[b].stream = fr->shell.stream;
       PetscCall(OpShellCheckKernel(&fr->shell, HOFLOW_CUDA(FRDenseWaveSpeedCUDA(&fr->kd_device[b], ua, fr->h_device, sa)), "flux reconstruction (dense) wave speed"));
@@ -702,8 +779,8 @@ static PetscErrorCode FRDEvaluate(ConsLaw cl, Vec uvec, PetscInt b, PetscInt n, 
  * scratch. */
 static PetscErrorCode FRDDeviceSetUp(void *ctx)
 {
-  FRDDisc            *fr = (FRDDisc *)ctx;
-  HoflowDeviceArrays *a  = &fr->shell.device;
+  FRDDisc            *fr  = (FRDDisc *)ctx;
+  HoflowDeviceArrays *a   = &fr->shell.device;
   const size_t        dim = (size_t)fr->dim, gs = dim * dim + 1;
   const double       *D[REF_NUM_SHAPES] = {NULL}, *L, *C, *bc_point, *trace;
   const int          *dof;
@@ -715,7 +792,8 @@ static PetscErrorCode FRDDeviceSetUp(void *ctx)
   PetscCall(HoflowDeviceArraysUpload(a, fr->C, sizeof(double) * PetscMax(fr->ntab, 1), (const void **)&C));
   PetscCall(HoflowDeviceArraysUpload(a, fr->dof, sizeof(int) * (fr->mesh->Klocal + 1), (const void **)&dof));
   PetscCall(HoflowDeviceArraysUpload(a, fr->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&bc_point));
-  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(fr->trace_off[fr->K], 1), (const void **)&trace));
+  PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(fr->trace_off[fr->mesh->Klocal], 1), (const void **)&trace)); /* owned and halo elements */
+  if (fr->gtrace_elem) PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(fr->ngtrace, 1), (const void **)&fr->gtrace_device));
   PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * PetscMax(fr->K, 1), (const void **)&fr->h_device));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
     const FRDenseKernelData *h = &fr->kd[b];
@@ -734,6 +812,11 @@ static PetscErrorCode FRDDeviceSetUp(void *ctx)
     if (h->ldg.on) { /* Navier–Stokes: the faces' 1/h; u_I - u- device scratch; the gradients of every block (below) */
       PetscCall(HoflowDeviceArraysUpload(a, h->face_scale, sizeof(double) * K * h->Nfaces, (const void **)&d->face_scale));
       PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * h->nfpt * h->nv, (const void **)&d->ujump));
+    }
+    if (h->gtrace_elem) { /* several ranks: the gradient traces' offsets; the traces are device scratch */
+      PetscCall(HoflowDeviceArraysUpload(a, fr->gtrace_elem, sizeof(int) * (size_t)PetscMax(fr->mesh->Klocal, 1), (const void **)&d->gtrace_elem));
+      PetscCall(HoflowDeviceArraysUpload(a, h->gtrace_face, sizeof(int) * K * h->Nfaces, (const void **)&d->gtrace_face));
+      d->gtrace = fr->gtrace_device;
     }
   }
   if (FRDViscous(fr)) {
@@ -809,6 +892,9 @@ static PetscErrorCode FRDDestroy(Disc disc)
   PetscCall(PetscFree(fr->trace));
   PetscCall(PetscFree(fr->trace_off));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree2(fr->face_scale[b], fr->ujump[b]));
+  for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree(fr->gtrace_face[b]));
+  PetscCall(PetscFree(fr->gtrace));
+  PetscCall(PetscFree(fr->gtrace_elem));
   PetscCall(PetscFree(fr->grad));
   PetscCall(PetscFree(fr->L));
   PetscCall(PetscFree(fr->C));
@@ -823,7 +909,7 @@ static PetscErrorCode FRDDestroy(Disc disc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block, FRExchangeType exchange)
+PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block, FRExchangeType exchange, FRHaloType halo)
 {
   Mesh          *mesh = disc->mesh;
   MPI_Comm       comm = PetscObjectComm((PetscObject)mesh->dm);
@@ -834,7 +920,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
 
   PetscFunctionBeginUser;
   if (!c_given && correction != FR_CORRECTION_DG) { /* named parameters: meshes of triangles or of tetrahedra only */
-    RefShape simplex = mesh->blocks[0].shape;
+    RefShape simplex     = mesh->blocks[0].shape;
     char     shapes[128] = "";
     for (PetscInt b = 0; b < mesh->nblocks; b++) {
       if (!strstr(shapes, RefShapeTable[mesh->blocks[b].shape].name)) {
@@ -847,7 +933,8 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
                "-fr_correction %s: mesh %s has %s elements; the named parameters of hoflow's simplex FR (energy-stable family in filtered-DG form, disc/fr_dense.c) exist for meshes of triangles only or of tetrahedra only (Castonguay et al. 2012, Williams & Jameson 2014, as tabulated by HiFiLES); prisms and mixed meshes have none: give -fr_correction dg or the parameter itself with -fr_c (>= 0)",
                FRCorrections[correction], mesh->source, shapes);
     PetscCall(VCJHSimplexParameter(simplex, correction, disc->order, &c));
-  } else if (!c_given) c = 0;
+  } else if (!c_given)
+    c = 0;
   PetscCall(PetscNew(&fr));
   disc->data = fr;
   fr->disc   = disc;
@@ -860,6 +947,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
 
   fr->elements_per_block = elements_per_block;
   fr->exchange.type      = exchange;
+  fr->exchange.halo      = halo;
   for (PetscInt l = 0; l < mesh->Klocal; l++) PetscCall(FRDShapeSetUp(fr, MeshElementShape(mesh, l)));
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDShapeSetUp(fr, mesh->blocks[b].shape)); /* a rank's empty blocks too (was a crash on 2 ranks of cube_mixed.msh) */
   PetscCall(PetscMalloc2(mesh->Klocal + 1, &fr->elem_dof, mesh->Klocal + 1, &fr->dof));
@@ -867,15 +955,15 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   for (PetscInt l = 0; l < mesh->Klocal; l++) fr->elem_dof[l + 1] = fr->elem_dof[l] + fr->nv * fr->shapes[MeshElementShape(mesh, l)].ref->Np;
   for (PetscInt l = 0; l <= mesh->Klocal; l++) fr->dof[l] = (int)fr->elem_dof[l];
   FRDSizes(fr, &nqm, &npm);
-  PetscCall(PetscMalloc1(fr->K + 1, &fr->trace_off));
+  PetscCall(PetscMalloc1(mesh->Klocal + 1, &fr->trace_off));
   fr->trace_off[0] = 0;
-  for (PetscInt l = 0; l < fr->K; l++) {
+  for (PetscInt l = 0; l < mesh->Klocal; l++) { /* the halo elements' slots after the owned (-fr_halo traces) */
     const RefShape shape = MeshElementShape(mesh, l);
     const PetscInt nfpt  = fr->shapes[shape].fp_off[RefShapeTable[shape].nfaces];
     fr->trace_off[l + 1] = fr->trace_off[l] + nfpt * 2 * fr->nv;
     nfptm                = PetscMax(nfptm, nfpt);
   }
-  PetscCall(PetscMalloc1(PetscMax(fr->trace_off[fr->K], 1), &fr->trace));
+  PetscCall(PetscMalloc1(PetscMax(fr->trace_off[mesh->Klocal], 1), &fr->trace));
   PetscCall(PetscMalloc3(PetscMax(fr->K, 1), &fr->h, PetscMax(fr->elem_dof[fr->K] / fr->nv, 1) * dim, &fr->xs, PetscMax(dim * npm, nfptm) * fr->nv, &fr->scratch));
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(FRDBlockSetUp(fr, b));
   for (PetscInt b = 0; b < mesh->nblocks; b++) { /* the tables are complete now */
@@ -884,6 +972,11 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   }
   PetscCall(PetscCalloc1(PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, &fr->bc_point));
   for (PetscInt b = 0; b < mesh->nblocks; b++) fr->kd[b].bc_point = fr->bc_point;
+  PetscCall(FRHaloView(mesh, halo, fr->elem_dof[mesh->Klocal] - fr->elem_dof[mesh->K]));
+  if (halo == FR_HALO_TRACES) {
+    FRTraceLayout layout = {fr->nv, 1, 2 * fr->nv, FRDTraceFacePoints, fr};
+    PetscCall(FRTraceSFCreate(mesh, fr->trace_off, PetscMax(fr->trace_off[mesh->Klocal], 1), &layout, "traces", &fr->exchange.trace_sf));
+  }
   PetscCall(ConsLawCreateElementDM(mesh, fr->elem_dof, &fr->dm));
   disc->dm = fr->dm;
   PetscCall(OpShellInit(&fr->shell, "flux reconstruction (dense) right-hand side", fr->dm, FRDDeviceSetUp, fr));

@@ -2,25 +2,33 @@
  * et al.): the order of one right-hand side's volume and face steps around the halo exchange, written once for
  * tensor FR (disc/fr.c) and dense FR (disc/fr_dense.c), which give the steps (FRExchangeOps).
  *
- * The volume step needs only owned values (it interpolates each element's trace); the face step of an element reads
- * its owned neighbours' traces and, for a halo neighbour, the neighbour's values in the local vector. So every
- * element's volume step and the interior elements' face steps (MeshBlock: [start, interior_end) have no halo
- * neighbour) can run while the neighbours' values are in flight, and only the halo elements' face steps
- * ([interior_end, end)) wait for them. Each element's arithmetic is the same whatever the order: the strategies
- * give the same bits.
+ * -fr_halo traces (the default; disc/fr_trace.c): what the face step of an element with a halo neighbour needs is the
+ * neighbour's trace on the shared face, which its owner's volume step writes; so the volume step of every owned
+ * element comes first, then the traces go out (a PetscSF from the owners' traces into the halo elements' slots of the
+ * same array), and the interior elements' face steps (MeshBlock: [start, interior_end) have no halo neighbour) run
+ * while they are in flight; the halo elements' face steps wait for them. Navier–Stokes adds V1..V3 and the gradient
+ * traces of the partition faces after the traces' exchange and a second exchange, of the gradient traces, before the
+ * face step.
  *
- * split on the device: the volume and interior face kernels run on a second stream (made at the first call), so that
- * PETSc's stream is free for the exchange (its pack and unpack kernels, with GPU-aware MPI the device buffers
- * themselves) and the halo elements' face kernel starts when its inputs are ready, not behind the interior work:
+ * -fr_halo elements: the halo elements' values (the local vector) exchanged beside the volume step; the face step
+ * interpolates a halo neighbour's trace itself (Euler and advection on several ranks).
  *
- *   PETSc's stream:  record start --- pack | MPI | unpack --- wait volume_done --- halo faces --- wait interior_done
- *   second stream:   wait start --- volume (record volume_done) --- interior faces (record interior_done)
+ * Each element's arithmetic is the same whatever the order and the halo: the strategies give the same bits.
  *
- * overlap on the device queues everything on PETSc's stream: the kernels run while the host waits for MPI, but the
- * unpack and the halo faces queue behind the interior work. */
+ * split on the device (traces): the interior elements' face kernels run on a second stream (made at the first call),
+ * so that PETSc's stream is free for the exchange (its pack and unpack kernels, with GPU-aware MPI the device buffers
+ * themselves) and the halo elements' face kernel starts when the traces are there, not behind the interior work:
+ *
+ *   PETSc's stream:  volume --- record volume_done --- pack | MPI | unpack --- halo faces --- wait interior_done
+ *   second stream:   wait volume_done --- interior faces (record interior_done)
+ *
+ * (elements: the volume kernels on the second stream too, beside the pack of the halo values.) overlap on the device
+ * queues everything on PETSc's stream: the kernels run while the host waits for MPI, but the unpack and the halo faces
+ * queue behind the interior work. */
 #include <hoflow/compat.h>
 #include <hoflow/fr.h>
 #include <hoflow/log.h>
+#include <petscsf.h>
 #include <hoflow/kernels/device.h>
 
 const char *const FRExchangeTypes[] = {"none", "overlap", "split", "FRExchangeType", "FR_EXCHANGE_", NULL};
@@ -53,21 +61,16 @@ static PetscErrorCode FRExchangeJoin(OpShell *shell, void *event, void *from, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx)
+/* -fr_halo elements: the halo elements' values (OpShell slot 0) exchanged beside the volume step; Euler and advection
+ * (FRViscousSetUp refuses the viscous terms on several ranks with it, and on one rank there is no halo) */
+static PetscErrorCode FRExchangeRHSElements(FRExchange *x, OpShell *shell, Vec u, const PetscScalar ua[], PetscScalar fa[], const FRExchangeOps *ops, void *ctx)
 {
-  const PetscScalar *ua, *ul;
-  PetscScalar       *fa;
+  const PetscScalar *ul;
   FRExchangeType     type  = x->type;
-  const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->faces_need_all);
-  void              *main = shell->stream, *side = shell->stream; /* split: the second stream */
+  const PetscBool    split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous);
+  void              *main = shell->stream, *side = split ? x->stream : shell->stream;
 
   PetscFunctionBeginUser;
-  if (split) {
-    PetscCall(FRExchangeDeviceSetUp(x, shell));
-    side = x->stream;
-  }
-  PetscCall(OpShellGetArrayRead(shell, u, &ua));
-  PetscCall(OpShellGetArrayWrite(shell, f, &fa));
   if (split) PetscCall(FRExchangeJoin(shell, x->start, main, side)); /* u and f as PETSc's stream left them */
   if (type == FR_EXCHANGE_NONE) {                                    /* the exchange first, whole */
     PetscCall(OpShellHaloBegin(shell, 0, u));
@@ -81,8 +84,13 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
     PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->volume_done, side)), "event record (-fr_exchange split)"));
     PetscCall(OpShellHaloBegin(shell, 0, u)); /* its pack on PETSc's stream, beside the volume kernels */
   }
-  if (type == FR_EXCHANGE_NONE || ops->faces_need_all) {
+  if (type == FR_EXCHANGE_NONE || ops->viscous) {
     if (type != FR_EXCHANGE_NONE) PetscCall(OpShellHaloEnd(shell, 0, u, &ul));
+    if (ops->viscous) {
+      PetscCall(OpShellEventBegin(shell, HOFLOW_FRViscous));
+      PetscCall(ops->viscous(ctx, main, ua, ul, fa));
+      PetscCall(OpShellEventEnd(shell, HOFLOW_FRViscous, 0));
+    }
     PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
     PetscCall(ops->faces(ctx, main, FR_FACES_ALL, ul, fa));
     PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
@@ -99,6 +107,89 @@ PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const 
     if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
   }
   PetscCall(OpShellHaloRestore(shell, 0, &ul));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a trace exchange on the call's trace array (roots: the owned traces, leaves: the ghosts' slots of the same array) */
+static PetscErrorCode FRExchangeTraceBegin(PetscSF sf, PetscScalar *trace)
+{
+  PetscFunctionBeginUser;
+  if (sf) PetscCall(PetscSFBcastBegin(sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FRExchangeTraceEnd(PetscSF sf, PetscScalar *trace)
+{
+  PetscFunctionBeginUser;
+  if (sf) PetscCall(PetscSFBcastEnd(sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -fr_halo traces: the volume step writes the traces the exchange sends, so it comes first (seed 003 listings 4, 5):
+ *   none     volume; exchange; faces of all
+ *   overlap  volume; exchange begun; faces of the interior elements; exchange ended; faces of the halo elements
+ *   split    volume (PETSc's stream); the interior faces on the second stream, beside the exchange (pack, MPI, unpack)
+ *            and the halo elements' faces on PETSc's stream
+ * Navier–Stokes (ops->viscous): volume; traces exchanged; V1..V3 and the gradient traces; gradients exchanged; faces of
+ * all (every strategy: the face step of any element reads the gradients of its neighbours, formed after the first
+ * exchange). On one rank the star forests are NULL: no exchange, no copy of u. */
+static PetscErrorCode FRExchangeRHSTraces(FRExchange *x, OpShell *shell, const PetscScalar ua[], PetscScalar fa[], const FRExchangeOps *ops, void *ctx)
+{
+  FRExchangeType  type  = x->type;
+  const PetscBool split = (PetscBool)(type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous && x->trace_sf);
+  void           *main = shell->stream, *side = split ? x->stream : shell->stream;
+
+  PetscFunctionBeginUser;
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRVolume));
+  PetscCall(ops->volume(ctx, main, ua, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRVolume, ops->volume_flops));
+  if (type == FR_EXCHANGE_NONE || ops->viscous || !x->trace_sf) {
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace));
+    PetscCall(FRExchangeTraceEnd(x->trace_sf, ops->trace));
+    if (ops->viscous) {
+      PetscCall(OpShellEventBegin(shell, HOFLOW_FRViscous));
+      PetscCall(ops->viscous(ctx, main, ua, NULL, fa));
+      PetscCall(OpShellEventEnd(shell, HOFLOW_FRViscous, 0));
+      PetscCall(FRExchangeTraceBegin(x->grad_sf, ops->grad_trace));
+      PetscCall(FRExchangeTraceEnd(x->grad_sf, ops->grad_trace));
+    }
+    PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+    PetscCall(ops->faces(ctx, main, FR_FACES_ALL, NULL, fa));
+    PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (split)
+    PetscCall(FRExchangeJoin(shell, x->volume_done, main, side)); /* the traces written */
+  else
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace));
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace)); /* while the traces are in flight */
+  PetscCall(ops->faces(ctx, side, FR_FACES_INTERIOR, NULL, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, 0));
+  if (split) {
+    PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceEventRecord(x->interior_done, side)), "event record (-fr_exchange split)"));
+    PetscCall(FRExchangeTraceBegin(x->trace_sf, ops->trace)); /* pack on PETSc's stream, beside the interior faces */
+  }
+  PetscCall(FRExchangeTraceEnd(x->trace_sf, ops->trace));
+  PetscCall(OpShellEventBegin(shell, HOFLOW_FRFace));
+  PetscCall(ops->faces(ctx, main, FR_FACES_HALO, NULL, fa));
+  PetscCall(OpShellEventEnd(shell, HOFLOW_FRFace, ops->face_flops));
+  if (split) PetscCall(OpShellCheckKernel(shell, HOFLOW_CUDA(HoflowDeviceStreamWaitEvent(main, x->interior_done)), "stream wait (-fr_exchange split)")); /* f whole on PETSc's stream */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FRExchangeRHS(FRExchange *x, OpShell *shell, Vec u, Vec f, const FRExchangeOps *ops, void *ctx)
+{
+  const PetscScalar *ua;
+  PetscScalar       *fa;
+
+  PetscFunctionBeginUser;
+  if (x->type == FR_EXCHANGE_SPLIT && shell->on_device && !ops->viscous) PetscCall(FRExchangeDeviceSetUp(x, shell));
+  PetscCall(OpShellGetArrayRead(shell, u, &ua));
+  PetscCall(OpShellGetArrayWrite(shell, f, &fa));
+  if (x->halo == FR_HALO_ELEMENTS)
+    PetscCall(FRExchangeRHSElements(x, shell, u, ua, fa, ops, ctx));
+  else
+    PetscCall(FRExchangeRHSTraces(x, shell, ua, fa, ops, ctx));
   PetscCall(OpShellRestoreArrayWrite(shell, f, &fa));
   PetscCall(OpShellRestoreArrayRead(shell, u, &ua));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,6 +202,8 @@ PetscErrorCode FRExchangeDestroy(FRExchange *x)
 
   PetscFunctionBeginUser;
   (void)events; /* (a build without CUDA never makes the stream) */
+  PetscCall(PetscSFDestroy(&x->trace_sf));
+  PetscCall(PetscSFDestroy(&x->grad_sf));
   if (!x->stream) PetscFunctionReturn(PETSC_SUCCESS);
   for (int k = 0; k < 3; k++) err = err ? err : HOFLOW_CUDA(HoflowDeviceEventDestroy(events[k]));
   err = err ? err : HOFLOW_CUDA(HoflowDeviceStreamDestroy(x->stream));

@@ -4,7 +4,7 @@
 #include <hoflow/compat.h>
 #include <hoflow/fr.h>
 
-PetscErrorCode FRViscousSetUp(Disc disc, const NSViscosity *vis, NSLDG *ldg)
+PetscErrorCode FRViscousSetUp(Disc disc, const NSViscosity *vis, FRHaloType halo, NSLDG *ldg)
 {
   Mesh     *mesh = disc->mesh;
   MPI_Comm  comm = PetscObjectComm((PetscObject)mesh->dm);
@@ -17,8 +17,8 @@ PetscErrorCode FRViscousSetUp(Disc disc, const NSViscosity *vis, NSLDG *ldg)
   PetscOptionsEnd();
   PetscCheck(beta >= -0.5 && beta <= 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_viscous_beta %g: give a value in [-0.5, 0.5] (0 central, +-0.5 one-sided)", (double)beta);
   PetscCheck(tau >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-fr_viscous_tau %g: the penalty must be >= 0", (double)tau);
-  PetscCheck(mesh->Klocal == mesh->K, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "-disc fr with physics navier_stokes runs on one rank so far (the corrected gradients of the %" PetscInt_FMT " halo elements are not exchanged): run without mpiexec, or use -disc mdg", mesh->Klocal - mesh->K);
+  PetscCheck(mesh->Klocal == mesh->K || halo == FR_HALO_TRACES, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "-disc fr with physics navier_stokes on several ranks needs -fr_halo traces (the corrected gradients of the %" PetscInt_FMT " halo elements come as traces of the partition faces; -fr_halo elements sends the halo's values only)", mesh->Klocal - mesh->K);
   ldg->on       = 1;
   ldg->vis      = *vis;
   ldg->beta     = beta;

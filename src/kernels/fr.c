@@ -32,3 +32,11 @@ void FRViscousHost(const FRKernelData *d, const double *u, const double *ul, dou
     for (int i = 0; i < z.Np; i++) FRViscousPointGradient(d, z, e, i, u + e * s);
   for (int e = 0; e < d->K; e++) FRViscousElementVolume(d, e, u + e * s, rhs + e * s, scratch, tr + e * t);
 }
+
+void FRViscousGradientTraceHost(const FRKernelData *d)
+{
+  const FRSizes z = FRSizesOf(d);
+  for (int e = 0; e < d->K; e++)
+    if (d->gtrace_elem[e] >= 0)
+      for (int p = 0; p < z.Nfaces * z.nfp; p++) FRViscousGradientTracePoint(d, z, e, p);
+}

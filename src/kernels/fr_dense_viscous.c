@@ -28,3 +28,11 @@ void FRDenseViscousFaceHost(const FRDenseKernelData *d, const double *ul, double
     for (int i = 0; i < z.Np; i++) FRDensePointCorrect(d, z, e, i, scratch, r);
   }
 }
+
+void FRDenseViscousGradientTraceHost(const FRDenseKernelData *d)
+{
+  const FRDenseSizes z = FRDenseSizesOf(d);
+  for (int e = 0; e < d->K; e++)
+    if (d->gtrace_elem[d->e0 + e] >= 0)
+      for (int p = 0; p < z.nfpt; p++) FRDenseViscousGradientTracePoint(d, z, e, p);
+}

@@ -36,16 +36,41 @@ static double MaxDiff(const Array &a, const Array &b)
 
 static const char *names[6] = {"state", "gradient", "volume", "trace", "face", "wave_speed"};
 
-// tensor FR: w[6] for E elements a block
-static void CompareTensor(const FRKernelData *kh, const double *h, const double *ua, const double *ula, int E, double w[6])
+// the owned elements' gradient-trace slots NaN (what the kernel must write), the halo elements' kept (received)
+static Array OwnedNaN(const Array &gt, const int *gtrace_elem, int K, size_t size_of_element)
 {
-  const size_t s = (size_t)kh->nv * kh->Np, Nfq = (size_t)kh->Nfaces * kh->nfp, K = kh->K;
-  Array        rvol(K * s), th(K * 2 * kh->nv * Nfq), sc(kh->dim * s), rv, tv, uj(K * kh->nv * Nfq), g(K * kh->dim * s), rf, sh(K);
+  Array a = gt;
+  for (int e = 0; e < K; e++)
+    if (gtrace_elem[e] >= 0) std::fill(a.begin() + gtrace_elem[e], a.begin() + gtrace_elem[e] + size_of_element, NAN);
+  return a;
+}
+
+// tensor FR: w[6] for E elements a block; on several ranks (-fr_halo traces) the halo elements' trace slots filled as
+// the exchange fills them and their gradient traces as a right-hand side's exchange left them (main)
+static void CompareTensor(const FRKernelData *kh, const double *h, int Klocal, const double *ua, const double *ula, int E, double w[6])
+{
+  const size_t s = (size_t)kh->nv * kh->Np, Nfq = (size_t)kh->Nfaces * kh->nfp, K = kh->K, t = 2 * kh->nv * Nfq, gs = (size_t)kh->dim * kh->nv * Nfq;
+  Array        rvol(K * s), th(Klocal * t), sc(kh->dim * s), rv, tv, uj(K * kh->nv * Nfq), g(K * kh->dim * s), rf, sh(K), gt;
   FRVolumeHost(kh, ua, rvol.data(), sc.data(), th.data());
+  if (kh->halo_traces) {
+    const FRSizes z = FRSizesOf(kh);
+    for (int l = kh->K; l < Klocal; l++)
+      for (int p = 0; p < (int)Nfq; p++) {
+        double w[EULER_NV_MAX];
+        FRLineEnd(kh, z, ula + l * s, kh->line[p], FRStride(z, kh->dir[p / z.nfp]), kh->side[p / z.nfp], w);
+        for (int k = 0; k < z.nv; k++) th[l * t + k * Nfq + p] = w[k];
+      }
+  }
   rv = rvol, tv = th;
   FRViscousHost(kh, ua, ula, tv.data(), sc.data(), rv.data());
   std::memcpy(uj.data(), kh->ujump, sizeof(double) * uj.size());
   std::memcpy(g.data(), kh->grad, sizeof(double) * g.size());
+  if (kh->gtrace_elem) {
+    size_t n = 0;
+    for (int l = 0; l < Klocal; l++) n = std::max(n, kh->gtrace_elem[l] >= 0 ? (size_t)kh->gtrace_elem[l] + gs : 0);
+    FRViscousGradientTraceHost(kh);
+    gt.assign(kh->gtrace, kh->gtrace + n);
+  }
   rf = rv;
   FRFaceHost(kh, ula, tv.data(), sc.data(), rf.data());
   FRWaveSpeedHost(kh, ua, h, sh.data());
@@ -60,6 +85,13 @@ static void CompareTensor(const FRKernelData *kh, const double *h, const double 
   w[3] = MaxDiff(tv, td);
   std::copy(g.begin(), g.end(), gd.begin()); // the face kernel on the host's gradients, traces and right-hand side (the same buffers)
   std::copy(rv.begin(), rv.end(), rd.begin());
+  Array gtd;
+  if (kh->gtrace_elem) { // the gradient traces' kernel on the host's gradients
+    gtd       = OwnedNaN(gt, kh->gtrace_elem, kh->K, gs);
+    kd.gtrace = gtd.data();
+    if (FRViscousGradientTraceCUDA(&kd)) w[1] = INFINITY;
+    w[1] = std::max(w[1], MaxDiff(gt, gtd));
+  }
   if (FRFaceCUDA(&kd, E, ula, tv.data(), rd.data())) w[4] = INFINITY;
   w[4] = std::max(w[4], MaxDiff(rf, rd));
   if (FRWaveSpeedCUDA(&kd, ua, h, sd.data())) w[5] = INFINITY;
@@ -69,13 +101,23 @@ static void CompareTensor(const FRKernelData *kh, const double *h, const double 
 // dense FR, every block: w[6] for E elements a block
 static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double *h, PetscInt nown, const double *ua, const double *ula, int E, double w[6])
 {
-  size_t ntrace = 1, nscratch = 1;
+  size_t ntrace = 1, nscratch = 1, ngt = 0;
   int    K = 0, dim = kh[0].dim;
   for (PetscInt b = 0; b < nb; b++) {
     ntrace   = std::max(ntrace, (size_t)kh[b].trace0 + (size_t)kh[b].K * kh[b].nfpt * 2 * kh[b].nv);
     nscratch = std::max(nscratch, (size_t)kh[b].nv * std::max(kh[b].dim * kh[b].Np, kh[b].nfpt));
     K += kh[b].K;
   }
+  for (PetscInt b = 0; b < nb; b++) // several ranks: the halo elements' trace slots (as a right-hand side's exchange left them) and gradient traces
+    for (int e = 0; e < kh[b].K; e++) {
+      if (kh[b].gtrace_elem && kh[b].gtrace_elem[kh[b].e0 + e] >= 0) ngt = std::max(ngt, (size_t)kh[b].gtrace_elem[kh[b].e0 + e] + (size_t)kh[b].nfpt * dim * kh[b].nv);
+      for (int f = 0; f < kh[b].Nfaces; f++) {
+        const int *fi = kh[b].face_info + ((size_t)e * kh[b].Nfaces + f) * FRD_FACE_INFO;
+        const int  nf = kh[b].fp_off[f + 1] - kh[b].fp_off[f];
+        if (fi[1] >= K && fi[6] >= 0) ntrace = std::max(ntrace, (size_t)fi[6] + (size_t)nf * 2 * kh[b].nv);
+        if (kh[b].gtrace_face && kh[b].gtrace_face[(size_t)e * kh[b].Nfaces + f] >= 0) ngt = std::max(ngt, (size_t)kh[b].gtrace_face[(size_t)e * kh[b].Nfaces + f] + (size_t)nf * dim * kh[b].nv);
+      }
+    }
   Array              rvol(nown), sc(nscratch), th(ntrace), rv, tv(ntrace), g((size_t)dim * nown), rf, sh(K);
   std::vector<Array> uj(nb);
   for (PetscInt b = 0; b < nb; b++) FRDenseVolumeHost(&kh[b], ua, rvol.data(), sc.data());
@@ -86,6 +128,15 @@ static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double 
   for (PetscInt b = 0; b < nb; b++) FRDenseViscousVolumeHost(&kh[b], ua, rv.data(), sc.data());
   std::memcpy(tv.data(), kh[0].trace, sizeof(double) * ntrace);
   std::memcpy(g.data(), kh[0].grad, sizeof(double) * g.size());
+  Array gt, gtd;
+  if (ngt) {
+    for (PetscInt b = 0; b < nb; b++) FRDenseViscousGradientTraceHost(&kh[b]);
+    gt.assign(kh[0].gtrace, kh[0].gtrace + ngt);
+    gtd = gt;
+    for (PetscInt b = 0; b < nb; b++)
+      for (int e = 0; e < kh[b].K; e++)
+        if (kh[b].gtrace_elem[kh[b].e0 + e] >= 0) std::fill(gtd.begin() + kh[b].gtrace_elem[kh[b].e0 + e], gtd.begin() + kh[b].gtrace_elem[kh[b].e0 + e] + (size_t)kh[b].nfpt * dim * kh[b].nv, NAN);
+  }
   for (PetscInt b = 0; b < nb; b++) {
     uj[b].resize(std::max((size_t)kh[b].K * kh[b].nfpt * kh[b].nv, (size_t)1));
     std::memcpy(uj[b].data(), kh[b].ujump, sizeof(double) * kh[b].K * kh[b].nfpt * kh[b].nv);
@@ -111,6 +162,13 @@ static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double 
   std::copy(g.begin(), g.end(), gd.begin()); // the face kernels on the host's gradients, traces and right-hand side (the same buffers)
   std::copy(tv.begin(), tv.end(), td.begin());
   std::copy(rv.begin(), rv.end(), rd.begin());
+  if (ngt) { // the gradient traces' kernels on the host's gradients
+    for (PetscInt b = 0; b < nb; b++) {
+      kd[b].gtrace = gtd.data();
+      if (FRDenseViscousGradientTraceCUDA(&kd[b])) w[1] = INFINITY;
+    }
+    w[1] = std::max(w[1], MaxDiff(gt, gtd));
+  }
   for (PetscInt b = 0; b < nb; b++)
     if (FRDenseViscousFaceCUDA(&kd[b], E, ula, rd.data())) w[4] = INFINITY;
   w[4] = std::max(w[4], MaxDiff(rf, rd));
@@ -155,6 +213,12 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&r));
   PetscCall(DMGetLocalVector(app->disc->dm, &ul));
   PetscCall(DMGlobalToLocal(app->disc->dm, u, INSERT_VALUES, ul));
+  { /* several ranks: one right-hand side fills the halo elements' gradient traces (and dense FR's trace slots) by the exchange */
+    Vec f;
+    PetscCall(VecDuplicate(u, &f));
+    PetscCall(ConsLawRHS(cl, u, f));
+    PetscCall(VecDestroy(&f));
+  }
   PetscCall(VecGetLocalSize(u, &nown));
   PetscCall(VecGetArrayRead(u, &ua));
   PetscCall(VecGetArrayRead(ul, &ula));
@@ -166,7 +230,7 @@ int main(int argc, char **argv)
       const PetscReal    *h;
       PetscCall(FRGetKernelData(app->disc, &kh, NULL, &h, NULL));
       if (k == 2) E = FRCUDAElementsPerBlock(kh->dim, kh->n1);
-      CompareTensor(kh, h, ua, ula, E, w);
+      CompareTensor(kh, h, (int)app->mesh->Klocal, ua, ula, E, w);
     } else {
       const FRDenseKernelData *kh;
       const PetscReal         *h;

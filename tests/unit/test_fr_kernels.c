@@ -28,14 +28,19 @@ static PetscErrorCode Download(const void *device, size_t bytes, void *stream, v
  * rhs, traces, face-corrected rhs). */
 static PetscErrorCode CompareKernels(const FRKernelData *kh, const FRKernelData *kd, DM dm, Vec uh, PetscReal scale, PetscInt E, PetscReal worst[3])
 {
-  const size_t       s = (size_t)kh->nv * kh->Np, t = (size_t)2 * kh->nv * kh->Nfaces * kh->nfp, K1 = (size_t)PetscMax(kh->K, 1), nrhs = K1 * s, ntr = K1 * t; /* allocated sizes */
+  const size_t       s = (size_t)kh->nv * kh->Np, t = (size_t)2 * kh->nv * kh->Nfaces * kh->nfp, K1 = (size_t)PetscMax(kh->K, 1), nrhs = K1 * s;
   const PetscScalar *ua, *ula;
   PetscReal         *rhs_h, *tr_h, *scratch, *rhs_d, *tr_d, rel;
   void              *u_dev, *ul_dev, *rhs_dev, *tr_dev;
   Vec                ul;
   PetscInt           nl;
+  size_t             ntr; /* the traces of every local element (-fr_halo traces: the halo elements' slots after the owned) */
 
   PetscFunctionBeginUser;
+  PetscCall(DMGetLocalVector(dm, &ul));
+  PetscCall(VecGetLocalSize(ul, &nl));
+  PetscCall(DMRestoreLocalVector(dm, &ul));
+  ntr = PetscMax((size_t)nl / s, K1) * t;
   PetscCall(PetscMalloc5(nrhs, &rhs_h, ntr, &tr_h, (size_t)kh->dim * s, &scratch, nrhs, &rhs_d, ntr, &tr_d));
   PetscCall(VecGetArrayRead(uh, &ua));
   FRVolumeHost(kh, ua, rhs_h, scratch, tr_h);
@@ -57,6 +62,16 @@ static PetscErrorCode CompareKernels(const FRKernelData *kh, const FRKernelData 
   PetscCall(VecGetLocalSize(ul, &nl));
   PetscCall(VecGetArrayRead(ul, &ula));
   PetscCall(HoflowDeviceUploadChecked(ula, sizeof(double) * PetscMax(nl, 1), &ul_dev));
+  if (kh->halo_traces) { /* the halo elements' slots as the exchange fills them (u- on every face point: the owner's
+                            FRTracePoint interpolates the same line of the same values) */
+    const FRSizes z = FRSizesOf(kh);
+    for (size_t l = kh->K; l < (size_t)nl / s; l++)
+      for (int p = 0; p < z.Nfaces * z.nfp; p++) {
+        double w[EULER_NV_MAX];
+        FRLineEnd(kh, z, ula + l * s, kh->line[p], FRStride(z, kh->dir[p / z.nfp]), kh->side[p / z.nfp], w);
+        for (int k = 0; k < z.nv; k++) tr_h[l * t + (size_t)k * z.Nfaces * z.nfp + p] = w[k];
+      }
+  }
   PetscCall(HoflowDeviceCopyToChecked(tr_dev, tr_h, sizeof(double) * ntr, kd->stream));
   PetscCall(HoflowDeviceCopyToChecked(rhs_dev, rhs_h, sizeof(double) * nrhs, kd->stream));
   FRFaceHost(kh, ula, tr_h, scratch, rhs_h);

@@ -36,17 +36,23 @@ typedef struct {
   const int    *nb_line;   /* [K*Nfaces*nfp] the neighbour's line start of the same physical point */
   const double *bc_point;  /* boundary data, EULER_BC_DATA doubles per boundary face point */
   double        gamma;
-  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
-  double        velocity[3]; /* linear advection's velocity a */
-  void         *stream;      /* CUDA stream (device copies) */
+  int           flux;                 /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection, hoflow/pointwise/advection.h) */
+  double        velocity[3];          /* linear advection's velocity a */
+  void         *stream;               /* CUDA stream (device copies) */
   int           face_subset;          /* nonzero: the face step runs over elements face_begin .. face_end - 1 (of the */
   int           face_begin, face_end; /* block) only; set per call by the exchange strategy (disc/fr_exchange.c) */
+  int           halo_traces;          /* nonzero (-fr_halo traces): the traces tr hold every halo element's too (its faces */
+                                      /* that owned elements share, received from its owner): read as an owned neighbour's */
   /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms (seed 003 §II; the interface treatment of
    * hoflow/pointwise/ldg.h), one rank, host and device (the FRViscous* routines below, cuda/fr_viscous.cu) */
   NSLDG         ldg;
   const double *face_scale; /* [K*Nfaces] 1/h = |F| / min(|E-|, |E+|) of every face (the penalty's length) */
   double       *ujump;      /* [K*nv*Nfq] u_I - u- at every face point of every owned element, [k*Nfq + p] */
   double       *grad;       /* [K*dim*nv*Np] the corrected physical gradient at the solution points, [(j*nv + k)*Np + i] */
+  /* several ranks (-fr_halo traces): the corrected gradients at the face points of the elements on partition faces, owned
+   * (written by FRViscousGradientTracePoint, sent) and halo (received), element l's [dim*nv][Nfq] at gtrace_elem[l] */
+  const int *gtrace_elem; /* [Klocal] (-1: none); NULL on one rank */
+  double    *gtrace;
 } FRKernelData;
 
 /* The sizes the point routines loop over, passed by value so that the CUDA kernels give them as compile-time
@@ -174,8 +180,9 @@ HOFLOW_HD void FRTracePoint(const FRKernelData *d, FRSizes z, int p, const doubl
 }
 
 /* The other side's state uP at face point p of owned element e with the element's state uM and face geometry fg:
- * the owned neighbour's trace at the same physical point (traces tr of every owned element, [K][2 nv][Nfq]), a halo
- * neighbour's state interpolated from its line in the local array ul, or the boundary state. Returns -1 inside,
+ * the neighbour's trace at the same physical point (traces tr of every owned element, [K][2 nv][Nfq], and with
+ * halo_traces every halo element's after the exchange), a halo neighbour's state interpolated from its line in the
+ * local array ul (-fr_halo elements), or the boundary state. Returns -1 inside,
  * the boundary type on the boundary. */
 HOFLOW_HD int FRFacePointOther(const FRKernelData *d, FRSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, const double *HOFLOW_RESTRICT tr, const double uM[], const double fg[], double uP[])
 {
@@ -183,7 +190,7 @@ HOFLOW_HD int FRFacePointOther(const FRKernelData *d, FRSizes z, int e, int p, c
   const int *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
   if (fi[0] >= 0) { /* the neighbour's state at the same physical point */
     const int g2 = fi[1], start = d->nb_line[(size_t)e * Nfq + p];
-    if (fi[0] < d->K) {
+    if (fi[0] < d->K || d->halo_traces) {
       const double *tn = tr + (size_t)fi[0] * 2 * nv * Nfq;
       const int     p2 = g2 * z.nfp + FRFacePointOfLine(d, z, g2, start);
       for (int k = 0; k < nv; k++) uP[k] = tn[(size_t)k * Nfq + p2];
@@ -248,8 +255,8 @@ HOFLOW_HD void FRPointCorrect(const FRKernelData *d, FRSizes z, int e, int i, co
  *                               at the solution points, and Fh_v^D at the face points out of the trace's Fh^D,
  *
  * and the face part's common flux becomes F* - F_v^I (FRViscousFacePointFlux: the corrected gradients of both
- * sides at the face point, interpolated from the solution points). The neighbours' gradients are those of owned
- * elements: one rank (a second exchange of the gradients would lift it). cuda/fr_viscous.cu runs V1..V3 fused in one
+ * sides at the face point, interpolated from the solution points; a halo neighbour's from its gradient trace, which
+ * its owner sends: FRViscousGradientTracePoint, -fr_halo traces). cuda/fr_viscous.cu runs V1..V3 fused in one
  * kernel (E elements a block, the point routines below one thread a point); cuda/fr.cu's face kernel then adds the
  * viscous common flux as the host's face part does. */
 
@@ -262,8 +269,10 @@ HOFLOW_HD void FRViscousFacePointState(const FRKernelData *d, FRSizes z, int e, 
   int           type;
   for (int k = 0; k < nv; k++) uM[k] = te[(size_t)k * Nfq + p];
   type = FRFacePointOther(d, z, e, p, ul, tr, uM, fg, uP);
-  if (type >= 0) (void)NSViscousBoundaryState(type, dim, d->gamma, d->bc_point + (size_t)(d->face_info[((size_t)e * z.Nfaces + p / z.nfp) * FR_FACE_INFO + 2] + p % z.nfp) * EULER_BC_DATA, uM, uP, uI);
-  else NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
+  if (type >= 0)
+    (void)NSViscousBoundaryState(type, dim, d->gamma, d->bc_point + (size_t)(d->face_info[((size_t)e * z.Nfaces + p / z.nfp) * FR_FACE_INFO + 2] + p % z.nfp) * EULER_BC_DATA, uM, uP, uI);
+  else
+    NSLDGCommonState(nv, &d->ldg, NSLDGSide(dim, fg), uM, uP, uI);
   for (int k = 0; k < nv; k++) d->ujump[((size_t)e * nv + k) * Nfq + p] = uI[k] - uM[k];
 }
 
@@ -335,10 +344,10 @@ HOFLOW_HD void FRViscousElementVolume(const FRKernelData *d, int e, const double
  * interpolated to the point (inside: an owned neighbour's), the boundary state u_b and heat flag on the boundary */
 HOFLOW_HD void FRViscousFacePointFlux(const FRKernelData *d, FRSizes z, int e, int p, int type, const double uM[], const double uP[], const double fg[], double Fv[])
 {
-  const int     dim = z.dim, nv = z.nv, Np = z.Np, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, nc = dim * nv;
-  const int    *fi = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
-  const double  scale = d->face_scale[(size_t)e * z.Nfaces + f];
-  double        gM[3 * EULER_NV_MAX], gP[3 * EULER_NV_MAX];
+  const int    dim = z.dim, nv = z.nv, Np = z.Np, Nfq = z.Nfaces * z.nfp, f = p / z.nfp, nc = dim * nv;
+  const int   *fi    = d->face_info + ((size_t)e * z.Nfaces + f) * FR_FACE_INFO;
+  const double scale = d->face_scale[(size_t)e * z.Nfaces + f];
+  double       gM[3 * EULER_NV_MAX], gP[3 * EULER_NV_MAX];
   FRLineEndComponents(d, z, d->grad + (size_t)e * nc * Np, d->line[p], FRStride(z, d->dir[f]), d->side[f], nc, gM);
   if (type >= 0) {
     double    uB[EULER_NV_MAX];
@@ -346,8 +355,24 @@ HOFLOW_HD void FRViscousFacePointFlux(const FRKernelData *d, FRSizes z, int e, i
     NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 1, heat, uM, gM, uB, gM, Fv);
     return;
   }
-  FRLineEndComponents(d, z, d->grad + (size_t)fi[0] * nc * Np, d->nb_line[(size_t)e * Nfq + p], FRStride(z, d->dir[fi[1]]), d->side[fi[1]], nc, gP);
+  if (fi[0] < d->K)
+    FRLineEndComponents(d, z, d->grad + (size_t)fi[0] * nc * Np, d->nb_line[(size_t)e * Nfq + p], FRStride(z, d->dir[fi[1]]), d->side[fi[1]], nc, gP);
+  else { /* a halo neighbour: its gradient trace from its owner (FRViscousGradientTracePoint there: the same interpolation) */
+    const double *gn = d->gtrace + d->gtrace_elem[fi[0]];
+    const int     p2 = fi[1] * z.nfp + FRFacePointOfLine(d, z, fi[1], d->nb_line[(size_t)e * Nfq + p]);
+    for (int c = 0; c < nc; c++) gP[c] = gn[(size_t)c * Nfq + p2];
+  }
   NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
+}
+
+/* Several ranks: the corrected gradients at face point p of owned element e (one with a partition face: gtrace_elem[e] >=
+ * 0) into its gradient trace, which the exchange sends to the ranks that hold e as a halo element; after V2 */
+HOFLOW_HD void FRViscousGradientTracePoint(const FRKernelData *d, FRSizes z, int e, int p)
+{
+  const int nc = z.dim * z.nv, f = p / z.nfp, Nfq = z.Nfaces * z.nfp;
+  double    g[3 * EULER_NV_MAX], *gt = d->gtrace + d->gtrace_elem[e];
+  FRLineEndComponents(d, z, d->grad + (size_t)e * nc * z.Np, d->line[p], FRStride(z, d->dir[f]), d->side[f], nc, g);
+  for (int c = 0; c < nc; c++) gt[(size_t)c * Nfq + p] = g[c];
 }
 
 /* The volume part of owned element e, which needs no neighbour: rhs = the divergence of its discontinuous
@@ -401,6 +426,9 @@ void FRWaveSpeedHost(const FRKernelData *d, const double *u, const double *h, do
 /* Navier–Stokes, between the two: V1..V3 of every owned element (u the owned array, ul the local one, tr the traces,
  * scratch [dim*Np*nv]) */
 void FRViscousHost(const FRKernelData *d, const double *u, const double *ul, double *tr, double *scratch, double *rhs);
+/* several ranks, after it: the gradient traces of the owned elements with gtrace_elem[e] >= 0 */
+void FRViscousGradientTraceHost(const FRKernelData *d);
+int  FRViscousGradientTraceCUDA(const FRKernelData *d);
 /* its CUDA twin (cuda/fr_viscous.cu): V1..V3 of a group of E elements in one kernel (E <= 0: by order); the trace rows
  * that V3 changes (Fh^D) are not those that a neighbour's V1 reads (u-), so the groups need no order */
 int FRViscousCUDA(const FRKernelData *d, int E, const double *u, const double *ul, double *tr, double *rhs);

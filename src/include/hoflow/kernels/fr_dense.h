@@ -50,9 +50,9 @@ typedef struct {
   int           trace0;                    /* the block's first element's trace at trace + trace0; element e's at + e*nfpt*2*nv */
   const double *bc_point;                  /* boundary data, EULER_BC_DATA doubles per boundary face point */
   double        gamma;
-  int           flux;        /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
-  double        velocity[3]; /* linear advection's velocity a */
-  void         *stream;      /* CUDA stream (device copies) */
+  int           flux;                 /* EULER_FLUX_* (EULER_FLUX_ADVECTION: linear advection) */
+  double        velocity[3];          /* linear advection's velocity a */
+  void         *stream;               /* CUDA stream (device copies) */
   int           face_subset;          /* nonzero: the face step runs over elements face_begin .. face_end - 1 (of the */
   int           face_begin, face_end; /* block) only; set per call by the exchange strategy (disc/fr_exchange.c) */
   /* Navier–Stokes (ldg.on): the corrected-gradient viscous terms, hoflow/kernels/fr_dense_viscous.h */
@@ -61,6 +61,12 @@ typedef struct {
   double       *ujump;      /* [K*nfpt*nv] u_I - u- at every flux point of the block's owned elements */
   double       *grad;       /* the corrected physical gradients of every owned element (all blocks), local element l's
                                [(j*nv + k)*Np + i] at dim*dof[l] */
+  /* several ranks (-fr_halo traces): the corrected gradients at the flux points of the elements on partition faces, owned
+   * (written by FRDenseViscousGradientTracePoint, sent) and halo (received), element l's [nfpt][dim*nv] at gtrace_elem[l];
+   * NULL on one rank */
+  const int *gtrace_elem; /* [Klocal] (-1: none) */
+  const int *gtrace_face; /* [K*Nfaces] the halo neighbour's gradient trace at the face's first point (-1: an owned neighbour) */
+  double    *gtrace;
 } FRDenseKernelData;
 
 /* The sizes the point routines loop over, by value, so that the CUDA kernels (cuda/fr_dense.cu) give them as
@@ -186,7 +192,8 @@ HOFLOW_HD void FRDenseTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int
 
 /* Step 4 (the common interface flux): jump[k*nfpt + p] = J |G nr| F*(u-, u+, n) - Fh^D . nr at flux point p. u+ is
  * an owned neighbour's trace at the same physical point (both elements list a face's points in its canonical
- * order), a halo neighbour's values interpolated from the local array ul, or the boundary state (the viscous face
+ * order; a halo neighbour's too with -fr_halo traces: fi[6] is its slot, received from its owner), a halo neighbour's
+ * values interpolated from the local array ul (-fr_halo elements), or the boundary state (the viscous face
  * step has the same u+ in FRDenseViscousFacePointOther, hoflow/kernels/fr_dense_viscous.h: apart, so that the CUDA
  * face kernel compiles as before). */
 HOFLOW_HD void FRDenseFacePointJump(const FRDenseKernelData *d, FRDenseSizes z, int e, int p, const double *HOFLOW_RESTRICT ul, double *HOFLOW_RESTRICT jump)

@@ -12,8 +12,8 @@
  *                               and the trace's Fh^D . nr -= Fh_v^D . nr at the flux points,
  *
  * and the face part's common flux is F* - F_v^I (FRDenseViscousFacePointJump, in place of FRDenseFacePointJump: both
- * sides' corrected gradients interpolated to the flux point by their face tables; the neighbours are owned elements:
- * one rank). Each step is a point routine (one flux point or one solution point of one element, every sum in the
+ * sides' corrected gradients interpolated to the flux point by their face tables; a halo neighbour's from its gradient
+ * trace, sent by its owner: FRDenseViscousGradientTracePoint). Each step is a point routine (one flux point or one solution point of one element, every sum in the
  * element routines' order), which the host loops (src/kernels/fr_dense_viscous.c) and the CUDA kernels
  * (cuda/fr_viscous.cu: V1..V3 fused, one thread a point, E elements a block; the face part's kernel) share. */
 #pragma once
@@ -166,8 +166,21 @@ HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, in
     NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 1, heat, uM, gM, uB, gM, Fv);
     return;
   }
-  FRDenseViscousInterpolateGradient(d, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gP);
+  if (d->gtrace_face && d->gtrace_face[(size_t)e * d->Nfaces + f] >= 0) { /* a halo neighbour: its owner's gradient trace */
+    const double *gn = d->gtrace + d->gtrace_face[(size_t)e * d->Nfaces + f] + (size_t)q * dim * nv;
+    for (int c = 0; c < dim * nv; c++) gP[c] = gn[c];
+  } else
+    FRDenseViscousInterpolateGradient(d, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gP);
   NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
+}
+
+/* Several ranks: the corrected gradients at flux point p of the block's owned element e (one with a partition face:
+ * gtrace_elem >= 0) into its gradient trace, which the exchange sends to the ranks that hold e as a halo element (the
+ * interpolation FRDenseViscousFacePointFlux makes of an owned neighbour's gradients); after V2 */
+HOFLOW_HD void FRDenseViscousGradientTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
+{
+  const int f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  FRDenseViscousInterpolateGradient(d, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], d->gtrace + d->gtrace_elem[d->e0 + e] + (size_t)p * z.dim * z.nv);
 }
 
 /* Step 4 with the viscous terms: jump[k*nfpt + p] = J |G nr| (F* - F_v^I)(u-, u+, n) - (Fh^D - Fh_v^D) . nr at flux
@@ -190,6 +203,9 @@ void FRDenseViscousStateHost(const FRDenseKernelData *d, const double *ul);
 void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u);
 void FRDenseViscousVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
 void FRDenseViscousFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);
+/* several ranks, after V2 of every block: the gradient traces of the block's owned elements with gtrace_elem >= 0 */
+void FRDenseViscousGradientTraceHost(const FRDenseKernelData *d);
+int  FRDenseViscousGradientTraceCUDA(const FRDenseKernelData *d);
 /* Their CUDA twins (cuda/fr_viscous.cu) on a device copy of the data; 0 or a cudaError_t. V1..V3 of the block fused
  * in one kernel (the states of its own flux points, its gradients, its viscous volume part: the trace rows that V3
  * changes, Fh^D . nr, are not those that a neighbour's V1 reads, u-); call it for every block before the face part's
