@@ -4,6 +4,8 @@
  * (-checkpoint_interval) and a progress line (-progress_interval). -restart FILE continues a
  * checkpointed run exactly; with -restart_project at another -order or on its mesh refined. */
 #include <hoflow/compat.h>
+#include <petscdevice.h>
+#include <hoflow/log.h>
 #include <hoflow/unsteady.h>
 
 /* Built-in PETSc integrators whose state between steps is the solution alone (with t and dt),
@@ -283,7 +285,18 @@ static PetscErrorCode UnsteadySolve(Unsteady *un)
 
   PetscFunctionBeginUser;
   PetscCall(TSSetErrorIfStepFails(un->ts, PETSC_FALSE));
+  /* TimeLoop: the whole TSSolve, the device's queue finished at its end. TSStep alone does not wait for the device on
+   * one rank (the CFL step's reduction between steps does), so benchmarks of stages take TimeLoop / steps. */
+  PetscCall(PetscLogEventBegin(HOFLOW_TimeLoop, un->ts, 0, 0, 0));
   PetscCall(TSSolve(un->ts, un->state));
+#if defined(PETSC_HAVE_DEVICE)
+  {
+    PetscDeviceContext dctx;
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextSynchronize(dctx));
+  }
+#endif
+  PetscCall(PetscLogEventEnd(HOFLOW_TimeLoop, un->ts, 0, 0, 0));
   PetscCall(TSGetTime(un->ts, &time));
   PetscCall(TSGetStepNumber(un->ts, &step));
   PetscCall(TSGetConvergedReason(un->ts, &reason));

@@ -14,7 +14,7 @@ PETSC_EXTERN PetscLogEvent HOFLOW_CG1Assemble;
  * inside MeshSetup (reading and serial refinement, distribution, hoflow's geometry and faces), the DG
  * layout inside DGSetup, and the elliptic physics' phases (operator, right-hand side, output); PCSetUp,
  * KSPSolve and DGL2Error are PETSc's and hoflow's events already. */
-PETSC_EXTERN PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output;
+PETSC_EXTERN PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output, HOFLOW_TimeLoop;
 /* inside PMGSetUp: the p-levels (their discretizations, operators, transfers) and the lambda_max estimates */
 PETSC_EXTERN PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
 
