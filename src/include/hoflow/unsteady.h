@@ -64,6 +64,7 @@ struct Unsteady {
   /* run record */
   PetscInt  start_step, last_monitored_step, iterations, iterations_last, ksp_its_seen;
   PetscReal l2_error;
+  PetscLogDouble loop_time; /* wall seconds of TSSolve, the device queue finished (summary line loop_s) */
   char      errors[256]; /* extra summary pairs from physics_errors and the problem's summary */
 };
 
