@@ -2,7 +2,7 @@
 # One GPU session for the 3D elements: build with CUDA, run the GPU tests, the SIPDG kernel
 # roofline on hexahedra and tetrahedra (one element shape per mesh, N = 1..8), and the Poisson
 # convergence studies of every 3D shape on the GPU (N = 1..6, three uniform refinements).
-# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|semstokes|ncu|tetN8|tensorhex|fr|tgv|frtgv]...
+# Results go to $OUT (default output/gpu3d). Usage: bench/run-gpu-3d.sh [tests|bench|sweep|big|tensor|cpu1|ins3d|solvers|hex6|studies|curved|mdg|nsbench|svortex|dmr|sem|semstokes|ncu|tetN8|tensorhex|fr|tgv|frtgv|sphere]...
 # (no argument: all four; SHAPES="..." limits the studies).
 set -uo pipefail
 OUT=${OUT:-output/gpu3d}
@@ -250,6 +250,24 @@ for part in $parts; do
     grep -E "^progress|^hoflow|^wall|^(TSStep|FRVolume|FRFace|FRViscous|VecScatterBegin|VecDot|VecMax) |GpuToCpu" "$OUT/frtgv.txt" | cut -c1-280 | tail -30
     cp output/frtgv/monitors.csv "$OUT/frtgv_monitors.csv"
     python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR ${FRTGV_EXTRA:-options/taylor_green_fr.yaml}" ;;
+  sphere)  # the sphere at Re 118, Ma 0.2 (issue 17, seed 003 §VIII.A) with flux reconstruction: options/sphere_re118.yaml
+           # (the fine mesh, 39 000 prisms and 106 056 tetrahedra, N = 3: 3.68 M solution points, 18.4 M DOF-variables;
+           # explicit LSERK4 with local time steps from the free stream). The estimate (dense FR N = 3 about 3e-10 s per
+           # DOF-variable and stage inviscid, viscous 2-4x): 11-22 ms a stage, 55-110 ms a step, 3300-6500 steps in
+           # 6 minutes: probably NOT enough for the drag to settle from an impulsive start (the coarse N = 1 CPU run
+           # needed more, docs/design-notes.md): stops after SPHERE_TIMEOUT (480) s with checkpoints every
+           # SPHERE_CHECKPOINT (1000) steps in output/sphere; SPHERE_RESTART=1 continues; SPHERE_EXTRA e.g. "-order 2".
+           # Then scripts/sphere_post.py: C_D (parts), theta_s, L/d against the references, the Mach PNG into $OUT.
+    mkdir -p output/sphere
+    restart=""; [ "${SPHERE_RESTART:-0}" = 1 ] && restart="-restart output/sphere/checkpoint.h5"
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${SPHERE_TIMEOUT:-480} ./hoflow -options_file options/sphere_re118.yaml \
+      -dm_vec_type cuda -output_dir output/sphere -checkpoint_interval ${SPHERE_CHECKPOINT:-1000} $restart -log_view ${SPHERE_EXTRA:-} > "$OUT/sphere.txt" 2>&1
+    grep -E "^progress|^hoflow|^wall|^(TSStep|FRVolume|FRFace|FRViscous) |GpuToCpu" "$OUT/sphere.txt" | cut -c1-280 | tail -30
+    cp output/sphere/monitors.csv "$OUT/sphere_monitors.csv"
+    # the state of the last checkpoint (the run may have stopped at the timeout): its fields and surface in one step
+    [ -f output/sphere/checkpoint.h5 ] && timeout 120 ./hoflow -options_file options/sphere_re118.yaml -dm_vec_type cuda -output_dir output/sphere_post \
+      -restart output/sphere/checkpoint.h5 -ts_max_steps 1 -output_interval 1 -monitor_file none -ns_surface_file output/sphere_post/surface.csv ${SPHERE_EXTRA:-} > "$OUT/sphere_post.txt" 2>&1
+    python3 scripts/sphere_post.py output/sphere_post --monitors output/sphere/monitors.csv --png "$OUT/sphere_mach.png" ;;
   esac
 done
 date -u

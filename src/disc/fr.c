@@ -806,10 +806,9 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscFunctionBeginUser;
   PetscCheck(disc->order >= 1 && disc->order <= HOFLOW_NMAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-order %" PetscInt_FMT ": -disc fr supports orders 1..%d", disc->order, HOFLOW_NMAX);
   PetscCheck(disc->ncomp == dim + 2 || disc->ncomp == 1, comm, PETSC_ERR_SUP, "-disc fr discretizes the Euler equations (%" PetscInt_FMT " components in %" PetscInt_FMT "D) or linear advection (1); the problem's physics has %" PetscInt_FMT, dim + 2, dim, disc->ncomp);
-  for (PetscInt b = 0; b < mesh->nblocks; b++) {
-    dense = (PetscBool)(dense || !RefShapeTable[mesh->blocks[b].shape].tensor); /* simplices, prisms: dense operators (disc/fr_dense.c) */
-    PetscCheck(!mesh->blocks[b].curved || mesh->geom_order == 1, comm, PETSC_ERR_SUP, "-disc fr: affine and non-affine (bilinear, trilinear) elements only so far; mesh %s has curved %s elements of geometry order %" PetscInt_FMT, mesh->source, RefShapes[mesh->blocks[b].shape], mesh->geom_order);
-  }
+  for (PetscInt b = 0; b < mesh->nblocks; b++) dense = (PetscBool)(dense || !RefShapeTable[mesh->blocks[b].shape].tensor); /* simplices, prisms: dense operators (disc/fr_dense.c) */
+  for (PetscInt b = 0; b < mesh->nblocks; b++) /* dense FR takes the metric of curved elements at every point (FRDGeometry); the tensor path not yet */
+    PetscCheck(dense || !mesh->blocks[b].curved || mesh->geom_order == 1, comm, PETSC_ERR_SUP, "-disc fr on quadrilaterals or hexahedra: affine and non-affine (bilinear, trilinear) elements only so far; mesh %s has curved %s elements of geometry order %" PetscInt_FMT, mesh->source, RefShapes[mesh->blocks[b].shape], mesh->geom_order);
   PetscCall(PetscNew(&fr));
   disc->data = fr;
   fr->disc   = disc;

@@ -996,6 +996,7 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   cl->ops.element_means  = FRDElementMeans;
   cl->ops.evaluate       = FRDEvaluate;
   cl->ops.energy         = FRDEnergy;
+  cl->ops.wall_samples   = FRDenseWallSamples; /* disc/fr_wall.c */
   disc->conslaw          = cl;
 
   cl->ops.update_boundary_data = FRDUpdateBoundaryData; /* the device's copy of bc_point (cuda/fr_dense.cu) */

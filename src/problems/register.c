@@ -24,6 +24,7 @@ PetscErrorCode ProblemRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&ProblemList, "double_mach", ProblemCreate_DoubleMach));
   PetscCall(PetscFunctionListAdd(&ProblemList, "couette", ProblemCreate_Couette));
   PetscCall(PetscFunctionListAdd(&ProblemList, "cylinder", ProblemCreate_Cylinder));
+  PetscCall(PetscFunctionListAdd(&ProblemList, "sphere", ProblemCreate_Sphere));
   PetscCall(PetscFunctionListAdd(&ProblemList, "naca0012", ProblemCreate_Naca0012));
   PetscCall(PetscFunctionListAdd(&ProblemList, "beltrami", ProblemCreate_Beltrami));
   PetscCall(PetscFunctionListAdd(&ProblemList, "flow", ProblemCreate_Flow));

@@ -105,6 +105,8 @@ PETSC_EXTERN PetscReal FRViscousFaceScale(const Mesh *mesh, PetscInt e, PetscInt
  * device (NULL before the first device call), and the element sizes h [K] of the wave speeds on both. */
 /* The same for -disc fr with dense operators (tests/unit/test_fr_dense_kernels.c): nblocks kernel data, one a mesh
  * block, on the host and the device (NULL before the first device call), and the element sizes h [K]. */
+/* The no-slip walls' samples (ConsLawWallSamples, hoflow/conslaw.h) of dense FR from one right-hand side at u (disc/fr_wall.c) */
+PETSC_EXTERN PetscErrorCode FRDenseWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal **rows);
 PETSC_EXTERN PetscErrorCode FRDenseGetKernelData(Disc disc, PetscInt *nblocks, const FRDenseKernelData **host, const FRDenseKernelData **device, const PetscReal **h, const PetscReal **h_device);
 /* The mean kinetic energy (1/|Omega|) int rho |v|^2 / 2 of a compressible state by vector operations of its type (device
  * reductions on CUDA vectors; disc/fr_kinetic.c); -disc fr on quadrilaterals and hexahedra */

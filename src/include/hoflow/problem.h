@@ -33,7 +33,7 @@ typedef struct {
   PetscReal lambda;                       /* screening constant of -Laplace u + lambda u = f */
   PetscReal nu;                           /* diffusivity or kinematic viscosity */
   PetscReal velocity_scale;               /* a reference speed (divergence detection, force coefficients) */
-  PetscReal length_scale;                 /* a reference length (force coefficients) */
+  PetscReal length_scale;                 /* a reference length (force coefficients; in 3D an area) */
   PetscReal flow_direction[3];            /* the free stream's unit direction: drag along it, lift along it turned by
                                              +90 degrees about z (zero: x, lift y) */
   PetscReal gamma;                        /* ratio of specific heats of compressible flow (0: 1.4) */
@@ -104,6 +104,7 @@ PETSC_EXTERN PetscErrorCode    ProblemCreate_FreeStream(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_DoubleMach(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Couette(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Cylinder(Problem *problem);
+PETSC_EXTERN PetscErrorCode    ProblemCreate_Sphere(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Naca0012(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Beltrami(Problem *problem);
 PETSC_EXTERN PetscErrorCode    ProblemCreate_Flow(Problem *problem);
