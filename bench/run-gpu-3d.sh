@@ -251,17 +251,18 @@ for part in $parts; do
     cp output/frtgv/monitors.csv "$OUT/frtgv_monitors.csv"
     python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR ${FRTGV_EXTRA:-options/taylor_green_fr.yaml}" ;;
   sphere)  # the sphere at Re 118, Ma 0.2 (issue 17, seed 003 §VIII.A) with flux reconstruction: options/sphere_re118.yaml
-           # (the fine mesh, 39 000 prisms and 106 056 tetrahedra, N = 3: 3.68 M solution points, 18.4 M DOF-variables;
-           # explicit LSERK4 with local time steps from the free stream). The estimate (dense FR N = 3 about 3e-10 s per
-           # DOF-variable and stage inviscid, viscous 2-4x): 11-22 ms a stage, 55-110 ms a step, 3300-6500 steps in
-           # 6 minutes: probably NOT enough for the drag to settle from an impulsive start (the coarse N = 1 CPU run
-           # needed more, docs/design-notes.md): stops after SPHERE_TIMEOUT (480) s with checkpoints every
-           # SPHERE_CHECKPOINT (1000) steps in output/sphere; SPHERE_RESTART=1 continues; SPHERE_EXTRA e.g. "-order 2".
+           # (the medium mesh, 4 040 prisms and 14 585 tetrahedra, N = 3: 453 300 solution points, 2.27 M DOF-variables,
+           # curved at geometry order 2, free-stream exact; explicit LSERK4, local time steps, CFL 0.5, from the free
+           # stream, local steps capped at 5x the smallest). Estimate (dense FR N = 3 about 3e-10 s per DOF-variable
+           # and stage inviscid, viscous 2-4x): 1.4-2.7 ms a stage, 7-14 ms a step: 30 000-60 000 steps in 420 s. Stops after SPHERE_TIMEOUT (420) s with checkpoints
+           # every SPHERE_CHECKPOINT (2000) steps in output/sphere; SPHERE_RESTART=1 continues (a second call of at most
+           # 560 s: SPHERE_TIMEOUT=450); SPHERE_EXTRA e.g. "-euler_local_time_step_ratio 2" (if the
+           # drag still swings) or "-order 2".
            # Then scripts/sphere_post.py: C_D (parts), theta_s, L/d against the references, the Mach PNG into $OUT.
     mkdir -p output/sphere
     restart=""; [ "${SPHERE_RESTART:-0}" = 1 ] && restart="-restart output/sphere/checkpoint.h5"
-    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${SPHERE_TIMEOUT:-480} ./hoflow -options_file options/sphere_re118.yaml \
-      -dm_vec_type cuda -output_dir output/sphere -checkpoint_interval ${SPHERE_CHECKPOINT:-1000} $restart -log_view ${SPHERE_EXTRA:-} > "$OUT/sphere.txt" 2>&1
+    /usr/bin/time -f "wall %e s, host memory %M KB" timeout ${SPHERE_TIMEOUT:-420} ./hoflow -options_file options/sphere_re118.yaml \
+      -dm_vec_type cuda -output_dir output/sphere -checkpoint_interval ${SPHERE_CHECKPOINT:-2000} $restart -log_view ${SPHERE_EXTRA:-} > "$OUT/sphere.txt" 2>&1
     grep -E "^progress|^hoflow|^wall|^(TSStep|FRVolume|FRFace|FRViscous) |GpuToCpu" "$OUT/sphere.txt" | cut -c1-280 | tail -30
     cp output/sphere/monitors.csv "$OUT/sphere_monitors.csv"
     # the state of the last checkpoint (the run may have stopped at the timeout): its fields and surface in one step

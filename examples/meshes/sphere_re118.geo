@@ -4,11 +4,15 @@
 // layer h1, geometric growth) and tetrahedra outside, growing towards the far field, finer in a wake box
 // behind the sphere (0 < x < 4). Groups: wall (curve it with -curve_wall sphere -curve_wall_radius 0.5),
 // farfield (curve with -curve_farfield sphere -curve_farfield_radius R), fluid.
-// The default is the fine mesh (of the seed's size); gmsh -setnumber coarse 1 gives the CPU test mesh.
+// The default is the fine mesh (of the seed's size); gmsh -setnumber coarse 1 gives the CPU test mesh, -setnumber
+// medium 1 the one-GPU steady run's (sphere_re118_medium.geo).
 If (!Exists(coarse)) coarse = 0; EndIf
+If (!Exists(medium)) medium = 0; EndIf
 If (!Exists(R)) R = 20; EndIf
 If (coarse)
   hw = 0.2; nl = 3; h1 = 0.04; grow = 1.6; growth = 0.5; hwake = 0.7; hfar = 8;
+ElseIf (medium)
+  hw = 0.1; nl = 5; h1 = 0.015; grow = 1.4; growth = 0.3; hwake = 0.3; hfar = 5;
 Else
   hw = 0.045; nl = 10; h1 = 0.006; grow = 1.2; growth = 0.15; hwake = 0.15; hfar = 3;
 EndIf
