@@ -252,12 +252,12 @@ for part in $parts; do
     python3 scripts/tgv_compare.py output/frtgv/monitors.csv --energy-column kinetic_energy --tolerance 0.03 --plot "$OUT/frtgv.png" --label "hoflow FR ${FRTGV_EXTRA:-options/taylor_green_fr.yaml}" ;;
   sphere)  # the sphere at Re 118, Ma 0.2 (issue 17, seed 003 §VIII.A) with flux reconstruction: options/sphere_re118.yaml
            # (the medium mesh, 4 040 prisms and 14 585 tetrahedra, N = 3: 453 300 solution points, 2.27 M DOF-variables,
-           # curved at geometry order 2, free-stream exact; explicit LSERK4, local time steps, CFL 0.5, from the free
+           # curved at geometry order 2, free-stream exact; explicit LSERK4, local time steps, CFL 1.0, from the free
            # stream, local steps capped at 5x the smallest). Estimate (dense FR N = 3 about 3e-10 s per DOF-variable
-           # and stage inviscid, viscous 2-4x): 1.4-2.7 ms a stage, 7-14 ms a step: 30 000-60 000 steps in 420 s. Stops after SPHERE_TIMEOUT (420) s with checkpoints
+           # and stage inviscid, viscous 2-4x): 1.4-2.7 ms a stage, 7-14 ms a step: 30 000-60 000 steps in 420 s; about 51 000 to steady (docs/design-notes.md). Stops after SPHERE_TIMEOUT (420) s with checkpoints
            # every SPHERE_CHECKPOINT (2000) steps in output/sphere; SPHERE_RESTART=1 continues (a second call of at most
-           # 560 s: SPHERE_TIMEOUT=450); SPHERE_EXTRA e.g. "-euler_local_time_step_ratio 2" (if the
-           # drag still swings) or "-order 2".
+           # 560 s: SPHERE_TIMEOUT=450); SPHERE_EXTRA e.g. "-cfl 0.5" (if CFL 1 is not
+           # stable at N = 3), "-euler_local_time_step_ratio 2" (if the drag still swings) or "-order 2".
            # Then scripts/sphere_post.py: C_D (parts), theta_s, L/d against the references, the Mach PNG into $OUT.
     mkdir -p output/sphere
     restart=""; [ "${SPHERE_RESTART:-0}" = 1 ] && restart="-restart output/sphere/checkpoint.h5"
