@@ -233,3 +233,11 @@ PetscErrorCode HoflowVecPointwiseDivide(Vec w, Vec x, Vec y)
   PetscCall(VecPointwiseDivide(w, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode HoflowVecPointwiseMin(Vec w, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HoflowVecSyncAliased(w, x, y));
+  PetscCall(VecPointwiseMin(w, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -186,7 +186,7 @@ static PetscErrorCode EulerLocalTimeSteps(Euler *eu, Vec u, Vec element_speed, P
       PetscCall(VecDuplicate(u, &eu->lts_cap));
       PetscCall(VecSet(eu->lts_cap, eu->lts_ratio));
     }
-    PetscCall(VecPointwiseMin(eu->lts, eu->lts, eu->lts_cap));
+    PetscCall(HoflowVecPointwiseMin(eu->lts, eu->lts, eu->lts_cap));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

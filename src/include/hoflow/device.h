@@ -15,12 +15,13 @@ PETSC_EXTERN PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda);
  * given or PETSc has already chosen), and ranks of one host that land on the same physical GPU are an error naming them, unless
  * -gpu_shared allows it (slower: the ranks time-share the GPU). A rank that sees no GPU is an error. */
 PETSC_EXTERN PetscErrorCode HoflowDeviceSelect(MPI_Comm comm);
-/* w = x .* y and w = x ./ y where w may be x or y. PETSc 3.22's CUDA VecPointwiseMult/Divide take write access to w
+/* w = x .* y, x ./ y and min(x, y) where w may be x or y. PETSc 3.22's CUDA VecPointwiseMult/Divide take write access to w
  * before read access to the inputs (the order C++ evaluates a call's arguments in): an aliased input whose current
  * values are on the host is then read from a stale device copy (the steady Stokes right-hand side M f came out zero
  * on the H100). These bring an aliased output's values to its backend first; without aliasing they are PETSc's. */
 PETSC_EXTERN PetscErrorCode HoflowVecPointwiseMult(Vec w, Vec x, Vec y);
 PETSC_EXTERN PetscErrorCode HoflowVecPointwiseDivide(Vec w, Vec x, Vec y);
+PETSC_EXTERN PetscErrorCode HoflowVecPointwiseMin(Vec w, Vec x, Vec y);
 /* The cudaStream_t of PETSc's current device context, so hoflow's kernels order with PETSc's. */
 PETSC_EXTERN PetscErrorCode HoflowGetCUDAStream(void **stream);
 /* Allocate device memory and copy `bytes` from host (host may be NULL: allocation only). */
