@@ -31,7 +31,8 @@ struct _n_Checkpoint {
   MPI_Comm    comm;
   PetscMPIInt rank, size;
   PetscInt    nblocks, nblocks_global, block_size;
-  PetscReal  *keys; /* [nblocks*HOFLOW_CHECKPOINT_KEY] */
+  PetscReal  *keys;    /* [nblocks*HOFLOW_CHECKPOINT_KEY] */
+  PetscInt   *offsets; /* [nblocks+1] blocks of varying width (CheckpointSetBlockOffsets), else NULL */
   PetscInt    nvec;
   char        vec_names[CHECKPOINT_MAX][64];
   Vec         vecs[CHECKPOINT_MAX];      /* what is written: blocks of vec_bs values */
@@ -88,6 +89,7 @@ PetscErrorCode CheckpointAddVector(Checkpoint c, const char name[], Vec v)
      * so it is matched by element like an element-wise field; the shared values come back exactly */
     const PetscInt *elem_point;
     PetscInt        npoints;
+    PetscCheck(!c->offsets, c->comm, PETSC_ERR_SUP, "Checkpoint vector %s: a continuous field on blocks of varying width (a mesh of several element shapes) is not supported", name);
     PetscCall(DiscGetPoints(disc, &npoints, NULL, &elem_point));
     PetscCheck(npoints == c->nblocks * (c->nblocks ? elem_point[1] - elem_point[0] : 0), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s: its discretization has %" PetscInt_FMT " points on %" PetscInt_FMT " elements, expected the same number on each", name, npoints, c->nblocks);
     c->vec_bs[c->nvec] = (c->nblocks ? elem_point[1] - elem_point[0] : 0) * disc->ncomp;
@@ -97,7 +99,7 @@ PetscErrorCode CheckpointAddVector(Checkpoint c, const char name[], Vec v)
     c->vec_disc[c->nvec]  = disc;
   } else {
     PetscCall(VecGetLocalSize(v, &n));
-    PetscCheck(n == c->nblocks * c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
+    PetscCheck(n == (c->offsets ? c->offsets[c->nblocks] : c->nblocks * c->block_size), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Checkpoint vector %s has %" PetscInt_FMT " local values, expected %" PetscInt_FMT " blocks of %" PetscInt_FMT, name, n, c->nblocks, c->block_size);
     c->vec_bs[c->nvec] = c->block_size;
     c->vecs[c->nvec]   = v;
   }
@@ -127,6 +129,17 @@ PetscErrorCode CheckpointSetBlockVertices(Checkpoint c, RefShape shape, PetscInt
   PetscCall(PetscFree(c->vertices));
   PetscCall(PetscMalloc1(c->nblocks * c->nverts * dim, &c->vertices));
   PetscCall(PetscArraycpy(c->vertices, vertices, c->nblocks * c->nverts * dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckpointSetBlockOffsets(Checkpoint c, const PetscInt offsets[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!c->nvec, c->comm, PETSC_ERR_ORDER, "CheckpointSetBlockOffsets: call it before CheckpointAddVector");
+  for (PetscInt b = 0; b < c->nblocks; b++) PetscCheck(offsets[b + 1] - offsets[b] >= 0 && offsets[b + 1] - offsets[b] <= c->block_size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Checkpoint block %" PetscInt_FMT " has %" PetscInt_FMT " values, more than the block size %" PetscInt_FMT, b, offsets[b + 1] - offsets[b], c->block_size);
+  PetscCall(PetscFree(c->offsets));
+  PetscCall(PetscMalloc1(c->nblocks + 1, &c->offsets));
+  PetscCall(PetscArraycpy(c->offsets, offsets, c->nblocks + 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,13 +193,27 @@ PetscErrorCode CheckpointWrite(Checkpoint c, const char path[], PetscInt step, P
   PetscCall(IOFileWriteAttributeString(file, "vectors", names));
   PetscCall(IOFileWriteRows(file, "blocks/keys", IO_DOUBLE, HOFLOW_CHECKPOINT_KEY, c->nblocks, c->keys));
   if (c->vertices) PetscCall(IOFileWriteRows(file, "blocks/vertices", IO_DOUBLE, c->nverts * c->dim, c->nblocks, c->vertices));
+  if (c->offsets) {
+    /* blocks of varying width: each block's width, its values padded with zeros to block_size */
+    PetscInt *w;
+    PetscCall(PetscMalloc1(c->nblocks, &w));
+    for (PetscInt b = 0; b < c->nblocks; b++) w[b] = c->offsets[b + 1] - c->offsets[b];
+    PetscCall(IOFileWriteRows(file, "blocks/widths", IO_INT, 1, c->nblocks, w));
+    PetscCall(PetscFree(w));
+  }
   for (PetscInt k = 0; k < c->nvec; k++) {
     const PetscScalar *a;
     char               dset[96];
     PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
     if (c->vec_field[k]) PetscCall(DiscPointValues(c->vec_disc[k], c->vec_field[k], c->vecs[k], SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(c->vecs[k], &a));
-    PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->vec_bs[k], c->nblocks, a));
+    if (c->offsets) {
+      PetscScalar *pad;
+      PetscCall(PetscCalloc1(c->nblocks * c->block_size, &pad));
+      for (PetscInt b = 0; b < c->nblocks; b++) PetscCall(PetscArraycpy(pad + b * c->block_size, a + c->offsets[b], c->offsets[b + 1] - c->offsets[b]));
+      PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->block_size, c->nblocks, pad));
+      PetscCall(PetscFree(pad));
+    } else PetscCall(IOFileWriteRows(file, dset, IO_DOUBLE, c->vec_bs[k], c->nblocks, a));
     PetscCall(VecRestoreArrayRead(c->vecs[k], &a));
   }
   if (c->kill_during_write) {
@@ -460,6 +487,49 @@ static PetscErrorCode CheckpointCheckVertexOrder(Checkpoint c, IOFile file, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Blocks of varying width, matched by key (position): every block's width checked against the file's,
+ * the padded rows gathered and unpacked into this run's vectors, so the restart continues exactly. */
+static PetscErrorCode CheckpointReadVarying(Checkpoint c, IOFile file, const char path[], PetscInt nfile, const PetscInt position[])
+{
+  PetscInt  *fw, rows = -1, cols = -1, bad = -1, start, nread;
+  Vec        local, fvec;
+  VecScatter scatter;
+
+  PetscFunctionBeginUser;
+  PetscCall(IOFileGetDatasetShape(file, "blocks/widths", &rows, &cols));
+  PetscCheck(rows == nfile && cols == 1, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' does not record its elements' widths (blocks/widths): it was written on a mesh of one element shape, this run's mesh mixes shapes", path);
+  PetscCall(PetscMalloc1(nfile, &fw));
+  PetscCall(IOFileReadRows(file, "blocks/widths", IO_INT, 1, 0, nfile, fw));
+  for (PetscInt b = 0; b < c->nblocks && bad < 0; b++)
+    if (fw[position[b]] != c->offsets[b + 1] - c->offsets[b]) bad = b;
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': its element with centroid (%g, %g, %g) has %" PetscInt_FMT " values, this run's %" PetscInt_FMT " (another shape or order)", path, (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 1], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 2], fw[position[bad]], c->offsets[bad + 1] - c->offsets[bad]);
+  PetscCall(PetscFree(fw));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * c->block_size, &local));
+  PetscCall(CheckpointCreateScatter(c, nfile, c->block_size, position, local, &fvec, &start, &nread, &scatter));
+  for (PetscInt k = 0; k < c->nvec; k++) {
+    PetscScalar       *a;
+    const PetscScalar *l;
+    char               dset[96];
+    PetscCall(PetscSNPrintf(dset, sizeof(dset), "vectors/%s", c->vec_names[k]));
+    PetscCall(IOFileGetDatasetShape(file, dset, &rows, &cols));
+    PetscCheck(rows == nfile && cols == c->block_size, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': vector %s has %" PetscInt_FMT " x %" PetscInt_FMT " values, expected %" PetscInt_FMT " x %" PetscInt_FMT, path, c->vec_names[k], rows, cols, nfile, c->block_size);
+    PetscCall(VecGetArrayWrite(fvec, &a));
+    PetscCall(IOFileReadRows(file, dset, IO_DOUBLE, c->block_size, start, nread, a));
+    PetscCall(VecRestoreArrayWrite(fvec, &a));
+    PetscCall(VecScatterBegin(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(scatter, fvec, local, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(local, &l));
+    PetscCall(VecGetArrayWrite(c->vecs[k], &a));
+    for (PetscInt b = 0; b < c->nblocks; b++) PetscCall(PetscArraycpy(a + c->offsets[b], l + b * c->block_size, c->offsets[b + 1] - c->offsets[b]));
+    PetscCall(VecRestoreArrayWrite(c->vecs[k], &a));
+    PetscCall(VecRestoreArrayRead(local, &l));
+  }
+  PetscCall(VecScatterDestroy(&scatter));
+  PetscCall(VecDestroy(&fvec));
+  PetscCall(VecDestroy(&local));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, PetscReal *time, PetscReal *dt)
 {
   IOFile     file;
@@ -528,7 +598,11 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
     PetscCall(CheckpointLocateParents(c, file, path, version, blocks, position, pverts));
   }
 
-  if (!differs && same_mesh && !reordered) {
+  if (c->offsets) {
+    /* blocks of varying width (several element shapes): read exactly, each block as wide as the file's */
+    PetscCheck(!differs && same_mesh && !reordered, c->comm, PETSC_ERR_SUP, "Restart file '%s': %s maps a checkpoint onto another order or a refined mesh, or one whose elements list their vertices in another order, only on a mesh of one element shape; this mesh mixes shapes: restart at the checkpoint's order on its mesh", path, c->proj_option[0] ? c->proj_option : "a restart");
+    PetscCall(CheckpointReadVarying(c, file, path, blocks, position));
+  } else if (!differs && same_mesh && !reordered) {
     /* the same discretization: the file's values as they are, so a restart continues exactly */
     for (PetscInt k = 0; k < c->nvec; k++) {
       PetscScalar *a;
@@ -623,6 +697,7 @@ PetscErrorCode CheckpointDestroy(Checkpoint *c)
   for (PetscInt k = 0; k < (*c)->nvec; k++)
     if ((*c)->vec_field[k]) PetscCall(VecDestroy(&(*c)->vecs[k]));
   PetscCall(PetscFree((*c)->keys));
+  PetscCall(PetscFree((*c)->offsets));
   PetscCall(PetscFree((*c)->vertices));
   PetscCall(PetscFree(*c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -634,20 +709,32 @@ PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *
   const PetscInt   K = mesh->K, dim = mesh->dim;
   const PetscReal *x;
   const PetscInt  *elem_point;
-  PetscInt         npoints, nv;
+  PetscInt         npoints, nv = 0, width = 0, present = 0, nshapes = 0;
   PetscReal       *keys, *verts;
-  RefShape         shape;
-  char             order[16];
+  RefShape         shape = REF_NUM_SHAPES;
+  char             order[16], shapes[128] = "";
   MPI_Comm         comm = PetscObjectComm((PetscObject)disc->dm);
 
   PetscFunctionBeginUser;
+  /* the shapes present on any rank: one (a block per element of one width) or several (each element
+   * its own width, CheckpointSetBlockOffsets; its vertices padded to the most of any shape's) */
+  for (PetscInt b = 0; b < mesh->nblocks; b++)
+    if (mesh->blocks[b].end > mesh->blocks[b].start) present |= 1 << mesh->blocks[b].shape;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &present, 1, MPIU_INT, MPI_BOR, comm));
+  for (int s = 0; s < REF_NUM_SHAPES; s++)
+    if (present & (1 << s)) {
+      if (shape == REF_NUM_SHAPES) shape = (RefShape)s;
+      nv = PetscMax(nv, RefShapeTable[s].nverts);
+      if (nshapes++) PetscCall(PetscStrlcat(shapes, "+", sizeof(shapes)));
+      PetscCall(PetscStrlcat(shapes, RefShapes[s], sizeof(shapes)));
+    }
+  PetscCheck(nshapes, comm, PETSC_ERR_ARG_WRONG, "%s: the mesh %s has no elements", option, mesh->source);
   /* element keys: centroid and first point, to match elements across partitions */
   PetscCall(DiscGetPoints(disc, &npoints, &x, &elem_point));
-  PetscCheck(npoints == K * (elem_point[1] - elem_point[0]), comm, PETSC_ERR_SUP, "%s: checkpoints need one element shape (mesh %s mixes shapes)", option, mesh->source);
-  shape = mesh->blocks[0].shape;
-  nv    = RefShapeTable[shape].nverts;
+  for (PetscInt e = 0; e < K; e++) width = PetscMax(width, elem_point[e + 1] - elem_point[e]);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPIU_INT, MPI_MAX, comm));
   PetscCall(PetscCalloc1(K * HOFLOW_CHECKPOINT_KEY, &keys));
-  PetscCall(PetscMalloc1(K * nv * dim, &verts));
+  PetscCall(PetscCalloc1(K * nv * dim, &verts));
   for (PetscInt e = 0; e < K; e++) {
     PetscReal c[3];
     MeshElementCentroid(mesh, e, c);
@@ -655,15 +742,27 @@ PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *
       keys[e * HOFLOW_CHECKPOINT_KEY + d]     = c[d];
       keys[e * HOFLOW_CHECKPOINT_KEY + 3 + d] = x[elem_point[e] * dim + d];
     }
-    PetscCall(PetscArraycpy(verts + e * nv * dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, nv * dim));
+    PetscCall(PetscArraycpy(verts + e * nv * dim, mesh->vertices + e * HOFLOW_VERTS_MAX * dim, mesh->blocks[mesh->elem_block[e]].nverts * dim));
   }
-  PetscCall(CheckpointCreate(comm, K, elem_point[1] - elem_point[0], keys, ckpt));
-  PetscCall(CheckpointSetBlockVertices(*ckpt, shape, dim, verts));
+  PetscCall(CheckpointCreate(comm, K, width, keys, ckpt));
+  if (nshapes > 1) {
+    PetscInt *offsets;
+    PetscCall(PetscMalloc1(K + 1, &offsets));
+    for (PetscInt e = 0; e <= K; e++) offsets[e] = elem_point[e] - elem_point[0];
+    PetscCall(CheckpointSetBlockOffsets(*ckpt, offsets));
+    PetscCall(PetscFree(offsets));
+    /* the vertices, compared on restart; no projection maps several shapes (CheckpointRead refuses) */
+    (*ckpt)->shape    = shape;
+    (*ckpt)->dim      = dim;
+    (*ckpt)->nverts   = nv;
+    (*ckpt)->vertices = verts;
+    verts             = NULL;
+  } else PetscCall(CheckpointSetBlockVertices(*ckpt, shape, dim, verts));
   PetscCall(PetscFree(keys));
   PetscCall(PetscFree(verts));
   PetscCall(PetscSNPrintf(order, sizeof(order), "%" PetscInt_FMT, disc->order));
   PetscCall(CheckpointAddIdentity(*ckpt, "disc", disc->type, "-disc"));
-  PetscCall(CheckpointAddIdentity(*ckpt, "shape", RefShapes[shape], "-dm_plex_filename or -dm_plex_box_faces"));
+  PetscCall(CheckpointAddIdentity(*ckpt, "shape", shapes, "-dm_plex_filename or -dm_plex_box_faces"));
   PetscCall(CheckpointAddIdentity(*ckpt, "order", order, "-order"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

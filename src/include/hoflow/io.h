@@ -98,6 +98,11 @@ PETSC_EXTERN PetscErrorCode CheckpointAddIdentity(Checkpoint ckpt, const char na
 /* The blocks' geometry (DG: each element's vertices [nblocks*nverts*dim] in the shape's reference
  * order), saved so that a restart can map the checkpoint onto the mesh refined; copied. */
 PETSC_EXTERN PetscErrorCode CheckpointSetBlockVertices(Checkpoint ckpt, RefShape shape, PetscInt dim, const PetscReal vertices[]);
+/* Blocks of varying width (DG: a mesh of several element shapes): block b is values [offsets[b],
+ * offsets[b+1]) of each element-wise vector, at most block_size; the file pads each to block_size and
+ * records the widths (blocks/widths), which a restart checks block by block. Before CheckpointAddVector;
+ * such a checkpoint is read back exactly (same order, same mesh), never projected. */
+PETSC_EXTERN PetscErrorCode CheckpointSetBlockOffsets(Checkpoint ckpt, const PetscInt offsets[]);
 /* A restart that projects (-restart_project): project(ctx, path, file_value, file_block_size,
  * parent_vertices, nvec, in, out) gets, for this rank's blocks in order, the file's block each one is (same mesh:
  * parent_vertices NULL) or lies in (a refined mesh: parent_vertices[b*nverts*dim] are that block's
@@ -118,8 +123,8 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Checkpoint ckpt, const char path[], P
 PETSC_EXTERN PetscErrorCode CheckpointSetKillDuringWrite(Checkpoint ckpt, PetscBool kill);
 PETSC_EXTERN PetscErrorCode CheckpointDestroy(Checkpoint *ckpt);
 /* Checkpoints of a discretization's fields, the adapter between checkpoints and a Disc: one block per
- * owned element (one element shape; an error naming `option` otherwise), keyed by its centroid and
- * first point, with its vertices, and the identity entries disc, shape and order. */
+ * owned element, keyed by its centroid and first point, with its vertices, and the identity entries disc,
+ * shape ("prism+tetrahedron" on a mixed mesh, whose elements are then blocks of their own widths) and order. */
 PETSC_EXTERN PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *ckpt);
 /* When `enabled`, a restart may read a checkpoint of another order and/or of the mesh this one refines,
  * projecting every vector element by element (DiscProjectElements); otherwise such a file is refused
