@@ -57,6 +57,7 @@ typedef struct {
    * the gradient traces of the elements on partition faces (hoflow/kernels/fr.h) and their device copy */
   PetscReal *face_scale, *ujump, *grad, *gtrace;
   int       *gtrace_elem;
+  PetscInt   ngtrace; /* elements with a gradient-trace slot */
   double    *gtrace_device;
 } FRDisc;
 
@@ -321,7 +322,7 @@ static PetscErrorCode FRGradientTraceSetUp(FRDisc *fr)
   const Mesh    *mesh = fr->mesh;
   const PetscInt Nfq = fr->Nfaces * fr->nfp, nc = fr->dim * fr->nv;
   FRTraceLayout  layout = {nc, Nfq, 1, FRTraceFacePoints, fr};
-  PetscInt      *off, n = 0;
+  PetscInt      *off;
   PetscMPIInt    size;
 
   PetscFunctionBeginUser;
@@ -329,14 +330,13 @@ static PetscErrorCode FRGradientTraceSetUp(FRDisc *fr)
   if (size == 1 || fr->gtrace_elem) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(mesh->Klocal, &off));
   PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &fr->gtrace_elem));
+  fr->ngtrace = 0;
   for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    PetscBool partition = (PetscBool)(l >= mesh->K);
-    for (PetscInt f = 0; l < mesh->K && f < fr->Nfaces; f++) partition = (PetscBool)(partition || mesh->face_elem[mesh->face_slot[l] + f] >= mesh->K);
-    off[l]             = partition ? (n++) * nc * Nfq : -1;
+    off[l]             = FRTraceOnPartition(mesh, l) ? (fr->ngtrace++) * nc * Nfq : -1;
     fr->gtrace_elem[l] = (int)off[l];
   }
-  PetscCall(PetscMalloc1(PetscMax(n, 1) * nc * Nfq, &fr->gtrace));
-  PetscCall(FRTraceSFCreate(mesh, off, PetscMax(n, 1) * nc * Nfq, &layout, "gradient traces", &fr->exchange.grad_sf));
+  PetscCall(PetscMalloc1(PetscMax(fr->ngtrace, 1) * nc * Nfq, &fr->gtrace));
+  PetscCall(FRTraceSFCreate(mesh, off, PetscMax(fr->ngtrace, 1) * nc * Nfq, &layout, "gradient traces", &fr->exchange.grad_sf));
   PetscCall(PetscFree(off));
   fr->kd.gtrace_elem = fr->gtrace_elem;
   fr->kd.gtrace      = fr->gtrace;
@@ -704,16 +704,14 @@ static PetscErrorCode FRDeviceSetUp(void *ctx)
   PetscCall(HoflowDeviceArraysUpload(a, h->bc_point, sizeof(double) * PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, (const void **)&d->bc_point));
   PetscCall(HoflowDeviceArraysUpload(a, fr->h, sizeof(double) * K, (const void **)&fr->h_device));
   PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * (size_t)PetscMax(fr->mesh->Klocal, 1) * 2 * fr->nv * Nfq, (const void **)&fr->trace_device)); /* owned and halo elements */
-  if (h->ldg.on) {                                                                                                                                           /* Navier–Stokes: the faces' 1/h; u_I - u- and the corrected gradients are device scratch */
+  if (h->ldg.on) { /* Navier–Stokes: the faces' 1/h; u_I - u- and the corrected gradients are device scratch */
     PetscCall(HoflowDeviceArraysUpload(a, h->face_scale, sizeof(double) * K * fr->Nfaces, (const void **)&d->face_scale));
     PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * fr->nv * Nfq, (const void **)&d->ujump));
     PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * K * dim * fr->nv * fr->Np, (const void **)&d->grad));
   }
   if (h->gtrace_elem) { /* several ranks: the gradient traces' offsets and the traces (device scratch, the exchange's) */
-    PetscInt n = 0;
-    for (PetscInt l = 0; l < fr->mesh->Klocal; l++) n += h->gtrace_elem[l] >= 0;
     PetscCall(HoflowDeviceArraysUpload(a, h->gtrace_elem, sizeof(int) * (size_t)PetscMax(fr->mesh->Klocal, 1), (const void **)&d->gtrace_elem));
-    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * (size_t)PetscMax(n, 1) * dim * fr->nv * Nfq, (const void **)&fr->gtrace_device));
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * (size_t)PetscMax(fr->ngtrace, 1) * dim * fr->nv * Nfq, (const void **)&fr->gtrace_device));
     d->gtrace = fr->gtrace_device;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

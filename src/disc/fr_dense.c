@@ -386,10 +386,9 @@ static PetscErrorCode FRDGradientTraceSetUp(FRDDisc *fr)
   PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &fr->gtrace_elem));
   fr->ngtrace = 0;
   for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    const RefShape shape     = MeshElementShape(mesh, l);
-    PetscBool      partition = (PetscBool)(l >= mesh->K);
-    for (PetscInt f = 0; l < mesh->K && f < RefShapeTable[shape].nfaces; f++) partition = (PetscBool)(partition || mesh->face_elem[mesh->face_slot[l] + f] >= mesh->K);
-    off[l] = partition ? fr->ngtrace : -1;
+    const RefShape  shape     = MeshElementShape(mesh, l);
+    const PetscBool partition = FRTraceOnPartition(mesh, l);
+    off[l]                    = partition ? fr->ngtrace : -1;
     if (partition) fr->ngtrace += fr->shapes[shape].fp_off[RefShapeTable[shape].nfaces] * nc;
     fr->gtrace_elem[l] = (int)off[l];
   }

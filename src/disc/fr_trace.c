@@ -81,6 +81,14 @@ PetscErrorCode FRTraceSFCreate(const Mesh *mesh, const PetscInt off[], PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool FRTraceOnPartition(const Mesh *mesh, PetscInt l)
+{
+  if (l >= mesh->K) return PETSC_TRUE;
+  for (PetscInt slot = mesh->face_slot[l]; slot < mesh->face_slot[l + 1]; slot++)
+    if (mesh->face_elem[slot] >= mesh->K) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode FRHaloView(const Mesh *mesh, FRHaloType halo, PetscInt halo_values)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)mesh->dm);

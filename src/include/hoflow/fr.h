@@ -89,6 +89,9 @@ typedef struct {
  * NULL on one rank. `what` names the data in -fr_view's line (the bytes a right-hand side receives). */
 PETSC_EXTERN PetscErrorCode FRTraceSFCreate(const Mesh *mesh, const PetscInt off[], PetscInt nroots, const FRTraceLayout *layout, const char what[], PetscSF *sf);
 /* -fr_view on several ranks: the bytes of the halo elements' values (what -fr_halo elements sends a right-hand side) */
+/* whether local element l has a gradient-trace slot on several ranks: a halo element, or an owned one with a halo
+ * neighbour (the elements whose gradients cross a partition face) */
+PETSC_EXTERN PetscBool FRTraceOnPartition(const Mesh *mesh, PetscInt l);
 PETSC_EXTERN PetscErrorCode FRHaloView(const Mesh *mesh, FRHaloType halo, PetscInt halo_values);
 
 PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
