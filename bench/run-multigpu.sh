@@ -175,29 +175,36 @@ for part in ${*:-crash aware strong weak ins tests}; do
     ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
-          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns weak). SCALE_PACK=1 packs the logs
+          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns fr frns weak). SCALE_PACK=1 packs the logs
           # into $OUT/scale-logs.tgz: the device tool brings back at most 8 files, and on 4 GPUs all five parts write
           # 15 logs, 17 files with build.log and summary.txt (2026-11-26, nvidia-h200-x4: summary.txt and 8 logs stayed behind)
     ( source scripts/gpu-toolchain/env.sh
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       echo "GPUs: $ng, runs on: $list"
       L="-log_view -log_view_gpu_time"
-      for what in ${SCALE_PARTS:-poisson ins euler ns weak}; do
+      for what in ${SCALE_PARTS:-poisson ins euler ns fr frns weak}; do
         for n in $list; do
           case $what in
           poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L -pmg_pc_mg_log ;;  # 77 M DOFs
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
-                 -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
+                 -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
           euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
-                   -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -dm_vec_type cuda $L ;;  # 67 M DOFs
+                   -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -dm_vec_type cuda $L ;;  # 67 M DOFs
           ns) T=200 run ns13-${n}gpu $n -problem couette -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 768,256 -dm_plex_box_upper 4,2 \
-                -dm_plex_box_bd periodic,none -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -dm_vec_type cuda $L ;;  # 12.6 M DOFs
+                -dm_plex_box_bd periodic,none -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -dm_vec_type cuda $L ;;  # 12.6 M DOFs
+          fr) T=200 run fr56-${n}gpu $n -problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 \
+                -ts_max_time 100 -ts_max_steps 200 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view \
+                -dm_plex_dim 3 -dm_plex_box_faces 56,56,56 -dm_plex_box_bd periodic,periodic,periodic ;;  # 56.2 M DOF-variables (11.2 M points)
+          frns) T=200 run frns40-${n}gpu $n -options_file options/taylor_green_fr.yaml -ts_max_steps 100 -monitor_interval 100000 -progress_interval -1 \
+                  -monitor_file none -dm_vec_type cuda -log_view ;;  # 20.5 M DOF-variables, the viscous terms
           weak) f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
                 T=200 run weak-${n}gpu $n -problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml \
-                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L ;;
+                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L -pmg_pc_mg_log ;;
           esac
-          nm=$(ls "$OUT" | grep -E "^[a-z]+[0-9]*-${n}gpu\.log$" | grep "^${what:0:3}" | head -1)
+          nm=$(ls "$OUT" | grep -E "^${what}[0-9]*-${n}gpu\.log$" | head -1)
           [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
+          # the explicit solvers' time loop (TSSolve ended after the device queue; -log_view without GPU timers on FR)
+          [ -n "$nm" ] && grep -m1 -E "^hoflow:" "$OUT/$nm" | grep -oE "(steps|loop_s) [^ ]+" | tr '\n' ' ' && echo
         done
       done
       if [ -n "${SCALE_PACK:-}" ]; then
