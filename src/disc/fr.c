@@ -190,6 +190,22 @@ static PetscErrorCode FRElementGeometry(const FRDisc *fr, PetscInt e, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the solution points of order N on a quadrilateral or hexahedron: the tensor Gauss points, r fastest */
+static PetscErrorCode FRSolutionPoints(RefShape shape, PetscInt N, PetscInt *Np, PetscReal **xi)
+{
+  const PetscInt dim = RefShapeTable[shape].dim, n1 = N + 1;
+  PetscReal      x1[HOFLOW_NMAX + 1], w1[HOFLOW_NMAX + 1];
+
+  PetscFunctionBeginUser;
+  PetscCheck(RefShapeTable[shape].tensor && N >= 1 && N <= HOFLOW_NMAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-disc fr's tensor solution points: a quadrilateral or hexahedron of order 1..%d, not a %s of order %" PetscInt_FMT, HOFLOW_NMAX, RefShapes[shape], N);
+  PetscCall(JacobiGaussQuadrature(0.0, 0.0, n1, x1, w1));
+  *Np = RefShapeNumNodes(shape, (int)N);
+  PetscCall(PetscMalloc1(*Np * dim, xi));
+  for (PetscInt i = 0; i < *Np; i++)
+    for (PetscInt d = 0, t = i; d < dim; d++, t /= n1) (*xi)[i * dim + d] = x1[t % n1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the geometry, neighbours and boundary points of the owned elements */
 static PetscErrorCode FRSetUpElements(FRDisc *fr)
 {
@@ -197,6 +213,7 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
   const PetscInt dim = fr->dim, gs = dim * dim + 1, Nf = fr->Nfaces, nfp = fr->nfp, K = fr->K;
   PetscInt      *canon[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS], *natural[HOFLOW_FACES_MAX][HOFLOW_FACE_ORIENTATIONS];
   PetscReal     *xis, *xif, *gf; /* the solution points, one face's points (reference) and their metric */
+  PetscInt       np;
 
   PetscFunctionBeginUser;
   for (PetscInt f = 0; f < Nf; f++)
@@ -214,9 +231,8 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
       fr->line[f * nfp + q] = (int)start;
     }
   PetscCall(PetscMalloc4(PetscMax(K, 1) * fr->Np * gs, &fr->geo, PetscMax(K, 1) * Nf * nfp * (dim + 1), &fr->fgeo, PetscMax(K, 1), &fr->h, PetscMax(K, 1) * fr->Np * dim, &fr->xs));
-  PetscCall(PetscMalloc3(fr->Np * dim, &xis, nfp * dim, &xif, nfp * gs, &gf));
-  for (PetscInt i = 0; i < fr->Np; i++) /* the solution points */
-    for (PetscInt d = 0, t = i; d < dim; d++, t /= fr->n1) xis[i * dim + d] = fr->x1[t % fr->n1];
+  PetscCall(PetscMalloc2(nfp * dim, &xif, nfp * gs, &gf));
+  PetscCall(FRSolutionPoints(fr->shape, fr->N, &np, &xis));
   PetscCall(PetscMalloc2(PetscMax(K, 1) * Nf * FR_FACE_INFO, &fr->face_info, PetscMax(K, 1) * Nf * nfp, &fr->nb_line));
   for (PetscInt e = 0; e < K; e++) {
     PetscReal perimeter = 0;
@@ -267,7 +283,8 @@ static PetscErrorCode FRSetUpElements(FRDisc *fr)
   }
   for (PetscInt f = 0; f < Nf; f++)
     for (PetscInt o = 0; o < GeomFaceOrientations(RefShapeTable[fr->shape].face_shape[f]); o++) PetscCall(PetscFree2(canon[f][o], natural[f][o]));
-  PetscCall(PetscFree3(xis, xif, gf));
+  PetscCall(PetscFree(xis));
+  PetscCall(PetscFree2(xif, gf));
   PetscCall(PetscCalloc1(PetscMax(fr->nbpoints, 1) * EULER_BC_DATA, &fr->bc_point));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -762,6 +779,14 @@ static PetscErrorCode FRGetPoints(Disc disc, PetscInt *n, const PetscReal **x, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -restart_project: the checkpoint's order-Ns values at this run's Gauss points (disc/fr_project.c) */
+static PetscErrorCode FRDiscProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FRProjectElements(disc, FRSolutionPoints, ((FRDisc *)disc->data)->elem_dof, Ns, src_vertices, n, src, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FRDestroy(Disc disc)
 {
   FRDisc *fr = (FRDisc *)disc->data;
@@ -877,8 +902,9 @@ PetscErrorCode DiscCreate_FR(Disc disc)
   PetscCall(FRTraceSetUp(fr));
   PetscCall(OpShellInit(&fr->shell, "flux reconstruction Euler right-hand side", fr->dm, FRDeviceSetUp, fr));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
-  disc->ops.destroy    = FRDestroy;
-  disc->ops.get_points = FRGetPoints;
+  disc->ops.destroy          = FRDestroy;
+  disc->ops.get_points       = FRGetPoints;
+  disc->ops.project_elements = FRDiscProjectElements;
 
   PetscCall(ConsLawCreate(disc, &cl));
   PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));

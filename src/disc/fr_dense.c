@@ -874,6 +874,28 @@ static PetscErrorCode FRDGetPoints(Disc disc, PetscInt *n, const PetscReal **x, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the solution points of order N: the nodes of hoflow's RefElement of the shape */
+static PetscErrorCode FRDSolutionPoints(RefShape shape, PetscInt N, PetscInt *Np, PetscReal **xi)
+{
+  RefElement *ref;
+
+  PetscFunctionBeginUser;
+  PetscCall(RefElementCreate(shape, N, &ref));
+  *Np = ref->Np;
+  PetscCall(PetscMalloc1(ref->Np * ref->dim, xi));
+  PetscCall(PetscArraycpy(*xi, ref->xi, ref->Np * ref->dim));
+  PetscCall(RefElementDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -restart_project: the checkpoint's order-Ns values at this run's nodes, each element by its own shape (disc/fr_project.c) */
+static PetscErrorCode FRDProjectElements(Disc disc, PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FRProjectElements(disc, FRDSolutionPoints, ((FRDDisc *)disc->data)->elem_dof, Ns, src_vertices, n, src, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FRDDestroy(Disc disc)
 {
   FRDDisc *fr = (FRDDisc *)disc->data;
@@ -980,8 +1002,9 @@ PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal 
   disc->dm = fr->dm;
   PetscCall(OpShellInit(&fr->shell, "flux reconstruction (dense) right-hand side", fr->dm, FRDDeviceSetUp, fr));
   PetscCall(OpShellCreateLocal(&fr->shell, 1));
-  disc->ops.destroy    = FRDDestroy;
-  disc->ops.get_points = FRDGetPoints;
+  disc->ops.destroy          = FRDDestroy;
+  disc->ops.get_points       = FRDGetPoints;
+  disc->ops.project_elements = FRDProjectElements;
 
   PetscCall(ConsLawCreate(disc, &cl));
   PetscCall(ConsLawSetLayout(cl, fr, fr->N, fr->nbpoints, fr->bx, fr->bn, fr->btype, fr->bc_point, fr->elem_dof));

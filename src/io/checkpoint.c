@@ -13,7 +13,9 @@
  * another order (one identity entry differs, and with it the block size) and onto the file's mesh
  * refined: each of this run's blocks is then located inside one of the file's by its centroid, all
  * its vertices checked to lie in that block, and the caller projects the file's block onto it.
- * Format 2 files (no vertices) are still read, on their own mesh.
+ * Format 2 files (no vertices) are still read, on their own mesh. On a mesh of several element shapes (blocks of
+ * varying width, blocks/widths) a projection changes the order on the same mesh only: each block is read at its width
+ * in the file, the blocks packed one after another, and the caller projects each with its own shape.
  *
  * A continuous field (a Disc with point_values: -disc sem) is stored as its values at each element's points,
  * a block of its own width (points x components) per element, and put back through the element restriction;
@@ -249,10 +251,11 @@ static int              CompareKeys(const void *a, const void *b)
   return CompareKeyValues(sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)a, sort_keys + HOFLOW_CHECKPOINT_KEY * *(const PetscInt *)b);
 }
 
-/* position[b]: the file's block holding this rank's block b, found by key. When `required`, a block
- * that is not in the file is an error naming it; otherwise *matched tells every rank whether all were
- * found. */
-static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const char path[], PetscBool required, PetscInt position[], PetscBool *matched)
+/* position[b]: the file's block holding this rank's block b, found by the first ncompare numbers of its key
+ * (HOFLOW_CHECKPOINT_KEY, or CHECKPOINT_SORT_KEYS: the centroid alone, when the file is of another order and the
+ * first point depends on it, -disc fr's Gauss points). When `required`, a block that is not in the file is an
+ * error naming it; otherwise *matched tells every rank whether all were found. */
+static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const char path[], PetscBool required, PetscInt ncompare, PetscInt position[], PetscBool *matched)
 {
   PetscReal *fkeys, scale = 0;
   PetscInt  *order, bad   = -1;
@@ -282,7 +285,7 @@ static PetscErrorCode CheckpointMatchBlocks(Checkpoint c, IOFile file, const cha
         hi = mid - 1;
     }
     if (found >= 0)
-      for (PetscInt j = CHECKPOINT_SORT_KEYS; j < HOFLOW_CHECKPOINT_KEY; j++)
+      for (PetscInt j = CHECKPOINT_SORT_KEYS; j < ncompare; j++)
         if (PetscAbsReal(fkeys[HOFLOW_CHECKPOINT_KEY * found + j] - k[j]) > 1e-12 * PetscMax(scale, 1)) found = -1;
     if (found < 0) bad = b;
     position[b] = found;
@@ -487,6 +490,21 @@ static PetscErrorCode CheckpointCheckVertexOrder(Checkpoint c, IOFile file, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* width[b]: the file's width of this rank's block b (the file's block position[b]; blocks/widths) */
+static PetscErrorCode CheckpointReadWidths(Checkpoint c, IOFile file, const char path[], PetscInt nfile, const PetscInt position[], PetscInt width[])
+{
+  PetscInt *fw, rows = -1, cols = -1;
+
+  PetscFunctionBeginUser;
+  PetscCall(IOFileGetDatasetShape(file, "blocks/widths", &rows, &cols));
+  PetscCheck(rows == nfile && cols == 1, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' does not record its elements' widths (blocks/widths): it was written on a mesh of one element shape, this run's mesh mixes shapes", path);
+  PetscCall(PetscMalloc1(nfile, &fw));
+  PetscCall(IOFileReadRows(file, "blocks/widths", IO_INT, 1, 0, nfile, fw));
+  for (PetscInt b = 0; b < c->nblocks; b++) width[b] = fw[position[b]];
+  PetscCall(PetscFree(fw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Blocks of varying width, matched by key (position): every block's width checked against the file's,
  * the padded rows gathered and unpacked into this run's vectors, so the restart continues exactly. */
 static PetscErrorCode CheckpointReadVarying(Checkpoint c, IOFile file, const char path[], PetscInt nfile, const PetscInt position[])
@@ -496,13 +514,11 @@ static PetscErrorCode CheckpointReadVarying(Checkpoint c, IOFile file, const cha
   VecScatter scatter;
 
   PetscFunctionBeginUser;
-  PetscCall(IOFileGetDatasetShape(file, "blocks/widths", &rows, &cols));
-  PetscCheck(rows == nfile && cols == 1, c->comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' does not record its elements' widths (blocks/widths): it was written on a mesh of one element shape, this run's mesh mixes shapes", path);
-  PetscCall(PetscMalloc1(nfile, &fw));
-  PetscCall(IOFileReadRows(file, "blocks/widths", IO_INT, 1, 0, nfile, fw));
+  PetscCall(PetscMalloc1(c->nblocks, &fw));
+  PetscCall(CheckpointReadWidths(c, file, path, nfile, position, fw));
   for (PetscInt b = 0; b < c->nblocks && bad < 0; b++)
-    if (fw[position[b]] != c->offsets[b + 1] - c->offsets[b]) bad = b;
-  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': its element with centroid (%g, %g, %g) has %" PetscInt_FMT " values, this run's %" PetscInt_FMT " (another shape or order)", path, (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 1], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 2], fw[position[bad]], c->offsets[bad + 1] - c->offsets[bad]);
+    if (fw[b] != c->offsets[b + 1] - c->offsets[b]) bad = b;
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': its element with centroid (%g, %g, %g) has %" PetscInt_FMT " values, this run's %" PetscInt_FMT " (another shape or order)", path, (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 1], (double)c->keys[bad * HOFLOW_CHECKPOINT_KEY + 2], fw[bad], c->offsets[bad + 1] - c->offsets[bad]);
   PetscCall(PetscFree(fw));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->nblocks * c->block_size, &local));
   PetscCall(CheckpointCreateScatter(c, nfile, c->block_size, position, local, &fvec, &start, &nread, &scatter));
@@ -534,7 +550,7 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
 {
   IOFile     file;
   char       value[256], attr[96], names[CHECKPOINT_MAX * 65], file_value[256] = "", run_value[256] = "";
-  PetscInt   version, blocks, block_size, *position, start, nread;
+  PetscInt   version, blocks, block_size, *position, start, nread, *widths = NULL;
   PetscBool  found, differs = PETSC_FALSE, same_mesh, project, reordered = PETSC_FALSE;
   Vec        fvec    = NULL;
   VecScatter scatter = NULL;
@@ -588,19 +604,21 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
     }
   }
 
-  /* this rank's blocks in the file: the same elements by key, or (projecting) the elements they lie in */
+  /* this rank's blocks in the file: the same elements by key, or (projecting) the elements they lie in; on a mesh
+   * of several shapes (blocks of varying width) the same elements only, their vertices listed in the same order */
   PetscCall(PetscMalloc1(c->nblocks, &position));
   same_mesh = blocks == c->nblocks_global ? PETSC_TRUE : PETSC_FALSE;
-  if (same_mesh) PetscCall(CheckpointMatchBlocks(c, file, path, project ? PETSC_FALSE : PETSC_TRUE, position, &same_mesh));
+  PetscCheck(same_mesh || !c->offsets, c->comm, PETSC_ERR_SUP, "Restart file '%s' has %" PetscInt_FMT " elements, this run's mesh %" PetscInt_FMT ": %s maps a checkpoint onto the mesh it refines only on a mesh of one element shape; this mesh mixes shapes: restart on the checkpoint's mesh (at any order), or refine the mesh file itself and start afresh", path, blocks, c->nblocks_global, c->proj_option);
+  if (same_mesh) PetscCall(CheckpointMatchBlocks(c, file, path, project && !c->offsets ? PETSC_FALSE : PETSC_TRUE, differs ? CHECKPOINT_SORT_KEYS : HOFLOW_CHECKPOINT_KEY, position, &same_mesh));
   if (same_mesh && c->proj) PetscCall(CheckpointCheckVertexOrder(c, file, blocks, position, &pverts, &reordered));
+  PetscCheck(!reordered || !c->offsets, c->comm, PETSC_ERR_SUP, "Restart file '%s' lists the vertices of some elements in another order than this run (the mesh was distributed another way); on a mesh of several element shapes a checkpoint is read only onto its elements as they were listed: restart with the number of ranks it was written with", path);
   if (!same_mesh) {
     PetscCall(PetscMalloc1(c->nblocks * c->nverts * c->dim, &pverts));
     PetscCall(CheckpointLocateParents(c, file, path, version, blocks, position, pverts));
   }
 
-  if (c->offsets) {
+  if (!differs && same_mesh && !reordered && c->offsets) {
     /* blocks of varying width (several element shapes): read exactly, each block as wide as the file's */
-    PetscCheck(!differs && same_mesh && !reordered, c->comm, PETSC_ERR_SUP, "Restart file '%s': %s maps a checkpoint onto another order or a refined mesh, or one whose elements list their vertices in another order, only on a mesh of one element shape; this mesh mixes shapes: restart at the checkpoint's order on its mesh", path, c->proj_option[0] ? c->proj_option : "a restart");
     PetscCall(CheckpointReadVarying(c, file, path, blocks, position));
   } else if (!differs && same_mesh && !reordered) {
     /* the same discretization: the file's values as they are, so a restart continues exactly */
@@ -663,9 +681,18 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
       }
     }
     PetscCall(VecDestroy(&local));
+    if (c->offsets) { /* several shapes: each block as wide as the file's, the blocks one after another */
+      PetscCall(PetscMalloc1(c->nblocks, &widths));
+      PetscCall(CheckpointReadWidths(c, file, path, blocks, position, widths));
+      for (PetscInt k = 0; k < c->nvec; k++)
+        for (PetscInt b = 0, off = 0; b < c->nblocks; off += widths[b], b++) {
+          PetscCheck(widths[b] >= 0 && widths[b] <= block_size, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s': an element of %" PetscInt_FMT " values, more than its rows' %" PetscInt_FMT, path, widths[b], block_size);
+          PetscCall(PetscArraymove(in[k] + off, in[k] + b * block_size, widths[b]));
+        }
+    }
     if (!differs && reordered) PetscCall(PetscPrintf(c->comm, "restart: %s lists the vertices of some elements in another order (the mesh was distributed another way); their values are mapped onto this run's nodes (exact up to round-off)\n", path));
     else PetscCall(PetscPrintf(c->comm, "restart: %s has %s %s on %" PetscInt_FMT " elements; its %" PetscInt_FMT " vectors (state and history) projected onto %s %s on %" PetscInt_FMT " elements%s (%s)\n", path, c->proj_identity, file_value, blocks, c->nvec, c->proj_identity, run_value, c->nblocks_global, same_mesh ? "" : " (the checkpoint's mesh refined)", c->proj_option));
-    if (nd) PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, pverts, nd, (const PetscReal *const *)din, dvecs));
+    if (nd) PetscCall(c->proj(c->proj_ctx, path, file_value, block_size, widths, pverts, nd, (const PetscReal *const *)din, dvecs));
     for (PetscInt k = 0; k < c->nvec; k++) {
       if (c->vec_field[k]) { /* the file's order of this field from its points per element, (Ns + 1)^dim */
         const PetscInt  nc = c->vec_disc[k]->ncomp, dim = c->vec_disc[k]->mesh->dim;
@@ -683,6 +710,7 @@ PetscErrorCode CheckpointRead(Checkpoint c, const char path[], PetscInt *step, P
   PetscCall(VecDestroy(&fvec));
   PetscCall(PetscFree(position));
   PetscCall(PetscFree(pverts));
+  PetscCall(PetscFree(widths));
   PetscCall(IOFileReadAttributeInt(file, "step", step, NULL));
   PetscCall(IOFileReadAttributeReal(file, "time", time, NULL));
   PetscCall(IOFileReadAttributeReal(file, "dt", dt, NULL));
@@ -751,7 +779,7 @@ PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *
     for (PetscInt e = 0; e <= K; e++) offsets[e] = elem_point[e] - elem_point[0];
     PetscCall(CheckpointSetBlockOffsets(*ckpt, offsets));
     PetscCall(PetscFree(offsets));
-    /* the vertices, compared on restart; no projection maps several shapes (CheckpointRead refuses) */
+    /* the vertices, compared on restart: a projection maps several shapes at another order on the same elements only */
     (*ckpt)->shape    = shape;
     (*ckpt)->dim      = dim;
     (*ckpt)->nverts   = nv;
@@ -767,22 +795,30 @@ PetscErrorCode CheckpointCreateDisc(Disc disc, const char option[], Checkpoint *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The file's order from its identity entry, then the discretization's projection of every vector. */
-static PetscErrorCode CheckpointDiscProject(void *ctx, const char path[], const char file_order[], PetscInt file_block_size, const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[])
+/* The file's order from its identity entry, each element's width in the file checked against that order's on the
+ * element's own shape (widths NULL: every element file_block_size wide), then the discretization's projection of every
+ * vector. */
+static PetscErrorCode CheckpointDiscProject(void *ctx, const char path[], const char file_order[], PetscInt file_block_size, const PetscInt widths[], const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[])
 {
-  Disc            disc  = (Disc)ctx;
-  const RefShape  shape = disc->mesh->blocks[0].shape;
-  MPI_Comm        comm  = PetscObjectComm((PetscObject)disc->dm);
+  Disc            disc = (Disc)ctx;
+  const Mesh     *mesh = disc->mesh;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)disc->dm);
   char           *end;
   const long      N = strtol(file_order, &end, 10);
   const PetscInt *elem_point;
-  PetscInt        npoints, per_node; /* values per node or mode: 1 (nodal DG), the components (modal DG, all in one vector) */
+  PetscInt        npoints, bad = -1, expected = 0, got = 0;
 
   PetscFunctionBeginUser;
   PetscCall(DiscGetPoints(disc, &npoints, NULL, &elem_point));
-  per_node = (elem_point[1] - elem_point[0]) / RefShapeNumNodes(shape, (int)disc->order);
   PetscCheck(*file_order && !*end && N >= 1 && N <= HOFLOW_NMAX, comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' records order '%s'; a projection reads orders 1..%d", path, file_order, HOFLOW_NMAX);
-  PetscCheck(file_block_size == per_node * RefShapeNumNodes(shape, (int)N), comm, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values per element; an order-%ld %s has %" PetscInt_FMT, path, file_block_size, N, RefShapes[shape], per_node * RefShapeNumNodes(shape, (int)N));
+  for (PetscInt e = 0; e < mesh->K && bad < 0; e++) {
+    const RefShape shape    = MeshElementShape(mesh, e);
+    const PetscInt per_node = (elem_point[e + 1] - elem_point[e]) / RefShapeNumNodes(shape, (int)disc->order); /* values per node or mode: 1 (nodal DG), the components (FR, modal DG) */
+    expected                = per_node * RefShapeNumNodes(shape, (int)N);
+    got                     = widths ? widths[e] : file_block_size;
+    if (got != expected) bad = e;
+  }
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Restart file '%s' has %" PetscInt_FMT " values for element %" PetscInt_FMT " (cell %" PetscInt_FMT ", a %s); an order-%ld %s has %" PetscInt_FMT, path, got, bad, mesh->elem_cell[PetscMax(bad, 0)], RefShapes[MeshElementShape(mesh, PetscMax(bad, 0))], N, RefShapes[MeshElementShape(mesh, PetscMax(bad, 0))], expected);
   PetscCall(DiscProjectElements(disc, (PetscInt)N, parent_vertices, nvec, in, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -98,6 +98,13 @@ PETSC_EXTERN PetscErrorCode DiscCreate_FR(Disc disc);
 /* -disc fr on meshes with simplices or prisms (dense operators, disc/fr_dense.c), chosen by DiscCreate_FR with its
  * options: the correction's name, or c itself (c_given), and the CUDA kernels' elements a thread block (0: by order) */
 PETSC_EXTERN PetscErrorCode DiscCreate_FRDense(Disc disc, FRCorrection correction, PetscReal c, PetscBool c_given, PetscInt elements_per_block, FRExchangeType exchange, FRHaloType halo);
+/* The solution points of -disc fr on a shape at order N: *Np points xi[Np*dim] (PetscMalloc'd, the caller frees), in
+ * the order of the discretization's vectors (tensor: disc/fr.c, dense: disc/fr_dense.c) */
+typedef PetscErrorCode (*FRSolutionPointsFunction)(RefShape shape, PetscInt N, PetscInt *Np, PetscReal **xi);
+/* The Disc op project_elements of -disc fr, tensor and dense alike (disc/fr_project.c): every owned element's order-Ns
+ * values (src[k], the elements' blocks one after another, each nv * Np(shape, Ns) wide) interpolated at this run's
+ * solution points (elem_dof: each element's first value in u[k]) */
+PETSC_EXTERN PetscErrorCode FRProjectElements(Disc disc, FRSolutionPointsFunction points, const PetscInt elem_dof[], PetscInt Ns, const PetscReal src_vertices[], PetscInt n, const PetscReal *const src[], Vec u[]);
 /* Navier–Stokes with -disc fr (tensor and dense alike, disc/fr_viscous.c): ldg from the physics' viscosity law and
  * the options -fr_viscous_beta, -fr_viscous_tau (hoflow/pointwise/ldg.h), dt_scale 2N + 1; on several ranks with
  * -fr_halo traces only (the corrected gradients at the partition faces are exchanged as traces) */

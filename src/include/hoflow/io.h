@@ -101,14 +101,17 @@ PETSC_EXTERN PetscErrorCode CheckpointSetBlockVertices(Checkpoint ckpt, RefShape
 /* Blocks of varying width (DG: a mesh of several element shapes): block b is values [offsets[b],
  * offsets[b+1]) of each element-wise vector, at most block_size; the file pads each to block_size and
  * records the widths (blocks/widths), which a restart checks block by block. Before CheckpointAddVector;
- * such a checkpoint is read back exactly (same order, same mesh), never projected. */
+ * such a checkpoint is read back exactly (same order, same mesh), or projected onto another order of the same
+ * mesh (its elements' vertices listed as in the file), never onto a refined mesh. */
 PETSC_EXTERN PetscErrorCode CheckpointSetBlockOffsets(Checkpoint ckpt, const PetscInt offsets[]);
-/* A restart that projects (-restart_project): project(ctx, path, file_value, file_block_size,
+/* A restart that projects (-restart_project): project(ctx, path, file_value, file_block_size, widths,
  * parent_vertices, nvec, in, out) gets, for this rank's blocks in order, the file's block each one is (same mesh:
  * parent_vertices NULL) or lies in (a refined mesh: parent_vertices[b*nverts*dim] are that block's
  * vertices), as in[k][b*file_block_size ...] for every added vector k, and fills the vectors out[k];
- * file_value is the file's value of the identity entry `identity`. */
-typedef PetscErrorCode (*CheckpointProjectFunction)(void *ctx, const char path[], const char file_value[], PetscInt file_block_size, const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[]);
+ * file_value is the file's value of the identity entry `identity`. Blocks of varying width (several element
+ * shapes: the same mesh only, parent_vertices NULL): widths[b] is block b's width in the file, the blocks lie one
+ * after another in in[k]; otherwise widths is NULL. */
+typedef PetscErrorCode (*CheckpointProjectFunction)(void *ctx, const char path[], const char file_value[], PetscInt file_block_size, const PetscInt widths[], const PetscReal parent_vertices[], PetscInt nvec, const PetscReal *const in[], Vec out[]);
 /* What a restart may project: the identity entry `identity` (e.g. "order") may differ from the file's
  * and the mesh may be the file's refined (format 3 files), read through `project`, when `enabled`;
  * when not, the errors for such a file name `option`, the option that enables it. Without this call
