@@ -16,7 +16,8 @@ of the plane z = 0 as a PNG.
 
 References (the 2 % criterion of issue 17 is against the first):
   Clift, Grace & Weber 1978, "Bubbles, drops and particles", the standard drag curve:
-      C_D = 24/Re (1 + 0.1935 Re^0.6305), 20 < Re <= 260: 1.0001 at Re 118 (incompressible).
+      C_D = 24/Re (1 + 0.1935 Re^0.6305), 20 < Re <= 260: 1.0001 at Re 118 (incompressible);
+      and their separation-angle correlation theta_s = 180 - 42.5 (ln(Re/20))^0.483 degrees, 20 <= Re <= 400: 124.0.
   Johnson & Patel 1999, J. Fluid Mech. 378:19-70 (Re 100 and 150, steady axisymmetric), and Taneda 1956, J. Phys. Soc.
   Japan 11:1104 (wake length): their numbers were not checked here (no copy at hand); the script prints no value
   for them rather than a guessed one. Ma 0.2: compressibility raises C_D by O(Ma^2) (Prandtl-Glauert scaling of
@@ -37,6 +38,8 @@ import numpy as np
 
 RE = 118.0
 CD_CLIFT = 24.0 / RE * (1.0 + 0.1935 * RE**0.6305)
+# their correlation of the separation angle (20 <= Re <= 400), degrees from the front stagnation point: 124.0 at Re 118
+THETA_CLIFT = 180.0 - 42.5 * math.log(RE / 20.0) ** 0.483
 
 
 def last_monitors(path):
@@ -152,7 +155,7 @@ def main():
     surf = a.surface or os.path.join(a.run_dir, "surface.csv")
     if os.path.exists(surf):
         th, _, _ = separation_angle(surf, a.radius)
-        print("theta_s %.1f degrees from the front stagnation point (%.1f from the rear)" % (th, 180 - th))
+        print("theta_s %.1f degrees from the front stagnation point (%.1f from the rear); Clift, Grace & Weber's correlation %.1f (%+.1f degrees)" % (th, 180 - th, THETA_CLIFT, th - THETA_CLIFT))
     else:
         print("theta_s: no surface file %s (run with -ns_surface_file)" % surf)
     got = read_fields(a.run_dir)
