@@ -6,6 +6,7 @@ PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
 PetscLogEvent HOFLOW_CG1Assemble;
 PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output, HOFLOW_TimeLoop;
+PetscLogEvent HOFLOW_StepPre, HOFLOW_StepPost, HOFLOW_StepMonitor;
 PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
 PetscLogEvent HOFLOW_SEMConvection;
 PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous;
@@ -31,6 +32,9 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("EllipticRHS", HOFLOW_CLASSID, &HOFLOW_EllipticRHS));
   PetscCall(PetscLogEventRegister("Output", HOFLOW_CLASSID, &HOFLOW_Output));
   PetscCall(PetscLogEventRegister("TimeLoop", HOFLOW_CLASSID, &HOFLOW_TimeLoop));
+  PetscCall(PetscLogEventRegister("StepPre", HOFLOW_CLASSID, &HOFLOW_StepPre));
+  PetscCall(PetscLogEventRegister("StepPost", HOFLOW_CLASSID, &HOFLOW_StepPost));
+  PetscCall(PetscLogEventRegister("StepMonitor", HOFLOW_CLASSID, &HOFLOW_StepMonitor));
   PetscCall(PetscLogEventRegister("IPDGGradient", HOFLOW_CLASSID, &HOFLOW_IPDGGradient));
   PetscCall(PetscLogEventRegister("IPDGApply", HOFLOW_CLASSID, &HOFLOW_IPDGApply));
   PetscCall(PetscLogEventRegister("IPDGDiagonal", HOFLOW_CLASSID, &HOFLOW_IPDGDiagonal));

@@ -50,6 +50,7 @@
 #include <hoflow/conslaw.h>
 #include <hoflow/dg.h>
 #include <hoflow/fr.h>
+#include <hoflow/log.h>
 #include <hoflow/ts.h>
 #include <hoflow/unsteady.h>
 
@@ -309,7 +310,7 @@ static PetscErrorCode EulerFarfieldUpdate(Euler *eu, Vec u, PetscReal t, PetscIn
 }
 
 /* before a step: keep the state, set the CFL step */
-static PetscErrorCode EulerPreStep(TS ts)
+static PetscErrorCode EulerPreStepWork(TS ts)
 {
   Unsteady *un;
   Euler    *eu;
@@ -341,7 +342,7 @@ static PetscErrorCode EulerPreStep(TS ts)
 }
 
 /* after a step: limit, then check the state; a non-physical one is undone and stops the run */
-static PetscErrorCode EulerPostStep(TS ts)
+static PetscErrorCode EulerPostStepWork(TS ts)
 {
   Unsteady *un;
   Euler    *eu;
@@ -390,6 +391,25 @@ static PetscErrorCode EulerPostStep(TS ts)
       }
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the pre- and post-step work under their events (StepPre, StepPost: the time loop outside TSStep) */
+static PetscErrorCode EulerPreStep(TS ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_StepPre, ts, 0, 0, 0));
+  PetscCall(EulerPreStepWork(ts));
+  PetscCall(PetscLogEventEnd(HOFLOW_StepPre, ts, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EulerPostStep(TS ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_StepPost, ts, 0, 0, 0));
+  PetscCall(EulerPostStepWork(ts));
+  PetscCall(PetscLogEventEnd(HOFLOW_StepPost, ts, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

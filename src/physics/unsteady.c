@@ -95,7 +95,7 @@ static PetscErrorCode UnsteadyRecord(Unsteady *un, PetscReal time, const PetscRe
 }
 
 /* After every step (and before the first): monitors, output, checkpoint, progress. */
-static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec u, void *ctx)
+static PetscErrorCode UnsteadyMonitorWork(TS ts, PetscInt step, PetscReal time, Vec u, void *ctx)
 {
   Unsteady         *un = (Unsteady *)ctx;
   PetscReal         dt, values[HOFLOW_MAX_MONITORS + 1];
@@ -130,6 +130,15 @@ static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec 
     PetscCall(CheckpointWrite(un->checkpoint, un->checkpoint_file, step, time, dt));
   }
   if (un->progress) PetscCall(ProgressUpdate(un->progress, step, time, dt, un->iterations_last, final));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode UnsteadyMonitor(TS ts, PetscInt step, PetscReal time, Vec u, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(HOFLOW_StepMonitor, ts, 0, 0, 0));
+  PetscCall(UnsteadyMonitorWork(ts, step, time, u, ctx));
+  PetscCall(PetscLogEventEnd(HOFLOW_StepMonitor, ts, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,6 +17,9 @@ PETSC_EXTERN PetscLogEvent HOFLOW_CG1Assemble;
 PETSC_EXTERN PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output, HOFLOW_TimeLoop;
 /* inside PMGSetUp: the p-levels (their discretizations, operators, transfers) and the lambda_max estimates */
 PETSC_EXTERN PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
+/* the time loop's work between steps (outside TSStep): the physics' pre- and post-step (explicit steps: the CFL step's
+ * wave speeds, local steps, the state's check) and hoflow's monitor (monitors, output, checkpoints, progress) */
+PETSC_EXTERN PetscLogEvent HOFLOW_StepPre, HOFLOW_StepPost, HOFLOW_StepMonitor;
 
 PETSC_EXTERN PetscErrorCode HoflowLogRegister(void);
 /* The log stage of this name, registered on first use (stages split -log_view by phase). */
