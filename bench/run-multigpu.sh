@@ -181,11 +181,15 @@ for part in ${*:-crash aware strong weak ins tests}; do
     ( source scripts/gpu-toolchain/env.sh
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       echo "GPUs: $ng, runs on: $list"
-      L="-log_view -log_view_gpu_time"
+      # SCALE_LOG (default -log_view -log_view_gpu_time: event times of device work, with a synchronization at every event)
+      # and SCALE_MGLOG (default -pmg_pc_mg_log: the multigrid levels' events) set the logging; SCALE_LOG=-log_view
+      # SCALE_MGLOG= times the runs without the synchronizations (solve_s, loop_s and TSStep stay measured); SCALE_FRNS_N
+      # the Taylor-Green mesh (40: 20.5 M DOF-variables; 56: 56.2 M)
+      L=${SCALE_LOG--log_view -log_view_gpu_time}; LMG=${SCALE_MGLOG--pmg_pc_mg_log}; tn=${SCALE_FRNS_N:-40}
       for what in ${SCALE_PARTS:-poisson ins euler ns fr frns weak}; do
         for n in $list; do
           case $what in
-          poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L -pmg_pc_mg_log ;;  # 77 M DOFs
+          poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L $LMG ;;  # 77 M DOFs
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
           euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
@@ -195,11 +199,11 @@ for part in ${*:-crash aware strong weak ins tests}; do
           fr) T=200 run fr56-${n}gpu $n -problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 \
                 -ts_max_time 100 -ts_max_steps 200 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view \
                 -dm_plex_dim 3 -dm_plex_box_faces 56,56,56 -dm_plex_box_bd periodic,periodic,periodic ;;  # 56.2 M DOF-variables (11.2 M points)
-          frns) T=200 run frns40-${n}gpu $n -options_file options/taylor_green_fr.yaml -ts_max_steps 100 -monitor_interval 100000 -progress_interval -1 \
-                  -monitor_file none -dm_vec_type cuda -log_view ;;  # 20.5 M DOF-variables, the viscous terms
+          frns) T=200 run frns$tn-${n}gpu $n -options_file options/taylor_green_fr.yaml -dm_plex_box_faces $tn,$tn,$tn -ts_max_steps 100 \
+                  -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view ;;  # 40^3: 20.5 M DOF-variables, the viscous terms
           weak) f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
                 T=200 run weak-${n}gpu $n -problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml \
-                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L -pmg_pc_mg_log ;;
+                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L $LMG ;;
           esac
           nm=$(ls "$OUT" | grep -E "^${what}[0-9]*-${n}gpu\.log$" | head -1)
           [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
