@@ -20,6 +20,8 @@ LABELS = {
     "ins19": "incompressible step N=7, 18.6 M DOFs (per step)",
     "euler67": "Euler modal DG N=3, 67 M DOFs (per step)",
     "ns13": "Navier-Stokes BR2 N=3, 12.6 M DOFs (per step)",
+    "fr56": "Euler FR N=3, 56^3 hexes, 56 M DOF-var. (per step)",
+    "frns56": "Navier-Stokes FR N=3 (Taylor-Green), 56^3 hexes (per step)",
     "weak": "Poisson N=6, ~10 M DOFs per GPU (solve)",
 }
 
