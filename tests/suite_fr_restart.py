@@ -59,21 +59,28 @@ test("fr/restart-project/polynomial/hexahedron-N1-to-N3")(fr_restart_polynomial(
 test("fr/restart-project/polynomial/hexahedron-N2-to-N3")(fr_restart_polynomial("hexahedron", "cube_hex", 2, 3))
 
 
+def _frr_sequence(tmp, base, n0, steps0, n1, steps1):
+    """N = n0 for steps0 steps, checkpointed in tmp/a; continued at N = n1 to step steps1 with -restart_project on 1 and 2
+    ranks (tmp/b1, tmp/b2), each announcing the projection: the first run's summary and [(ranks, summary)]"""
+    s0 = summary(_frr_run(base + ["-order", str(n0), "-ts_max_steps", str(steps0), "-checkpoint_interval", str(steps0), "-output_dir", tmp + "/a"])[1])
+    runs = []
+    for ranks in (1, 2):
+        _, out = _frr_run(base + ["-order", str(n1), "-ts_max_steps", str(steps1), "-output_dir", "%s/b%d" % (tmp, ranks), "-restart", tmp + "/a/checkpoint.h5", "-restart_project"], ranks)
+        check(re.search(FRR_ANNOUNCE % (n0, s0["cells"], n1, s0["cells"]), out, re.M), "%d ranks: no announcement:\n%s" % (ranks, out[-800:]))
+        runs.append((ranks, summary(out)))
+    return s0, runs
+
+
 @test("fr/restart-project/mixed/freestream-N1-to-N3-1-and-2-ranks")
 def _():
     # the tetrahedron/prism/hexahedron cube: the free stream at N = 1 (2 steps), continued at N = 3 on 1 and 2 ranks for
     # 2 steps: still the free stream to round-off, the same on both
     with tempfile.TemporaryDirectory() as tmp:
-        s0 = summary(_frr_run(FRR_FREESTREAM + ["-order", "1", "-ts_max_steps", "2", "-checkpoint_interval", "2", "-output_dir", tmp + "/a"])[1])
-        res = []
-        for ranks in (1, 2):
-            _, out = _frr_run(FRR_FREESTREAM + ["-order", "3", "-ts_max_steps", "4", "-output_dir", "%s/b%d" % (tmp, ranks), "-restart", tmp + "/a/checkpoint.h5", "-restart_project"], ranks)
-            s = summary(out)
-            check(re.search(FRR_ANNOUNCE % (1, s0["cells"], 3, s0["cells"]), out, re.M), "%d ranks: no announcement:\n%s" % (ranks, out[-800:]))
-            check(s["shape"] == "tetrahedron+prism+hexahedron" and int(s["start"]) == 2 and int(s["steps"]) == 4 and s["L2"] <= 1e-14, "%d ranks: %s" % (ranks, s))
-            res.append(s["L2"])
+        s0, runs = _frr_sequence(tmp, FRR_FREESTREAM, 1, 2, 3, 4)
+    for ranks, s in runs:
+        check(s["shape"] == "tetrahedron+prism+hexahedron" and int(s["start"]) == 2 and int(s["steps"]) == 4 and s["L2"] <= 1e-14, "%d ranks: %s" % (ranks, s))
     check(s0["L2"] <= 1e-14, "the N = 1 free stream: L2 density error %g" % s0["L2"])
-    return "L2 density error of the free stream: N = 1 %.1e; N = 3 after the projection and 2 steps %.1e (1 rank), %.1e (2 ranks)" % (s0["L2"], res[0], res[1])
+    return "L2 density error of the free stream: N = 1 %.1e; N = 3 after the projection and 2 steps %.1e (1 rank), %.1e (2 ranks)" % (s0["L2"], runs[0][1]["L2"], runs[1][1]["L2"])
 
 
 def _frr_drag(path):
@@ -88,13 +95,10 @@ def _():
     # (wall and far field curved as options/sphere_re118.yaml has them) for 3 steps on 1 and on 2 ranks: the drag finite
     # and the same on both (reductions in another order: 1e-12)
     import math
+    drag = []
     with tempfile.TemporaryDirectory() as tmp:
-        s0 = summary(_frr_run(FRR_SPHERE + ["-order", "1", "-ts_max_steps", "5", "-checkpoint_interval", "5", "-output_dir", tmp + "/a"])[1])
-        drag = []
-        for ranks in (1, 2):
-            _, out = _frr_run(FRR_SPHERE + ["-order", "2", "-ts_max_steps", "8", "-output_dir", "%s/b%d" % (tmp, ranks), "-restart", tmp + "/a/checkpoint.h5", "-restart_project"], ranks)
-            s = summary(out)
-            check(re.search(FRR_ANNOUNCE % (1, s0["cells"], 2, s0["cells"]), out, re.M), "%d ranks: no announcement:\n%s" % (ranks, out[-800:]))
+        s0, runs = _frr_sequence(tmp, FRR_SPHERE, 1, 5, 2, 8)
+        for ranks, s in runs:
             d = _frr_drag("%s/b%d/monitors.csv" % (tmp, ranks))
             check(int(s["start"]) == 5 and int(s["steps"]) == 8 and sorted(d) == [6, 7, 8] and all(math.isfinite(v) and 0 < v < 100 for v in d.values()), "%d ranks: %s, drag %s" % (ranks, s, d))
             drag.append(d[8])

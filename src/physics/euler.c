@@ -395,21 +395,26 @@ static PetscErrorCode EulerPostStepWork(TS ts)
 }
 
 /* the pre- and post-step work under their events (StepPre, StepPost: the time loop outside TSStep) */
+static PetscErrorCode EulerStepLogged(TS ts, PetscLogEvent event, PetscErrorCode (*work)(TS))
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(event, ts, 0, 0, 0));
+  PetscCall(work(ts));
+  PetscCall(PetscLogEventEnd(event, ts, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EulerPreStep(TS ts)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(HOFLOW_StepPre, ts, 0, 0, 0));
-  PetscCall(EulerPreStepWork(ts));
-  PetscCall(PetscLogEventEnd(HOFLOW_StepPre, ts, 0, 0, 0));
+  PetscCall(EulerStepLogged(ts, HOFLOW_StepPre, EulerPreStepWork));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode EulerPostStep(TS ts)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(HOFLOW_StepPost, ts, 0, 0, 0));
-  PetscCall(EulerPostStepWork(ts));
-  PetscCall(PetscLogEventEnd(HOFLOW_StepPost, ts, 0, 0, 0));
+  PetscCall(EulerStepLogged(ts, HOFLOW_StepPost, EulerPostStepWork));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
