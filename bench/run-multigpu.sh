@@ -193,9 +193,9 @@ for part in ${*:-crash aware strong weak ins tests}; do
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
           euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
-                   -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -dm_vec_type cuda $L ;;  # 67 M DOFs
+                   -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda $L ;;  # 67 M DOFs
           ns) T=200 run ns13-${n}gpu $n -problem couette -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 768,256 -dm_plex_box_upper 4,2 \
-                -dm_plex_box_bd periodic,none -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -dm_vec_type cuda $L ;;  # 12.6 M DOFs
+                -dm_plex_box_bd periodic,none -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda $L ;;  # 12.6 M DOFs
           fr) T=200 run fr56-${n}gpu $n -problem isentropic_vortex -disc fr -order 3 -euler_flux roe -ts_type rk -ts_rk_type lserk4 -cfl 0.5 \
                 -ts_max_time 100 -ts_max_steps 200 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view \
                 -dm_plex_dim 3 -dm_plex_box_faces 56,56,56 -dm_plex_box_bd periodic,periodic,periodic ;;  # 56.2 M DOF-variables (11.2 M points)
@@ -207,7 +207,9 @@ for part in ${*:-crash aware strong weak ins tests}; do
           esac
           nm=$(ls "$OUT" | grep -E "^${what}[0-9]*-${n}gpu\.log$" | head -1)
           [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
-          # the explicit solvers' time loop (TSSolve ended after the device queue; -log_view without GPU timers on FR)
+          # the explicit solvers' time loop (TSSolve ended after the device queue; -log_view without GPU timers on FR). The
+          # explicit cases run with -monitor_file none: the CSV monitors of step 0 and the last step (host L2 error from a
+          # host copy, integrals, a residual) fall inside loop_s, 4.0 of modal DG Euler's 5.64 s on one H200 (2026-11-26i)
           [ -n "$nm" ] && grep -m1 -E "^hoflow:" "$OUT/$nm" | grep -oE "(steps|loop_s) [^ ]+" | tr '\n' ' ' && echo
         done
       done
