@@ -96,12 +96,12 @@ HOFLOW_HD void FRDenseViscousPointGradient(const FRDenseKernelData *d, FRDenseSi
   for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
 }
 
-/* g[dim*nv] = an element's corrected gradients (Np points, [(j*nv + k)*Np + i]) interpolated by the row l[Np]: the dim
- * nv sums in one pass over the row (each l[m] read once; each sum over m in order, as FRDenseInterpolate's) */
-HOFLOW_HD void FRDenseViscousInterpolateGradient(const FRDenseKernelData *d, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
+/* g[nc] = an element's corrected gradients (Np points, nc = dim nv components, [(j*nv + k)*Np + i]) interpolated by the
+ * row l[Np]: the nc sums in one pass over the row (each l[m] read once; each sum over m in order, as FRDenseInterpolate's;
+ * nc a compile-time constant in the kernels keeps the sums in registers) */
+HOFLOW_HD void FRDenseViscousInterpolateGradient(int nc, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
 {
-  const int nc = d->dim * d->nv;
-  double    s[3 * EULER_NV_MAX];
+  double s[3 * EULER_NV_MAX];
   for (int c = 0; c < nc; c++) s[c] = 0;
   FRD_UNROLL
   for (int m = 0; m < Np; m++) {
@@ -124,7 +124,7 @@ HOFLOW_HD double *FRDenseGradientTraceAt(const FRDenseKernelData *d, size_t t)
 HOFLOW_HD void FRDenseViscousPointGradientTrace(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
 {
   const int f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
-  FRDenseViscousInterpolateGradient(d, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv));
+  FRDenseViscousInterpolateGradient(z.dim * z.nv, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv));
 }
 
 /* V2 for the block's owned element e (u its values), then its gradient trace */
@@ -200,7 +200,7 @@ HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, in
   else if (fi[6] >= 0) /* an owned neighbour */
     gP = FRDenseGradientTraceAt(d, (size_t)fi[6] + (size_t)q * 2 * nv);
   else {
-    FRDenseViscousInterpolateGradient(d, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gi);
+    FRDenseViscousInterpolateGradient(dim * nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gi);
     gP = gi;
   }
   NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
