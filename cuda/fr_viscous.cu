@@ -10,15 +10,18 @@
 //                   state); after a barrier one thread a solution point forms the corrected gradient (V2, into the
 //                   data's grad) and the transformed viscous flux Fh_v (into shared memory); after a barrier one
 //                   thread a solution point subtracts the divergence of Fh_v from rhs and one thread a flux point
-//                   subtracts Fh_v^D from the trace's Fh^D (V3). The host runs V1 of every element before V2 of any:
-//                   the fused kernel needs no such order, since V2 reads the element's own jumps only and V3 changes
-//                   the trace rows Fh^D, not the rows u- that a neighbour's V1 reads.
+//                   subtracts Fh_v^D from the trace's Fh^D (V3) and (dense FR) interpolates the element's corrected
+//                   gradients to the point, its gradient trace (the block's threads wrote them to global memory
+//                   before the barrier), which the face kernel reads for both sides of a face. The host runs V1 of
+//                   every element before V2 of any: the fused kernel needs no such order, since V2 reads the
+//                   element's own jumps only and V3 changes the trace rows Fh^D, not the rows u- that a neighbour's
+//                   V1 reads.
 //   gradient traces on several ranks (-fr_halo traces): one thread a face point of an owned element on a partition
-//                   face, the corrected gradients interpolated there (what the face step interpolates of an owned
-//                   neighbour), sent by the second exchange; after the viscous kernel of every group
+//                   face, the corrected gradients interpolated there (tensor FR; dense FR copies its gradient trace),
+//                   sent by the second exchange; after the viscous kernel of every group
 //   face kernel     tensor FR: cuda/fr.cu's (FRFacePointJump adds the viscous common flux when ldg.on, reading both
 //                   sides' gradients: after every group's viscous kernel); dense FR: the twin of cuda/fr_dense.cu's
-//                   face kernel with FRDenseViscousFacePointJump.
+//                   face kernel with FRDenseViscousFacePointJump (both sides' gradients from the gradient traces).
 //
 // Compiled per shape and order as the inviscid kernels (cuda/fr_sizes.h: tensor N = 1..8, dense N = 1..5 of the
 // Navier–Stokes state), with the run-time sizes otherwise. tests/unit/test_fr_viscous_kernels.c compares each with its
@@ -81,8 +84,9 @@ __global__ void __launch_bounds__(FRV_THREADS, 2) FRDenseViscousKernel(const __g
     const int el = it / Np;
     FRDenseViscousPointDivergence(&d, z, it % Np, Fs + (size_t)el * fs, rhs + d.dof[d.e0 + e0 + el]);
   }
-  for (int it = threadIdx.x; it < Eb * z.nfpt; it += blockDim.x) {
+  for (int it = threadIdx.x; it < Eb * z.nfpt; it += blockDim.x) { // the gradients of the block's elements are written (the barrier)
     const int el = it / z.nfpt;
+    FRDenseViscousPointGradientTrace(&d, z, e0 + el, it % z.nfpt);
     FRDenseViscousTracePoint(&d, z, e0 + el, it % z.nfpt, Fs + (size_t)el * fs);
   }
 }

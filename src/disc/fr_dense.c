@@ -82,6 +82,7 @@ typedef struct {
   FRExchange        exchange; /* -fr_exchange (hoflow/fr.h) */
   /* Navier–Stokes (set_viscous): per block the faces' 1/h and u_I - u- at the flux points; the corrected gradients */
   PetscReal *face_scale[MESH_MAX_BLOCKS], *ujump[MESH_MAX_BLOCKS], *grad;
+  PetscReal *grad_trace; /* every owned element's gradient trace (hoflow/kernels/fr_dense.h) */
   /* ... on several ranks: the gradient traces of the elements on partition faces (hoflow/kernels/fr_dense.h) */
   PetscReal *gtrace;
   int       *gtrace_elem, *gtrace_face[MESH_MAX_BLOCKS];
@@ -369,6 +370,13 @@ static void FRDTraceFacePoints(const void *ctx, PetscInt l, PetscInt f, PetscInt
   *end               = sh->fp_off[f + 1];
 }
 
+/* the gradient traces' length: the owned elements' traces' (nfpt 2 nv doubles an element) with dim nv values a flux
+ * point (FRDenseGradientTraceAt) */
+static PetscInt FRDGradientTraceSize(const FRDDisc *fr)
+{
+  return fr->trace_off[fr->K] / (2 * fr->nv) * fr->dim * fr->nv;
+}
+
 /* Navier–Stokes on several ranks: the gradient traces (every halo element; the owned elements with a halo neighbour),
  * every block's faces' offsets of their halo neighbours' and the star forest */
 static PetscErrorCode FRDGradientTraceSetUp(FRDDisc *fr)
@@ -421,7 +429,7 @@ static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscRea
   PetscCheck(fr->nv == fr->dim + 2, PetscObjectComm((PetscObject)fr->dm), PETSC_ERR_ARG_WRONG, "-disc fr: viscous terms need the Navier-Stokes state (%" PetscInt_FMT " components), not %" PetscInt_FMT, fr->dim + 2, fr->nv);
   PetscCall(FRViscousSetUp(fr->disc, vis, fr->exchange.halo, &ldg));
   PetscCheck(!fr->shell.device_ready, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-disc fr: the viscous terms must be set before the first device call (their arrays are uploaded with the kernel data)");
-  if (!fr->grad) PetscCall(PetscMalloc1(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad));
+  if (!fr->grad) PetscCall(PetscMalloc2(PetscMax(fr->dim * fr->elem_dof[fr->K], 1), &fr->grad, PetscMax(FRDGradientTraceSize(fr), 1), &fr->grad_trace));
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
     FRDenseKernelData *kd = &fr->kd[b];
     if (!fr->face_scale[b]) PetscCall(PetscMalloc2(PetscMax(kd->K * kd->Nfaces, 1), &fr->face_scale[b], PetscMax(kd->K * kd->nfpt * fr->nv, 1), &fr->ujump[b]));
@@ -431,6 +439,7 @@ static PetscErrorCode FRDSetViscous(ConsLaw cl, const NSViscosity *vis, PetscRea
     kd->face_scale = fr->face_scale[b];
     kd->ujump      = fr->ujump[b];
     kd->grad       = fr->grad;
+    kd->grad_trace = fr->grad_trace;
   }
   PetscCall(FRDGradientTraceSetUp(fr));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -819,9 +828,13 @@ static PetscErrorCode FRDDeviceSetUp(void *ctx)
     }
   }
   if (FRDViscous(fr)) {
-    const double *grad;
+    const double *grad, *grad_trace;
     PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(dim * fr->elem_dof[fr->K], 1), (const void **)&grad));
-    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) fr->kd_device[b].grad = (double *)grad;
+    PetscCall(HoflowDeviceArraysUpload(a, NULL, sizeof(double) * PetscMax(FRDGradientTraceSize(fr), 1), (const void **)&grad_trace));
+    for (PetscInt b = 0; b < fr->mesh->nblocks; b++) {
+      fr->kd_device[b].grad       = (double *)grad;
+      fr->kd_device[b].grad_trace = (double *)grad_trace;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -916,7 +929,7 @@ static PetscErrorCode FRDDestroy(Disc disc)
   for (PetscInt b = 0; b < fr->mesh->nblocks; b++) PetscCall(PetscFree(fr->gtrace_face[b]));
   PetscCall(PetscFree(fr->gtrace));
   PetscCall(PetscFree(fr->gtrace_elem));
-  PetscCall(PetscFree(fr->grad));
+  PetscCall(PetscFree2(fr->grad, fr->grad_trace));
   PetscCall(PetscFree(fr->L));
   PetscCall(PetscFree(fr->C));
   PetscCall(PetscFree2(fr->elem_dof, fr->dof));

@@ -64,7 +64,7 @@ PetscErrorCode FRDenseWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal 
   PetscCall(ConsLawRHS(cl, u, f));
   PetscCall(VecDestroy(&f));
   PetscCall(HoflowVecIsCUDA(u, &cuda));
-  if (cuda) { /* the device's trace and gradients of the owned elements to the host arrays */
+  if (cuda) { /* the device's trace, gradients and gradient traces of the owned elements to the host arrays */
     const FRDenseKernelData *last = &kd[nblocks - 1];
     PetscCheck(kdd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-disc fr: no device kernel data after a right-hand side on CUDA vectors");
 #if defined(HOFLOW_HAVE_CUDA)
@@ -76,6 +76,7 @@ PetscErrorCode FRDenseWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal 
 #endif
     PetscCall(FRWallCopyToHost(kdd[0].trace, (size_t)last->trace0 + (size_t)last->K * last->nfpt * 2 * nv, kd[0].trace));
     PetscCall(FRWallCopyToHost(kdd[0].grad, (size_t)dim * kd[0].dof[mesh->K], kd[0].grad));
+    PetscCall(FRWallCopyToHost(kdd[0].grad_trace, ((size_t)last->trace0 + (size_t)last->K * last->nfpt * 2 * nv) / (2 * nv) * dim * nv, kd[0].grad_trace));
   }
   PetscCall(PetscMalloc1(PetscMax(cl->nbpoints, 1) * CONSLAW_WALL_ROW, rows)); /* the walls are some of the boundary points */
   for (PetscInt b = 0; b < nblocks; b++) {

@@ -101,13 +101,14 @@ static void CompareTensor(const FRKernelData *kh, const double *h, int Klocal, c
 // dense FR, every block: w[6] for E elements a block
 static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double *h, PetscInt nown, const double *ua, const double *ula, int E, double w[6])
 {
-  size_t ntrace = 1, nscratch = 1, ngt = 0;
+  size_t ntrace = 1, nscratch = 1, ngt = 0, nown_trace;
   int    K = 0, dim = kh[0].dim;
   for (PetscInt b = 0; b < nb; b++) {
     ntrace   = std::max(ntrace, (size_t)kh[b].trace0 + (size_t)kh[b].K * kh[b].nfpt * 2 * kh[b].nv);
     nscratch = std::max(nscratch, (size_t)kh[b].nv * std::max(kh[b].dim * kh[b].Np, kh[b].nfpt));
     K += kh[b].K;
   }
+  nown_trace = ntrace; // the owned elements' traces (then the halo elements' slots)
   for (PetscInt b = 0; b < nb; b++) // several ranks: the halo elements' trace slots (as a right-hand side's exchange left them) and gradient traces
     for (int e = 0; e < kh[b].K; e++) {
       if (kh[b].gtrace_elem && kh[b].gtrace_elem[kh[b].e0 + e] >= 0) ngt = std::max(ngt, (size_t)kh[b].gtrace_elem[kh[b].e0 + e] + (size_t)kh[b].nfpt * dim * kh[b].nv);
@@ -118,7 +119,7 @@ static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double 
         if (kh[b].gtrace_face && kh[b].gtrace_face[(size_t)e * kh[b].Nfaces + f] >= 0) ngt = std::max(ngt, (size_t)kh[b].gtrace_face[(size_t)e * kh[b].Nfaces + f] + (size_t)nf * dim * kh[b].nv);
       }
     }
-  Array              rvol(nown), sc(nscratch), th(ntrace), rv, tv(ntrace), g((size_t)dim * nown), rf, sh(K);
+  Array              rvol(nown), sc(nscratch), th(ntrace), rv, tv(ntrace), g((size_t)dim * nown), gf(nown_trace / (2 * kh[0].nv) * dim * kh[0].nv), rf, sh(K);
   std::vector<Array> uj(nb);
   for (PetscInt b = 0; b < nb; b++) FRDenseVolumeHost(&kh[b], ua, rvol.data(), sc.data());
   std::memcpy(th.data(), kh[0].trace, sizeof(double) * ntrace);
@@ -128,6 +129,7 @@ static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double 
   for (PetscInt b = 0; b < nb; b++) FRDenseViscousVolumeHost(&kh[b], ua, rv.data(), sc.data());
   std::memcpy(tv.data(), kh[0].trace, sizeof(double) * ntrace);
   std::memcpy(g.data(), kh[0].grad, sizeof(double) * g.size());
+  std::memcpy(gf.data(), kh[0].grad_trace, sizeof(double) * gf.size());
   Array gt, gtd;
   if (ngt) {
     for (PetscInt b = 0; b < nb; b++) FRDenseViscousGradientTraceHost(&kh[b]);
@@ -146,20 +148,22 @@ static void CompareDense(PetscInt nb, const FRDenseKernelData *kh, const double 
   for (PetscInt b = 0; b < nb; b++) FRDenseWaveSpeedHost(&kh[b], ua, h, sh.data());
   std::vector<FRDenseKernelData> kd(kh, kh + nb);
   std::vector<Array>             ujd(nb);
-  Array                          gd(g.size(), NAN), td = th, rd = rvol, sd(K, NAN);
+  Array                          gd(g.size(), NAN), gfd(gf.size(), NAN), td = th, rd = rvol, sd(K, NAN);
   for (PetscInt b = 0; b < nb; b++) {
     ujd[b].assign(uj[b].size(), NAN);
-    kd[b].ujump = ujd[b].data();
-    kd[b].grad  = gd.data();
-    kd[b].trace = td.data();
+    kd[b].ujump      = ujd[b].data();
+    kd[b].grad       = gd.data();
+    kd[b].grad_trace = gfd.data();
+    kd[b].trace      = td.data();
   }
   for (PetscInt b = 0; b < nb; b++)
     if (FRDenseViscousCUDA(&kd[b], E, ua, ula, rd.data())) w[0] = INFINITY;
   for (PetscInt b = 0; b < nb; b++) w[0] = std::max(w[0], MaxDiff(uj[b], ujd[b]));
-  w[1] = MaxDiff(g, gd);
+  w[1] = std::max(MaxDiff(g, gd), MaxDiff(gf, gfd)); // the gradients and the gradient traces
   w[2] = MaxDiff(rv, rd);
   w[3] = MaxDiff(tv, td);
-  std::copy(g.begin(), g.end(), gd.begin()); // the face kernels on the host's gradients, traces and right-hand side (the same buffers)
+  std::copy(g.begin(), g.end(), gd.begin()); // the face kernels on the host's gradients, gradient traces, traces and right-hand side (the same buffers)
+  std::copy(gf.begin(), gf.end(), gfd.begin());
   std::copy(tv.begin(), tv.end(), td.begin());
   std::copy(rv.begin(), rv.end(), rd.begin());
   if (ngt) { // the gradient traces' kernels on the host's gradients

@@ -134,10 +134,12 @@ static PetscErrorCode CompareDense(PetscInt nb, const FRDenseKernelData *kh, con
     PetscCheck(!FRDenseViscousCUDA(&kd[b], (int)E, (const double *)u_dev, (const double *)ul_dev, (double *)r_dev), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseViscousCUDA failed (block %" PetscInt_FMT ", %" PetscInt_FMT " elements a block)", b, E);
   for (PetscInt b = 0; b < nb; b++) PetscCall(Compare((size_t)kh[b].K * kh[b].nfpt * kh[b].nv, kh[b].ujump, kd[b].ujump, stream, 0, &w[0]));
   PetscCall(Compare((size_t)dim * nown, kh[0].grad, kd[0].grad, stream, 0, &w[1]));
+  PetscCall(Compare(nt / (2 * kh[0].nv) * dim * kh[0].nv, kh[0].grad_trace, kd[0].grad_trace, stream, 0, &w[1])); /* the gradient traces */
   PetscCall(Compare(nown, rv, r_dev, stream, scale, &w[2]));
   PetscCall(Compare(nt, tv, kd[0].trace, stream, 0, &w[3]));
-  /* the face kernels on the host's gradients, traces and right-hand side */
+  /* the face kernels on the host's gradients, gradient traces, traces and right-hand side */
   PetscCall(CopyTo(kd[0].grad, kh[0].grad, sizeof(double) * dim * nown, stream));
+  PetscCall(CopyTo(kd[0].grad_trace, kh[0].grad_trace, sizeof(double) * (nt / (2 * kh[0].nv) * dim * kh[0].nv), stream));
   PetscCall(CopyTo(kd[0].trace, tv, sizeof(double) * nt, stream));
   PetscCall(CopyTo(r_dev, rv, sizeof(double) * nown, stream));
   for (PetscInt b = 0; b < nb; b++) PetscCheck(!FRDenseViscousFaceCUDA(&kd[b], (int)E, (const double *)ul_dev, (double *)r_dev), PETSC_COMM_SELF, PETSC_ERR_LIB, "FRDenseViscousFaceCUDA failed (block %" PetscInt_FMT ")", b);

@@ -61,6 +61,10 @@ typedef struct {
   double       *ujump;      /* [K*nfpt*nv] u_I - u- at every flux point of the block's owned elements */
   double       *grad;       /* the corrected physical gradients of every owned element (all blocks), local element l's
                                [(j*nv + k)*Np + i] at dim*dof[l] */
+  double *grad_trace;       /* the gradient trace of every owned element (all blocks): its corrected gradients at its
+                               flux points, [nfpt][dim nv] an element, laid out as the trace (the element with trace
+                               slot t has its gradient trace at t / (2 nv) * dim nv: an owned neighbour's from fi[6]);
+                               written after V2 (FRDenseViscousPointGradientTrace), read by the face step */
   /* several ranks (-fr_halo traces): the corrected gradients at the flux points of the elements on partition faces, owned
    * (written by FRDenseViscousGradientTracePoint, sent) and halo (received), element l's [nfpt][dim*nv] at gtrace_elem[l];
    * NULL on one rank */

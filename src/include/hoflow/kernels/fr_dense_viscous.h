@@ -7,15 +7,17 @@
  *   V2 FRDenseViscousGradient   the corrected gradient at the solution points, in reference directions
  *                                 q_d = D_d u + sum_f C_f ((u_I - u-) nr_f,d)
  *                               (the correction fields of the flux, C_f = (M + K)^{-1} E_f, lifting the jump of u
- *                               times the reference normal), then physical: grad u = G q
+ *                               times the reference normal), then physical: grad u = G q; then interpolated to the
+ *                               element's flux points, its gradient trace (d->grad_trace)
  *   V3 FRDenseViscousVolume     rhs -= sum_d D_d Fh_v,d with Fh_v,d = J G_jd F_v,j(u, grad u) at the solution points,
  *                               and the trace's Fh^D . nr -= Fh_v^D . nr at the flux points,
  *
  * and the face part's common flux is F* - F_v^I (FRDenseViscousFacePointJump, in place of FRDenseFacePointJump: both
- * sides' corrected gradients interpolated to the flux point by their face tables; a halo neighbour's from its gradient
- * trace, sent by its owner: FRDenseViscousGradientTracePoint). Each step is a point routine (one flux point or one solution point of one element, every sum in the
- * element routines' order), which the host loops (src/kernels/fr_dense_viscous.c) and the CUDA kernels
- * (cuda/fr_viscous.cu: V1..V3 fused, one thread a point, E elements a block; the face part's kernel) share. */
+ * sides' corrected gradients at the flux point read from their gradient traces, not interpolated at every face point;
+ * a halo neighbour's from the copy of its gradient trace sent by its owner: FRDenseViscousGradientTracePoint). Each
+ * step is a point routine (one flux point or one solution point of one element, every sum in the element routines'
+ * order), which the host loops (src/kernels/fr_dense_viscous.c) and the CUDA kernels (cuda/fr_viscous.cu: V1..V3
+ * fused, one thread a point, E elements a block; the face part's kernel) share. */
 #pragma once
 
 #include <hoflow/kernels/fr_dense.h>
@@ -94,11 +96,43 @@ HOFLOW_HD void FRDenseViscousPointGradient(const FRDenseKernelData *d, FRDenseSi
   for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
 }
 
-/* V2 for the block's owned element e (u its values) */
+/* g[nc] = an element's corrected gradients (Np points, nc = dim nv components, [(j*nv + k)*Np + i]) interpolated by the
+ * row l[Np]: the nc sums in one pass over the row (each l[m] read once; each sum over m in order, as FRDenseInterpolate's;
+ * nc a compile-time constant in the kernels keeps the sums in registers) */
+HOFLOW_HD void FRDenseViscousInterpolateGradient(int nc, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
+{
+  double s[3 * EULER_NV_MAX];
+  for (int c = 0; c < nc; c++) s[c] = 0;
+  FRD_UNROLL
+  for (int m = 0; m < Np; m++) {
+    const double lm = l[m];
+    for (int c = 0; c < nc; c++) s[c] += lm * grad[(size_t)c * Np + m];
+  }
+  for (int c = 0; c < nc; c++) g[c] = s[c];
+}
+
+/* The gradient trace at the trace slot t (an element's trace + point p * 2 nv: d->trace + t): the element's corrected
+ * gradients there, dim*nv values */
+HOFLOW_HD double *FRDenseGradientTraceAt(const FRDenseKernelData *d, size_t t)
+{
+  return d->grad_trace + t / (2 * (size_t)d->nv) * ((size_t)d->dim * d->nv);
+}
+
+/* After V2, at flux point p of the block's owned element e: its corrected gradients interpolated there into its gradient
+ * trace (the row of L of face f's point q, as the face step interpolated them at every point before), once a right-hand
+ * side; the face steps of both elements of the face read it */
+HOFLOW_HD void FRDenseViscousPointGradientTrace(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
+{
+  const int f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
+  FRDenseViscousInterpolateGradient(z.dim * z.nv, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv));
+}
+
+/* V2 for the block's owned element e (u its values), then its gradient trace */
 HOFLOW_HD void FRDenseViscousGradient(const FRDenseKernelData *d, int e, const double *HOFLOW_RESTRICT u)
 {
   const FRDenseSizes z = FRDenseSizesOf(d);
   for (int i = 0; i < z.Np; i++) FRDenseViscousPointGradient(d, z, e, i, u);
+  for (int p = 0; p < z.nfpt; p++) FRDenseViscousPointGradientTrace(d, z, e, p);
 }
 
 /* V3 at solution point i: Fh[(d*nv + k)*Np + i] = the transformed viscous flux J G_jd F_v,j(u, grad u) */
@@ -145,42 +179,42 @@ HOFLOW_HD void FRDenseViscousVolume(const FRDenseKernelData *d, int e, const dou
   for (int p = 0; p < z.nfpt; p++) FRDenseViscousTracePoint(d, z, e, p, Fh);
 }
 
-/* g[dim*nv] = an element's corrected gradients (Np points, [(j*nv + k)*Np + i]) interpolated by the row l[Np]: dim
- * interpolations of nv components each (FRDenseInterpolate takes at most EULER_NV_MAX) */
-HOFLOW_HD void FRDenseViscousInterpolateGradient(const FRDenseKernelData *d, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
-{
-  for (int j = 0; j < d->dim; j++) FRDenseInterpolate(d->nv, Np, l, grad + (size_t)j * d->nv * Np, g + j * d->nv);
-}
-
-/* F_v^I . n at flux point q of face f of the block's owned element e (hoflow/pointwise/ldg.h) */
+/* F_v^I . n at flux point q of face f of the block's owned element e (hoflow/pointwise/ldg.h): gM the element's gradient
+ * trace, gP an owned neighbour's (at its trace slot fi[6]: the same physical point), a halo neighbour's from its owner
+ * (d->gtrace), or interpolated from the neighbour's gradients where neither is set */
 HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, int f, int q, const double uM[], const double uP[], const double fg[], double Fv[])
 {
-  const int    dim = d->dim, nv = d->nv;
-  const int   *fi    = d->face_info + ((size_t)e * d->Nfaces + f) * FRD_FACE_INFO;
-  const double scale = d->face_scale[(size_t)e * d->Nfaces + f];
-  double       gM[3 * EULER_NV_MAX], gP[3 * EULER_NV_MAX];
-  FRDenseViscousInterpolateGradient(d, d->Np, d->L + fi[0] + (size_t)q * d->Np, d->grad + (size_t)dim * d->dof[d->e0 + e], gM);
+  const int     dim = d->dim, nv = d->nv;
+  const int    *fi    = d->face_info + ((size_t)e * d->Nfaces + f) * FRD_FACE_INFO;
+  const double  scale = d->face_scale[(size_t)e * d->Nfaces + f];
+  const double *gM    = FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * d->nfpt + d->fp_off[f] + q) * 2 * nv), *gP;
+  double        gi[3 * EULER_NV_MAX];
   if (fi[1] < 0) {
     double    uB[EULER_NV_MAX];
     const int heat = NSViscousBoundaryState(fi[5], dim, d->gamma, d->bc_point + (size_t)(fi[4] + q) * EULER_BC_DATA, uM, uP, uB);
     NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 1, heat, uM, gM, uB, gM, Fv);
     return;
   }
-  if (d->gtrace_face && d->gtrace_face[(size_t)e * d->Nfaces + f] >= 0) { /* a halo neighbour: its owner's gradient trace */
-    const double *gn = d->gtrace + d->gtrace_face[(size_t)e * d->Nfaces + f] + (size_t)q * dim * nv;
-    for (int c = 0; c < dim * nv; c++) gP[c] = gn[c];
-  } else
-    FRDenseViscousInterpolateGradient(d, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gP);
+  if (d->gtrace_face && d->gtrace_face[(size_t)e * d->Nfaces + f] >= 0) /* a halo neighbour: its owner's gradient trace */
+    gP = d->gtrace + d->gtrace_face[(size_t)e * d->Nfaces + f] + (size_t)q * dim * nv;
+  else if (fi[6] >= 0) /* an owned neighbour */
+    gP = FRDenseGradientTraceAt(d, (size_t)fi[6] + (size_t)q * 2 * nv);
+  else {
+    FRDenseViscousInterpolateGradient(dim * nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gi);
+    gP = gi;
+  }
   NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
 }
 
-/* Several ranks: the corrected gradients at flux point p of the block's owned element e (one with a partition face:
- * gtrace_elem >= 0) into its gradient trace, which the exchange sends to the ranks that hold e as a halo element (the
- * interpolation FRDenseViscousFacePointFlux makes of an owned neighbour's gradients); after V2 */
+/* Several ranks: the gradient trace of the block's owned element e (one with a partition face: gtrace_elem >= 0) at
+ * flux point p copied into d->gtrace, which the exchange sends to the ranks that hold e as a halo element; after
+ * FRDenseViscousPointGradientTrace */
 HOFLOW_HD void FRDenseViscousGradientTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
 {
-  const int f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
-  FRDenseViscousInterpolateGradient(d, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], d->gtrace + d->gtrace_elem[d->e0 + e] + (size_t)p * z.dim * z.nv);
+  const int     nc = z.dim * z.nv;
+  const double *g  = FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv);
+  double       *s  = d->gtrace + d->gtrace_elem[d->e0 + e] + (size_t)p * nc;
+  for (int c = 0; c < nc; c++) s[c] = g[c];
 }
 
 /* Step 4 with the viscous terms: jump[k*nfpt + p] = J |G nr| (F* - F_v^I)(u-, u+, n) - (Fh^D - Fh_v^D) . nr at flux
@@ -203,7 +237,8 @@ void FRDenseViscousStateHost(const FRDenseKernelData *d, const double *ul);
 void FRDenseViscousGradientHost(const FRDenseKernelData *d, const double *u);
 void FRDenseViscousVolumeHost(const FRDenseKernelData *d, const double *u, double *rhs, double *scratch);
 void FRDenseViscousFaceHost(const FRDenseKernelData *d, const double *ul, double *rhs, double *scratch);
-/* several ranks, after V2 of every block: the gradient traces of the block's owned elements with gtrace_elem >= 0 */
+/* several ranks, after V2 of every block: the gradient traces of the block's owned elements with gtrace_elem >= 0
+ * copied into d->gtrace (the exchange's send buffer) */
 void FRDenseViscousGradientTraceHost(const FRDenseKernelData *d);
 int  FRDenseViscousGradientTraceCUDA(const FRDenseKernelData *d);
 /* Their CUDA twins (cuda/fr_viscous.cu) on a device copy of the data; 0 or a cudaError_t. V1..V3 of the block fused
