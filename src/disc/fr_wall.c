@@ -4,10 +4,11 @@
  * correction's strength.
  *
  * A row needs the state and the corrected gradient at the wall's flux points, which a right-hand side leaves in the
- * kernel data: the trace (u- at every flux point) and the corrected gradients (hoflow/kernels/fr_dense_viscous.h). So
- * the samples evaluate one right-hand side at u (into a work vector) and read them; on CUDA vectors the device's
- * trace and gradients are copied to the host arrays first (a monitor's work: called every monitor interval, not every
- * stage; one right-hand side and the copies, 2 nv nfpt + dim nv Np doubles an element).
+ * kernel data: the trace (u- at every flux point) and the gradient trace (the corrected gradients at every flux point,
+ * hoflow/kernels/fr_dense_viscous.h). So the samples evaluate one right-hand side at u (into a work vector) and read
+ * them; on CUDA vectors the device's trace and gradient trace are copied to the host arrays first (a monitor's work:
+ * called every monitor interval, not every stage; one right-hand side and the copies, (2 + dim) nv nfpt doubles an
+ * element).
  *
  *   x      the flux point (the boundary data's position)
  *   n      the element's outward unit normal there (out of the fluid)
@@ -60,12 +61,14 @@ PetscErrorCode FRDenseWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal 
   PetscFunctionBeginUser;
   PetscCall(FRDenseGetKernelData(disc, &nblocks, &kd, &kdd, NULL, NULL));
   PetscCheck(nblocks > 0 && kd[0].ldg.on, PetscObjectComm((PetscObject)disc->dm), PETSC_ERR_ARG_WRONGSTATE, "-disc fr: wall forces (drag, lift, -ns_surface_file) need the viscous terms (physics navier_stokes)");
-  PetscCall(VecDuplicate(u, &f)); /* the right-hand side leaves the trace and the corrected gradients in the kernel data */
+  PetscCall(VecDuplicate(u, &f)); /* the right-hand side leaves the trace and the gradient traces in the kernel data */
   PetscCall(ConsLawRHS(cl, u, f));
   PetscCall(VecDestroy(&f));
   PetscCall(HoflowVecIsCUDA(u, &cuda));
-  if (cuda) { /* the device's trace, gradients and gradient traces of the owned elements to the host arrays */
-    const FRDenseKernelData *last = &kd[nblocks - 1];
+  if (cuda) { /* the device's trace and gradient traces of the owned elements to the host arrays (a wall point's flux reads
+               * its own element's only) */
+    const FRDenseKernelData *last   = &kd[nblocks - 1];
+    const size_t             ntrace = (size_t)last->trace0 + (size_t)last->K * last->nfpt * 2 * nv;
     PetscCheck(kdd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-disc fr: no device kernel data after a right-hand side on CUDA vectors");
 #if defined(HOFLOW_HAVE_CUDA)
     {
@@ -74,9 +77,8 @@ PetscErrorCode FRDenseWallSamples(ConsLaw cl, Vec u, PetscInt *nrows, PetscReal 
       PetscCall(PetscDeviceContextSynchronize(dctx));
     }
 #endif
-    PetscCall(FRWallCopyToHost(kdd[0].trace, (size_t)last->trace0 + (size_t)last->K * last->nfpt * 2 * nv, kd[0].trace));
-    PetscCall(FRWallCopyToHost(kdd[0].grad, (size_t)dim * kd[0].dof[mesh->K], kd[0].grad));
-    PetscCall(FRWallCopyToHost(kdd[0].grad_trace, ((size_t)last->trace0 + (size_t)last->K * last->nfpt * 2 * nv) / (2 * nv) * dim * nv, kd[0].grad_trace));
+    PetscCall(FRWallCopyToHost(kdd[0].trace, ntrace, kd[0].trace));
+    PetscCall(FRWallCopyToHost(kdd[0].grad_trace, ntrace / (2 * nv) * dim * nv, kd[0].grad_trace));
   }
   PetscCall(PetscMalloc1(PetscMax(cl->nbpoints, 1) * CONSLAW_WALL_ROW, rows)); /* the walls are some of the boundary points */
   for (PetscInt b = 0; b < nblocks; b++) {

@@ -101,12 +101,13 @@ HOFLOW_HD FRDenseSizes FRDenseSizesOf(const FRDenseKernelData *d)
   return z;
 }
 
-/* v[nv] = the values u (component-major, Np per component, nv <= EULER_NV_MAX) interpolated by the row l[Np]. The
- * loop over m is the outer one, so that each l[m] is read once for the nv components (each v[k] still sums over m in
- * order). */
+/* v[nv] = the values u (component-major, Np per component; nv <= 3 EULER_NV_MAX: a state's components, or a corrected
+ * gradient's dim nv) interpolated by the row l[Np]. The loop over m is the outer one, so that each l[m] is read once
+ * for the nv components (each v[k] still sums over m in order; with nv a compile-time constant in the kernels the sums
+ * stay in registers). */
 HOFLOW_HD void FRDenseInterpolate(int nv, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT u, double v[])
 {
-  double s[EULER_NV_MAX];
+  double s[3 * EULER_NV_MAX];
   for (int k = 0; k < nv; k++) s[k] = 0;
   FRD_UNROLL
   for (int m = 0; m < Np; m++) {

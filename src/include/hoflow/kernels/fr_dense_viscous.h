@@ -96,26 +96,17 @@ HOFLOW_HD void FRDenseViscousPointGradient(const FRDenseKernelData *d, FRDenseSi
   for (int c = 0; c < dim * nv; c++) ge[(size_t)c * Np + i] = gu[c];
 }
 
-/* g[nc] = an element's corrected gradients (Np points, nc = dim nv components, [(j*nv + k)*Np + i]) interpolated by the
- * row l[Np]: the nc sums in one pass over the row (each l[m] read once; each sum over m in order, as FRDenseInterpolate's;
- * nc a compile-time constant in the kernels keeps the sums in registers) */
-HOFLOW_HD void FRDenseViscousInterpolateGradient(int nc, int Np, const double *HOFLOW_RESTRICT l, const double *HOFLOW_RESTRICT grad, double g[])
-{
-  double s[3 * EULER_NV_MAX];
-  for (int c = 0; c < nc; c++) s[c] = 0;
-  FRD_UNROLL
-  for (int m = 0; m < Np; m++) {
-    const double lm = l[m];
-    for (int c = 0; c < nc; c++) s[c] += lm * grad[(size_t)c * Np + m];
-  }
-  for (int c = 0; c < nc; c++) g[c] = s[c];
-}
-
 /* The gradient trace at the trace slot t (an element's trace + point p * 2 nv: d->trace + t): the element's corrected
  * gradients there, dim*nv values */
 HOFLOW_HD double *FRDenseGradientTraceAt(const FRDenseKernelData *d, size_t t)
 {
   return d->grad_trace + t / (2 * (size_t)d->nv) * ((size_t)d->dim * d->nv);
+}
+
+/* The gradient trace of the block's owned element e at its flux point p */
+HOFLOW_HD double *FRDenseElementGradientTrace(const FRDenseKernelData *d, int e, int p)
+{
+  return FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * d->nfpt + p) * 2 * d->nv);
 }
 
 /* After V2, at flux point p of the block's owned element e: its corrected gradients interpolated there into its gradient
@@ -124,7 +115,7 @@ HOFLOW_HD double *FRDenseGradientTraceAt(const FRDenseKernelData *d, size_t t)
 HOFLOW_HD void FRDenseViscousPointGradientTrace(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
 {
   const int f = FRDenseFaceOf(d, z, p), q = p - d->fp_off[f];
-  FRDenseViscousInterpolateGradient(z.dim * z.nv, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv));
+  FRDenseInterpolate(z.dim * z.nv, z.Np, d->L + d->face_info[((size_t)e * z.Nfaces + f) * FRD_FACE_INFO] + (size_t)q * z.Np, d->grad + (size_t)z.dim * d->dof[d->e0 + e], FRDenseElementGradientTrace(d, e, p));
 }
 
 /* V2 for the block's owned element e (u its values), then its gradient trace */
@@ -187,7 +178,7 @@ HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, in
   const int     dim = d->dim, nv = d->nv;
   const int    *fi    = d->face_info + ((size_t)e * d->Nfaces + f) * FRD_FACE_INFO;
   const double  scale = d->face_scale[(size_t)e * d->Nfaces + f];
-  const double *gM    = FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * d->nfpt + d->fp_off[f] + q) * 2 * nv), *gP;
+  const double *gM    = FRDenseElementGradientTrace(d, e, d->fp_off[f] + q), *gP;
   double        gi[3 * EULER_NV_MAX];
   if (fi[1] < 0) {
     double    uB[EULER_NV_MAX];
@@ -200,7 +191,7 @@ HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, in
   else if (fi[6] >= 0) /* an owned neighbour */
     gP = FRDenseGradientTraceAt(d, (size_t)fi[6] + (size_t)q * 2 * nv);
   else {
-    FRDenseViscousInterpolateGradient(dim * nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gi);
+    FRDenseInterpolate(dim * nv, fi[3], d->L + fi[4] + (size_t)q * fi[3], d->grad + (size_t)dim * fi[2], gi);
     gP = gi;
   }
   NSLDGCommonFlux(dim, nv, d->gamma, &d->ldg, fg, scale, 0, 1, uM, gM, uP, gP, Fv);
@@ -212,7 +203,7 @@ HOFLOW_HD void FRDenseViscousFacePointFlux(const FRDenseKernelData *d, int e, in
 HOFLOW_HD void FRDenseViscousGradientTracePoint(const FRDenseKernelData *d, FRDenseSizes z, int e, int p)
 {
   const int     nc = z.dim * z.nv;
-  const double *g  = FRDenseGradientTraceAt(d, (size_t)d->trace0 + ((size_t)e * z.nfpt + p) * 2 * z.nv);
+  const double *g  = FRDenseElementGradientTrace(d, e, p);
   double       *s  = d->gtrace + d->gtrace_elem[d->e0 + e] + (size_t)p * nc;
   for (int c = 0; c < nc; c++) s[c] = g[c];
 }
