@@ -99,6 +99,9 @@ PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryData(Mat A, const PetscReal b
 PETSC_EXTERN PetscErrorCode IPDGOperatorAddBoundaryDataVec(Mat A, Vec bc, Vec b);
 /* Seconds per application of the gradient and apply kernels, averaged over reps, on the backend x lives on. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorTimeKernels(Mat A, Vec x, PetscInt reps, PetscReal *t_gradient, PetscReal *t_apply);
+/* Time reps halo exchanges alone (each followed by a device synchronization) and reps products back to back
+ * (one synchronization at the end), in seconds a call on this rank (halo_bench). */
+PETSC_EXTERN PetscErrorCode IPDGOperatorTimeExchange(Mat A, Vec x, PetscInt reps, PetscReal *t_exchange, PetscReal *t_mult);
 /* The screening constant lambda of a SIPDG operator. */
 PETSC_EXTERN PetscErrorCode IPDGOperatorGetLambda(Mat A, PetscReal *lambda);
 /* The same operator assembled independently from the SIPDG bilinear form (MatSetValuesCOO) into an AIJ

@@ -37,11 +37,18 @@ typedef struct {
   PetscBool          device_ready;
   HoflowDeviceArrays device; /* device copies of the kernel data, uploaded by device_setup */
   PetscErrorCode (*device_setup)(void *ctx);
-  void *ctx; /* passed to device_setup */
+  void     *ctx; /* passed to device_setup */
   Vec       local[OPSHELL_NLOCAL], local_device[OPSHELL_NLOCAL];
-  void     *stream;                      /* the CUDA stream of the call */
-  PetscBool overlap;                     /* -halo_overlap: interior work while the halo is in flight */
-  PetscBool halo_done[OPSHELL_NLOCAL];   /* the exchange of a slot already ended in OpShellHaloBegin */
+  void     *stream;                    /* the CUDA stream of the call */
+  PetscBool overlap;                   /* -halo_overlap: interior work while the halo is in flight */
+  PetscBool halo_done[OPSHELL_NLOCAL]; /* the exchange of a slot already ended in OpShellHaloBegin */
+  /* OpShellSetHaloReads: the star forest of what the operator reads from a local vector after the exchange
+   * (NULL: the whole local vector, DMGlobalToLocal), whether it moves nothing anywhere, and the arrays of an
+   * exchange in flight */
+  PetscSF            halo_sf;
+  PetscBool          halo_sf_empty;
+  const PetscScalar *halo_root[OPSHELL_NLOCAL];
+  PetscScalar       *halo_leaf[OPSHELL_NLOCAL];
 } OpShell;
 
 /* Name, DM and the routine that uploads the operator's kernel data at the first device call (may be NULL). */
@@ -63,6 +70,12 @@ PETSC_EXTERN PetscErrorCode OpShellRestoreArray(OpShell *op, Vec v, PetscScalar 
 PETSC_EXTERN PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g);
 PETSC_EXTERN PetscErrorCode OpShellHaloEnd(OpShell *op, PetscInt k, Vec g, const PetscScalar **local);
 PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const PetscScalar **local);
+/* What the operator reads from a local vector after the exchange: every halo value and the owned values of the
+ * n index ranges [start[i], start[i] + len[i]) of the local vector (the owned elements whose work follows the
+ * exchange and their owned neighbours), so that the exchange moves only those instead of the whole vector (on
+ * one rank, where the work after the exchange is empty: nothing). The other owned values of the local vector
+ * are then undefined. -halo_local full keeps the whole-vector exchange (the measurement of what this saves). */
+PETSC_EXTERN PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start[], const PetscInt len[]);
 /* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
  * not allocate them inside whatever solver setup runs it first). */
 PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);
