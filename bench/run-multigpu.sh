@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|levels|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -77,6 +77,25 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu 1 $P6 -dm_refine 7 -log_view -log_view_gpu_time
       run r7-2gpu 2 $P6 -dm_refine 7 -log_view
       run r7-2gpu-no-overlap 2 $P6 -dm_refine 7 -halo_overlap 0 -log_view ) ;;
+  halo)   # the SIPDG product's halo exchange on 1, 2, 4 GPUs (bench/halo_bench.c): microseconds a call of the exchange
+          # alone (device idle before each), the product back to back and its kernels, per rank and the maximum, N = 6
+          # at 19.3 M DOFs (HALO_REFINE, 7) with -halo_local needed (the default: halo values and the owned values read
+          # after the exchange) and full (the whole vector, DMGlobalToLocal), and without overlap; then the Poisson
+          # solve (19 iterations) with needed and full on each GPU count
+    ( source scripts/gpu-toolchain/env.sh
+      make CUDA=1 -j32 build/bench/halo_bench > "$OUT/build-halo.log" 2>&1 || tail -20 "$OUT/build-halo.log"
+      ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
+      H="-dm_plex_filename examples/meshes/square.msh -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -bench_order 6 -bench_reps 200 -dm_vec_type cuda"
+      for n in $list; do
+        for v in "needed" "full" "needed -halo_overlap 0"; do
+          echo "halo_bench $n GPU(s), -halo_local $v:"
+          timeout 120 mpiexec --bind-to none -n $n ./build/bench/halo_bench $H -halo_local $v 2>&1 | grep -E "^(rank|halo_bench|.*ERROR)" | cut -c1-200
+          [ $n = 1 ] && break
+        done
+      done
+      for n in $list; do
+        for v in needed full; do T=120 run r${HALO_REFINE:-7}-${n}gpu-$v $n $P6 -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -halo_local $v -log_view; done
+      done ) ;;
   levels) # where the 2-GPU solve time goes (multigrid levels, coarse BoomerAMG), and coarse-solve variants
     ( source scripts/gpu-toolchain/env.sh
       L="-log_view -log_view_gpu_time -pmg_pc_mg_log"
