@@ -24,6 +24,7 @@ PetscErrorCode OpShellDestroy(OpShell *op)
     PetscCall(VecDestroy(&op->local[k]));
     PetscCall(VecDestroy(&op->local_device[k]));
   }
+  PetscCall(OpShellBatchDestroy(op));
   PetscCall(HoflowDeviceArraysFree(&op->device));
   op->device_ready = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

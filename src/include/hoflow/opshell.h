@@ -20,7 +20,9 @@
 #include <petscdm.h>
 #include <hoflow/device.h>
 
-#define OPSHELL_NLOCAL 6
+#define OPSHELL_NLOCAL 16
+
+typedef struct _n_OpShellBatch *OpShellBatch; /* the batched halo exchange (core/opshell_batch.c) */
 
 /* A call of a CUDA kernel launcher (or device helper) on an operator's device path: compiled only in
  * CUDA builds; elsewhere the path is unreachable (OpShellBegin refuses CUDA vectors) and yields -1. */
@@ -42,6 +44,7 @@ typedef struct {
   void     *stream;                      /* the CUDA stream of the call */
   PetscBool overlap;                     /* -halo_overlap: interior work while the halo is in flight */
   PetscBool halo_done[OPSHELL_NLOCAL];   /* the exchange of a slot already ended in OpShellHaloBegin */
+  OpShellBatch batch;                    /* several ranks: the batched exchange (OpShellHaloSetUpBatch) */
 } OpShell;
 
 /* Name, DM and the routine that uploads the operator's kernel data at the first device call (may be NULL). */
@@ -63,6 +66,16 @@ PETSC_EXTERN PetscErrorCode OpShellRestoreArray(OpShell *op, Vec v, PetscScalar 
 PETSC_EXTERN PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g);
 PETSC_EXTERN PetscErrorCode OpShellHaloEnd(OpShell *op, PetscInt k, Vec g, const PetscScalar **local);
 PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const PetscScalar **local);
+/* The halo exchange of n global vectors g[n] (n <= HALO_NMAX, 12) into local slots slot[n] (NULL: 0..n-1)
+ * in one message per neighbour
+ * (one pack, one star forest with a unit of n scalars, one unpack; core/opshell_batch.c), the same bits as
+ * n OpShellHaloBegin/End pairs; each slot restored with OpShellHaloRestore. OpShellHaloSetUpBatch builds
+ * its star forests (and the DM's section star forest) once, at operator creation; without it, or on one
+ * rank, or for one vector, the calls are n single exchanges. */
+PETSC_EXTERN PetscErrorCode OpShellHaloSetUpBatch(OpShell *op);
+PETSC_EXTERN PetscErrorCode OpShellHaloBeginMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[]);
+PETSC_EXTERN PetscErrorCode OpShellHaloEndMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[], const PetscScalar *local[]);
+PETSC_EXTERN PetscErrorCode OpShellBatchDestroy(OpShell *op);
 /* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
  * not allocate them inside whatever solver setup runs it first). */
 PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);
