@@ -19,7 +19,7 @@
 #include <petscsf.h>
 
 struct _n_OpShellBatch {
-  PetscSF      sf;                /* compact sent owned nodes (roots) -> ghost nodes (contiguous leaves) */
+  PetscSF      sf; /* compact sent owned nodes (roots) -> ghost nodes (contiguous leaves) */
   PetscInt     nowned, nsend, nghost;
   int         *send_index, *ghost_index; /* local node numbers of the sent owned nodes and of the ghosts */
   double      *send, *recv;              /* host buffers, HALO_NMAX values a node */
@@ -59,7 +59,8 @@ PetscErrorCode OpShellHaloSetUpBatch(OpShell *op)
     if (iremote[i].rank == rank) {
       PetscCheck(l == iremote[i].index && l < nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: local node %" PetscInt_FMT " is owned node %" PetscInt_FMT "; the batched halo exchange needs the owned nodes first in a local vector, in the global order", op->name, l, iremote[i].index);
       nself++;
-    } else nghost++;
+    } else
+      nghost++;
   }
   PetscCheck(nself == nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " owned nodes in the local vector; the batched halo exchange needs all of them", op->name, nself, nroots);
   /* the ghost nodes' star forest (leaves contiguous), and which owned nodes it reads */
@@ -158,10 +159,10 @@ static PetscErrorCode OpShellBatchFinish(OpShell *op, PetscInt n, const PetscInt
 
 PetscErrorCode OpShellHaloBeginMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[])
 {
-  OpShellBatch       b = op->batch;
-  PetscMemType       mtype;
-  double            *send, *recv;
-  HaloArrays         a;
+  OpShellBatch b = op->batch;
+  PetscMemType mtype;
+  double      *send, *recv;
+  HaloArrays   a;
 
   PetscFunctionBeginUser;
   if (!b || n < 2) { /* one rank (the copy of OpShellHaloBegin), or one vector */
