@@ -189,6 +189,28 @@ def _():
     return "advection exchanges %d, update reductions %g in 3 steps; L2 %.9e / %.9e" % (n_adv, n_upd, s1["L2"], s2["L2"])
 
 
+TEST_HALO = os.path.join(ROOT, "build", "tests", "test_halo")
+
+
+@test("ins/halo-batched-vs-dmglobaltolocal")
+def _():
+    """tests/unit/test_halo.c: the batched exchange of 1..12 random DG vectors into reversed slots equals
+    DMGlobalToLocal's local vectors entry by entry, on triangles (2 and 3 ranks) and hexahedra (3 ranks, also
+    -halo_overlap 0); one rank takes the copy path (no ghosts)."""
+    cases = [(2, ["-order", "3", "-dm_plex_filename", "examples/meshes/square.msh"]),
+             (3, ["-order", "3", "-dm_plex_filename", "examples/meshes/square.msh"]),
+             (3, ["-order", "2", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3"]),
+             (3, ["-order", "2", "-dm_plex_dim", "3", "-dm_plex_box_faces", "3,3,3", "-halo_overlap", "0"])]
+    res = []
+    for ranks, args in cases:
+        _, out = run(MPIEXEC + [str(ranks), TEST_HALO, "-problem", "poisson"] + args)
+        m = re.search(r"halo: vectors 1\.\.12 mismatches (\d+) ghosts (\d+)", out)
+        check(m, "no result line:\n" + out[-1000:])
+        check(int(m.group(1)) == 0 and int(m.group(2)) > 0, "%d ranks %s: %s" % (ranks, " ".join(args), m.group(0)))
+        res.append("%d ranks: %s ghosts" % (ranks, m.group(2)))
+    return "0 mismatches; " + ", ".join(res)
+
+
 @test("ins/halo-cuda-emulated")
 def _():
     """cuda/halo.cu (the batched halo exchange's pack and unpack) run on the CPU (tests/emu) against the host kernels:
