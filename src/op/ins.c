@@ -12,10 +12,11 @@
 #include <hoflow/kernels/ins.h>
 #include <hoflow/log.h>
 
-/* Local slots of the halo exchanges: a call's inputs from 0 (at most 2 dim), the past velocities of the
- * subcycles' advecting velocity (levels x components) and that velocity formed on the local vectors. */
+/* Local slots of the halo exchanges: a call's inputs from 0 (at most 2 dim = 6), the past velocities of the
+ * subcycles' advecting velocity (levels x components; no other call writes these slots, so their halos stay
+ * valid between calls) and that velocity formed on the local vectors. */
 #define INS_HISTORY_MAX 9
-#define INS_SLOT_HISTORY 3
+#define INS_SLOT_HISTORY 6
 #define INS_SLOT_ABAR (INS_SLOT_HISTORY + INS_HISTORY_MAX)
 
 struct _n_INSOps {

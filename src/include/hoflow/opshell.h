@@ -20,7 +20,7 @@
 #include <petscdm.h>
 #include <hoflow/device.h>
 
-#define OPSHELL_NLOCAL 16
+#define OPSHELL_NLOCAL 18 /* e.g. the incompressible operators: 6 inputs, 9 past velocities, 3 advecting components */
 
 typedef struct _n_OpShellBatch *OpShellBatch; /* the batched halo exchange (core/opshell_batch.c) */
 
