@@ -194,7 +194,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
     ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
-          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns fr frns weak). SCALE_PACK=1 packs the logs
+          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns fr frns weak, and inssub: ins with subcycles). SCALE_PACK=1 packs the logs
           # into $OUT/scale-logs.tgz: the device tool brings back at most 8 files, and on 4 GPUs all five parts write
           # 15 logs, 17 files with build.log and summary.txt (2026-11-26, nvidia-h200-x4: summary.txt and 8 logs stayed behind)
     ( source scripts/gpu-toolchain/env.sh
@@ -211,6 +211,8 @@ for part in ${*:-crash aware strong weak ins tests}; do
           poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L $LMG ;;  # 77 M DOFs
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
+          inssub) T=300 run inssub19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
+                 -vel_pc_type pmg -ins_subcycles 2 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # the same with 2 LSERK4 subcycles a step (31 advections)
           euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
                    -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda $L ;;  # 67 M DOFs
           ns) T=200 run ns13-${n}gpu $n -problem couette -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 768,256 -dm_plex_box_upper 4,2 \
@@ -225,6 +227,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
                   -dm_vec_type cuda -dm_plex_box_faces $f,$f $L $LMG ;;
           esac
           nm=$(ls "$OUT" | grep -E "^${what}[0-9]*-${n}gpu\.log$" | head -1)
+          [ -n "$nm" ] && case $what in ins*) grep -E "^ *[0-9]+: +INS " "$OUT/$nm" | cut -c1-60 ;; esac
           [ -n "$nm" ] && grep -E "^(TSStep|KSPSolve|PCSetUp|PCApply|MGSmooth Level 0|INS[A-Za-z]*) " "$OUT/$nm" | cut -c1-40 | head -8
           # the explicit solvers' time loop (TSSolve ended after the device queue; -log_view without GPU timers on FR). The
           # explicit cases run with -monitor_file none: the CSV monitors of step 0 and the last step (host L2 error from a

@@ -28,6 +28,7 @@ PetscErrorCode OpShellDestroy(OpShell *op)
   }
   PetscCall(PetscSFDestroy(&op->halo_sf));
   op->halo_sf_empty = PETSC_FALSE;
+  PetscCall(OpShellBatchDestroy(op));
   PetscCall(HoflowDeviceArraysFree(&op->device));
   op->device_ready = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,11 +4,20 @@
  * and pressure solves. Inputs are global DG vectors: the interior elements run while their halo
  * exchange is in flight, the elements next to other ranks after it; each call runs the host
  * kernel (src/kernels/ins.c) or its CUDA twin (cuda/ins.cu), chosen by the vectors' type (OpShell). */
+#include <petsc/private/petscimpl.h> /* PetscObjectStateGet */
 #include <hoflow/compat.h>
 #include <hoflow/insops.h>
 #include <hoflow/kernels/device.h>
+#include <hoflow/kernels/halo.h>
 #include <hoflow/kernels/ins.h>
 #include <hoflow/log.h>
+
+/* Local slots of the halo exchanges: a call's inputs from 0 (at most 2 dim = 6), the past velocities of the
+ * subcycles' advecting velocity (levels x components; no other call writes these slots, so their halos stay
+ * valid between calls) and that velocity formed on the local vectors. */
+#define INS_HISTORY_MAX 9
+#define INS_SLOT_HISTORY 6
+#define INS_SLOT_ABAR (INS_SLOT_HISTORY + INS_HISTORY_MAX)
 
 struct _n_INSOps {
   OpShell       op;
@@ -28,6 +37,11 @@ struct _n_INSOps {
   const int    *bface_device;
   double       *pack_device;
   PetscBool     has_data;
+  /* the past velocities of INSOpsAdvectionExtrapolated, whose halos are in local slots INS_SLOT_HISTORY + i
+   * while the vector (id) is unchanged (state) and on the same backend */
+  PetscObjectId    hist_id[INS_HISTORY_MAX];
+  PetscObjectState hist_state[INS_HISTORY_MAX];
+  PetscBool        hist_device[INS_HISTORY_MAX];
 };
 
 /* Reference tables: cubature of degree 3N with interpolation and weighted derivatives; on each
@@ -155,6 +169,7 @@ PetscErrorCode INSOpsCreate(DGDisc *dg, const PetscInt face_type[], INSOps *ops_
   PetscCheck(INSKernelsSupported(ops->ref->shape, (int)dg->N), PetscObjectComm((PetscObject)dg->dm), PETSC_ERR_SUP, "-order %" PetscInt_FMT ": hoflow's incompressible flow operators on %s run N = 1..%d", dg->N, RefShapes[ops->ref->shape], ops->dim == 2 ? INS_NMAX_2D : INS_NMAX_3D);
   PetscCall(OpShellInit(&ops->op, "incompressible flow operators", dg->dm, INSOpsDeviceSetUp, ops));
   PetscCall(OpShellCreateLocal(&ops->op, 2 * ops->dim));
+  PetscCall(OpShellHaloSetUpBatch(&ops->op)); /* the advection's 2 dim inputs in one exchange (several ranks) */
   ops->Kint = mb->interior_end - mb->start;
   PetscCall(PetscMalloc1(mesh->nslots, &ops->face_type));
   for (PetscInt k = 0; k < mesh->nslots; k++) {
@@ -354,48 +369,60 @@ static const INSKernelData *INSOpsKernelData(INSOps ops)
   return &ops->kd_device;
 }
 
-/* The halo exchange of n inputs (a vector given twice is exchanged once): begin, with the owned
- * arrays for the interior elements; end, with the local arrays for the rest. */
+/* The distinct vectors of n inputs: d[0..m) and input k's index map[k] in them (a vector given twice is
+ * exchanged once, e.g. the advection N(u) with a = c = u). */
+static void INSOpsDistinctInputs(PetscInt n, const Vec in[], PetscInt *m, Vec d[], PetscInt map[])
+{
+  *m = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    map[k] = -1;
+    for (PetscInt j = 0; j < *m; j++)
+      if (d[j] == in[k]) map[k] = j;
+    if (map[k] < 0) map[k] = *m, d[(*m)++] = in[k];
+  }
+}
+
+/* The halo exchange of n inputs, all of them in one exchange (OpShellHaloBeginMany): begin, with the
+ * owned arrays for the interior elements; end, with the local arrays for the rest. */
 static PetscErrorCode INSOpsInputsBegin(INSOps ops, PetscInt n, Vec in[], const PetscScalar *owned[])
 {
+  Vec                d[OPSHELL_NLOCAL] = {NULL};
+  const PetscScalar *da[OPSHELL_NLOCAL];
+  PetscInt           m, map[OPSHELL_NLOCAL];
+
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt same = -1;
-    for (PetscInt j = 0; j < k; j++)
-      if (in[j] == in[k]) same = j;
-    if (same >= 0)
-      owned[k] = owned[same];
-    else {
-      PetscCall(OpShellHaloBegin(&ops->op, k, in[k]));
-      PetscCall(OpShellGetArrayRead(&ops->op, in[k], &owned[k]));
-    }
-  }
+  INSOpsDistinctInputs(n, in, &m, d, map);
+  PetscCall(OpShellHaloBeginMany(&ops->op, m, NULL, d));
+  for (PetscInt j = 0; j < m; j++) PetscCall(OpShellGetArrayRead(&ops->op, d[j], &da[j]));
+  for (PetscInt k = 0; k < n; k++) owned[k] = da[map[k]];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode INSOpsInputsEnd(INSOps ops, PetscInt n, Vec in[], const PetscScalar *local[])
 {
+  Vec                d[OPSHELL_NLOCAL] = {NULL};
+  const PetscScalar *la[OPSHELL_NLOCAL];
+  PetscInt           m, map[OPSHELL_NLOCAL];
+
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt same = -1;
-    for (PetscInt j = 0; j < k; j++)
-      if (in[j] == in[k]) same = j;
-    if (same >= 0)
-      local[k] = local[same];
-    else
-      PetscCall(OpShellHaloEnd(&ops->op, k, in[k], &local[k]));
-  }
+  INSOpsDistinctInputs(n, in, &m, d, map);
+  PetscCall(OpShellHaloEndMany(&ops->op, m, NULL, d, la));
+  for (PetscInt k = 0; k < n; k++) local[k] = la[map[k]];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode INSOpsInputsRestore(INSOps ops, PetscInt n, Vec in[], const PetscScalar *owned[], const PetscScalar *local[])
 {
+  Vec      d[OPSHELL_NLOCAL] = {NULL};
+  PetscInt m, map[OPSHELL_NLOCAL];
+
   PetscFunctionBeginUser;
+  INSOpsDistinctInputs(n, in, &m, d, map);
   for (PetscInt k = 0; k < n; k++) {
-    PetscBool same = PETSC_FALSE;
-    for (PetscInt j = 0; j < k; j++) same = (PetscBool)(same || in[j] == in[k]);
-    if (same) continue;
-    PetscCall(OpShellHaloRestore(&ops->op, k, &local[k]));
+    PetscBool first = PETSC_TRUE;
+    for (PetscInt j = 0; j < k; j++) first = (PetscBool)(first && map[j] != map[k]);
+    if (!first) continue;
+    PetscCall(OpShellHaloRestore(&ops->op, map[k], &local[k]));
     PetscCall(OpShellRestoreArrayRead(&ops->op, in[k], &owned[k]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -431,6 +458,68 @@ PetscErrorCode INSOpsAdvection(INSOps ops, const Vec a[], const Vec c[], PetscRe
   PetscCall(OpShellEventEnd(&ops->op, HOFLOW_INSAdvection, flops));
   for (PetscInt k = dim - 1; k >= 0; k--) PetscCall(OpShellRestoreArrayWrite(&ops->op, out[k], &o[k]));
   PetscCall(INSOpsInputsRestore(ops, 2 * dim, in, ga, la));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode INSOpsAdvectionExtrapolated(INSOps ops, PetscInt n, const Vec hist[], const PetscReal w[], const Vec c[], PetscReal bc_scale, const Vec out[])
+{
+  const PetscInt     dim = ops->dim;
+  Vec                g[HALO_NMAX], abar[3];
+  PetscInt           slot[HALO_NMAX], m = 0, nstale;
+  const PetscScalar *la[HALO_NMAX], *aa[3], *ca[3], *cl[3], *in[6];
+  PetscScalar       *o[3] = {NULL, NULL, NULL};
+  const double       flops = ops->kd.K * INSAdvectionFlopsPerElement(ops->kd.dim, ops->kd.Np, ops->kd.Nc, ops->kd.Nfaces, ops->kd.Nfp, ops->kd.Nfq);
+
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 1 && n * dim <= INS_HISTORY_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The advecting velocity from %" PetscInt_FMT " past velocities; 1 to %d", n, INS_HISTORY_MAX / 3);
+  PetscCall(OpShellBegin(&ops->op, c[0], NULL));
+  /* the past velocities whose halos are not in their slots, and the advected components: one exchange */
+  for (PetscInt i = 0; i < n * dim; i++) {
+    PetscObjectId    id;
+    PetscObjectState state;
+    PetscCall(PetscObjectGetId((PetscObject)hist[i], &id));
+    PetscCall(PetscObjectStateGet((PetscObject)hist[i], &state));
+    if (id == ops->hist_id[i] && state == ops->hist_state[i] && ops->hist_device[i] == ops->op.on_device) continue;
+    ops->hist_id[i]     = id;
+    ops->hist_state[i]  = state;
+    ops->hist_device[i] = ops->op.on_device;
+    slot[m]             = INS_SLOT_HISTORY + i;
+    g[m++]              = hist[i];
+  }
+  nstale = m;
+  for (PetscInt k = 0; k < dim; k++) slot[m] = k, g[m++] = c[k];
+  PetscCall(OpShellHaloBeginMany(&ops->op, m, slot, g));
+  if (nstale) { /* the first call of a step: the advecting velocity needs the new halos */
+    PetscCall(OpShellHaloEndMany(&ops->op, m, slot, g, la));
+    for (PetscInt j = 0; j < nstale; j++) PetscCall(OpShellHaloRestore(&ops->op, slot[j], &la[j]));
+    for (PetscInt k = 0; k < dim; k++) cl[k] = la[nstale + k];
+  }
+  /* a = sum_j w_j a_j on the local vectors, halo included (the same arithmetic as on the owners) */
+  for (PetscInt k = 0; k < dim; k++) {
+    Vec past[INS_HISTORY_MAX];
+    for (PetscInt j = 0; j < n; j++) PetscCall(OpShellGetLocal(&ops->op, INS_SLOT_HISTORY + j * dim + k, &past[j]));
+    PetscCall(OpShellGetLocal(&ops->op, INS_SLOT_ABAR + k, &abar[k]));
+    PetscCall(VecZeroEntries(abar[k]));
+    PetscCall(VecMAXPY(abar[k], n, w, past));
+  }
+  for (PetscInt k = 0; k < dim; k++) {
+    PetscCall(OpShellGetArrayRead(&ops->op, abar[k], &aa[k]));
+    PetscCall(OpShellGetArrayRead(&ops->op, c[k], &ca[k]));
+    in[k] = aa[k], in[dim + k] = ca[k];
+  }
+  for (PetscInt k = 0; k < dim; k++) PetscCall(OpShellGetArrayWrite(&ops->op, out[k], &o[k]));
+  PetscCall(OpShellEventBegin(&ops->op, HOFLOW_INSAdvection));
+  PetscCall(OpShellCheckKernel(&ops->op, INSAdvectionRun(ops, 0, (int)ops->Kint, in, 1.0, bc_scale, o), "advection"));
+  if (!nstale) PetscCall(OpShellHaloEndMany(&ops->op, dim, slot, g, cl));
+  for (PetscInt k = 0; k < dim; k++) in[dim + k] = cl[k];
+  PetscCall(OpShellCheckKernel(&ops->op, INSAdvectionRun(ops, (int)ops->Kint, ops->kd.K, in, 1.0, bc_scale, o), "advection"));
+  PetscCall(OpShellEventEnd(&ops->op, HOFLOW_INSAdvection, flops));
+  for (PetscInt k = dim - 1; k >= 0; k--) PetscCall(OpShellRestoreArrayWrite(&ops->op, out[k], &o[k]));
+  for (PetscInt k = 0; k < dim; k++) {
+    PetscCall(OpShellHaloRestore(&ops->op, k, &cl[k]));
+    PetscCall(OpShellRestoreArrayRead(&ops->op, c[k], &ca[k]));
+    PetscCall(OpShellRestoreArrayRead(&ops->op, abar[k], &aa[k]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,6 +92,16 @@ static PetscErrorCode INSAdvection(void *ctx, PetscReal t, const Vec a[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode INSAdvectionExtrapolated(void *ctx, PetscReal t, PetscInt n, const Vec hist[], const PetscReal w[], const Vec c[], const Vec out[])
+{
+  INS *ins = (INS *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(INSBoundaryAt(ins, t));
+  PetscCall(INSOpsAdvectionExtrapolated(ins->ops, n, hist, w, c, INSTimeFactor(ins, t, 0), out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode INSGradient(void *ctx, PetscReal t, Vec p, Vec pstar, const Vec g[])
 {
   INS *ins = (INS *)ctx;
@@ -663,6 +673,7 @@ static PetscErrorCode INSCreate(Unsteady *un)
   ops.nu             = app->problem.nu;
   ops.velocity_scale = app->problem.velocity_scale > 0 ? app->problem.velocity_scale : 1.0;
   ops.advection      = INSAdvection;
+  ops.advection_extrapolated = INSAdvectionExtrapolated;
   ops.velocity_solve = INSVelocitySolve;
   ops.pressure_solve = INSPressureSolve;
   ops.gradient       = INSGradient;

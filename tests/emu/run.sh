@@ -4,6 +4,7 @@
 # Usage: tests/emu/run.sh sem   (cuda/sem.cu, harness tests/emu/sem_emu.cpp; make first)
 #        tests/emu/run.sh sem_flow (cuda/sem_flow.cu against src/kernels/sem_flow.c, which uses sem.c's passes)
 #        tests/emu/run.sh sem_stokes   (cuda/sem_stokes.cu, harness tests/emu/sem_stokes_emu.cpp)
+#        tests/emu/run.sh halo   (cuda/halo.cu, the batched halo exchange's pack and unpack, harness tests/emu/halo_emu.cpp)
 set -e
 cd "$(dirname "$0")/../.."
 k=${1:-sem}

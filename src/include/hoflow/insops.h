@@ -28,6 +28,12 @@ PETSC_EXTERN PetscErrorCode INSOpsSetBoundaryData(INSOps ops, INSBoundaryFunctio
 PETSC_EXTERN PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc, void *ctx);
 /* out[dim] = N~(a; c) (hoflow/kernels/ins.h INSAdvectionHost): advection of c[dim] by a[dim], global vectors. */
 PETSC_EXTERN PetscErrorCode INSOpsAdvection(INSOps ops, const Vec a[], const Vec c[], PetscReal lambda_scale, PetscReal bc_scale, const Vec out[]);
+/* out[dim] = N~(a; c) with the advecting velocity a = sum_j w[j] a_j of n past velocities hist[j dim + comp]
+ * (the subcycles' extrapolation, seed 000 eq. 20): the past velocities' halos are exchanged only when they
+ * changed since the last call (object state), together with c's, and a is formed on the local vectors, so
+ * each call of a step but the first exchanges c alone, in one exchange. The same bits as forming a on the
+ * global vectors and calling INSOpsAdvection with lambda_scale 1. */
+PETSC_EXTERN PetscErrorCode INSOpsAdvectionExtrapolated(INSOps ops, PetscInt n, const Vec hist[], const PetscReal w[], const Vec c[], PetscReal bc_scale, const Vec out[]);
 /* g[dim] = G p with the outflow data p* = bc_scale p_D + trace_scale trace(ptrace) (ptrace may be NULL). */
 PETSC_EXTERN PetscErrorCode INSOpsGradient(INSOps ops, Vec p, Vec ptrace, PetscReal trace_scale, PetscReal bc_scale, const Vec g[]);
 /* div = D u (u[dim]) with Dirichlet data bc_scale g. */

@@ -20,7 +20,9 @@
 #include <petscdm.h>
 #include <hoflow/device.h>
 
-#define OPSHELL_NLOCAL 6
+#define OPSHELL_NLOCAL 18 /* e.g. the incompressible operators: 6 inputs, 9 past velocities, 3 advecting components */
+
+typedef struct _n_OpShellBatch *OpShellBatch; /* the batched halo exchange (core/opshell_batch.c) */
 
 /* A call of a CUDA kernel launcher (or device helper) on an operator's device path: compiled only in
  * CUDA builds; elsewhere the path is unreachable (OpShellBegin refuses CUDA vectors) and yields -1. */
@@ -49,6 +51,7 @@ typedef struct {
   PetscBool          halo_sf_empty;
   const PetscScalar *halo_root[OPSHELL_NLOCAL];
   PetscScalar       *halo_leaf[OPSHELL_NLOCAL];
+  OpShellBatch       batch;                /* several ranks: the batched exchange (OpShellHaloSetUpBatch) */
 } OpShell;
 
 /* Name, DM and the routine that uploads the operator's kernel data at the first device call (may be NULL). */
@@ -76,6 +79,16 @@ PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const Pe
  * one rank, where the work after the exchange is empty: nothing). The other owned values of the local vector
  * are then undefined. -halo_local full keeps the whole-vector exchange (the measurement of what this saves). */
 PETSC_EXTERN PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start[], const PetscInt len[]);
+/* The halo exchange of n global vectors g[n] (n <= HALO_NMAX, 12) into local slots slot[n] (NULL: 0..n-1)
+ * in one message per neighbour
+ * (one pack, one star forest with a unit of n scalars, one unpack; core/opshell_batch.c), the same bits as
+ * n OpShellHaloBegin/End pairs; each slot restored with OpShellHaloRestore. OpShellHaloSetUpBatch builds
+ * its star forests (and the DM's section star forest) once, at operator creation; without it, or on one
+ * rank, or for one vector, the calls are n single exchanges. */
+PETSC_EXTERN PetscErrorCode OpShellHaloSetUpBatch(OpShell *op);
+PETSC_EXTERN PetscErrorCode OpShellHaloBeginMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[]);
+PETSC_EXTERN PetscErrorCode OpShellHaloEndMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[], const PetscScalar *local[]);
+PETSC_EXTERN PetscErrorCode OpShellBatchDestroy(OpShell *op);
 /* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
  * not allocate them inside whatever solver setup runs it first). */
 PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);

@@ -18,6 +18,9 @@ typedef struct {
   PetscReal velocity_scale; /* a reference speed: a step whose |u| exceeds -ins_divergence_factor times it has diverged */
   /* out = N~(a; c): advection of the components c by the velocity a (lambda_scale 2: the nonlinear term N(u) with a = c) */
   PetscErrorCode (*advection)(void *ctx, PetscReal t, const Vec a[], const Vec c[], PetscReal lambda_scale, const Vec out[]);
+  /* optional: out = N~(a; c) of the subcycles, a = sum_j w[j] a_j of the n past velocities hist[j dim + comp],
+   * unchanged within a step (the operators may keep their halos); NULL: insplit forms a and calls advection */
+  PetscErrorCode (*advection_extrapolated)(void *ctx, PetscReal t, PetscInt n, const Vec hist[], const PetscReal w[], const Vec c[], const Vec out[]);
   /* x = (-L + lambda M)^{-1} (b + boundary terms) for velocity component comp (0: u, 1: v, 2: w); x holds
    * the initial guess; *its the Krylov iterations */
   PetscErrorCode (*velocity_solve)(void *ctx, PetscReal t, PetscReal lambda, PetscInt comp, Vec b, Vec x, PetscInt *its);
