@@ -24,11 +24,12 @@ __global__ void MDGVolumeKernel(const MDGKernelData d, const double *u, double *
   }
 }
 
-__global__ void MDGFaceKernel(const MDGKernelData d, const double *u, double *rhs)
+// the face terms of the elements of the face range [begin, end) (MDGFaceRange), one thread an element
+__global__ void MDGFaceKernel(const MDGKernelData d, int begin, int end, const double *u, double *rhs)
 {
-  const int    e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int    e = begin + blockIdx.x * blockDim.x + threadIdx.x;
   const size_t s = (size_t)d.nv * d.Np;
-  if (e < d.K) MDGFaceElement(&d, e, u, rhs + d.dof0 + e * s);
+  if (e < end) MDGFaceElement(&d, e, u, rhs + d.dof0 + e * s);
 }
 
 __global__ void MDGLiftKernel(const MDGKernelData d, double *rhs)
@@ -123,12 +124,12 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
 }
 
 // face: w sJ times the numerical flux at every face point of the group [E][nfq][nv] (from the traces), then
-// one thread per mode sums its face terms
-__global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
+// one thread per mode sums its face terms; the groups cover the face range [begin, end) (MDGFaceRange)
+__global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, int begin, int end, const double *u, double *rhs)
 {
   extern __shared__ double W[];
-  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E;
-  const int                Eb = min(E, d.K - e0);
+  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = begin + blockIdx.x * E;
+  const int                Eb = min(E, end - e0);
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) {
     const int el = it / nfq, qq = it % nfq;
     int       q;
@@ -199,13 +200,14 @@ extern "C" int MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rh
 extern "C" int MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs)
 {
   size_t shared;
-  int    E;
-  if (!d->K) return 0;
-  E = MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nfq * d->nv, &shared);
+  int    E, begin, end;
+  MDGFaceRange(d, &begin, &end);
+  if (end <= begin) return 0;
+  E = MDGGroup((const void *)MDGFaceGroupKernel, end - begin, d->nfq, (size_t)d->nfq * d->nv, &shared);
   if (E)
-    MDGFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+    MDGFaceGroupKernel<<<(end - begin + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, begin, end, u, rhs);
   else
-    MDGFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+    MDGFaceKernel<<<MDGBlocks(end - begin), 128, 0, (cudaStream_t)d->stream>>>(*d, begin, end, u, rhs);
   return (int)cudaGetLastError();
 }
 

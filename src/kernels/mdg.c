@@ -14,7 +14,9 @@ void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) MDGFaceElement(d, e, u, rhs + d->dof0 + e * s);
+  int          begin, end;
+  MDGFaceRange(d, &begin, &end);
+  for (int e = begin; e < end; e++) MDGFaceElement(d, e, u, rhs + d->dof0 + e * s);
 }
 
 void MDGLiftHost(const MDGKernelData *d, double *rhs)
