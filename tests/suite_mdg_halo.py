@@ -108,3 +108,17 @@ def mdgh_gpu_run(name, halo):
 for _name in ("quadrilateral-periodic", "triangle-periodic", "quadrilateral-walls-limited"):
     for _halo in ("traces", "elements"):
         test("gpu/mdg/halo/%s/%s-2-ranks" % (_name, _halo), gpu=True)(mdgh_gpu_run(_name, _halo))
+
+
+@test("mdg/cuda/emulated")
+def _():
+    """cuda/mdg.cu's volume, face and lift kernels (launchers included) run on the CPU by tests/emu's stand-in runtime
+    (scripts/check-mdg-cuda-emu.sh) equal the host exactly on 1, 2 and 3 ranks, -mdg_halo traces and elements: the volume
+    kernel's rhs and traces, and the right-hand side from the face kernel on the interior elements and then on those
+    with a halo neighbour, and on all at once (quadrilaterals and triangles, periodic, walls on the curved annulus). A
+    face kernel that ignores its range's first element fails it (checked by hand)."""
+    code, out = run(["sh", "scripts/check-mdg-cuda-emu.sh"], expect_ok=False)
+    check(code == 0 and "check-mdg-cuda-emu: the CUDA kernels equal the host exactly" in out, "the emulated CUDA kernels differ from the host:\n" + out[-2500:])
+    cases = re.findall(r"\((\d) rank\(s\)\): (\d+) of (\d+) exact", out)
+    check(len(cases) == 8 and all(a == b == r and int(b) > 0 for r, a, b in cases), "unexpected case lines:\n" + out[-2500:])
+    return "%d cases, %d rank runs exact" % (len(cases), sum(int(b) for _, _, b in cases))
