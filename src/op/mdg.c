@@ -1,7 +1,8 @@
 /* Modal DG operators of the Euler equations (hoflow/mdg.h): the right-hand side M^{-1} R(u) as
- * volume, face and lift kernels around the halo exchange (the volume work runs while the neighbours'
- * data are in flight), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on
- * the host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
+ * volume, face and lift kernels around the halo exchange (-mdg_halo traces: the partition faces'
+ * traces after the volume kernel, the interior elements' face terms while they are in flight;
+ * MDGEulerRHS), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on the
+ * host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
