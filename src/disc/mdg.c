@@ -111,7 +111,7 @@ static PetscErrorCode MDGTraceSlots(MDGDisc *mdg)
   }
   mdg->ntrace = mdg->trace_start[mesh->nblocks];
   for (PetscInt l = mesh->K; l < mesh->Klocal; l++) {
-    const RefShape s = MeshElementShape(mesh, l);
+    const RefShape s   = MeshElementShape(mesh, l);
     mdg->trace_elem[l] = -1;
     if (mdg->halo != FR_HALO_TRACES || size == 1) continue;
     mdg->trace_elem[l] = mdg->ntrace;

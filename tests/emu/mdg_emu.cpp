@@ -69,8 +69,8 @@ int main(int argc, char **argv)
   PetscCall(VecGetArrayRead(f, &fa));
   PetscCall(VecGetArrayRead(ul, &ula));
   {
-    const size_t        nt = (size_t)PetscMax(mdg->ntrace, 1) * mdg->nv, nowned = (size_t)mdg->trace_start[mdg->nblocks] * mdg->nv;
-    std::vector<double> rvol(nown), th(nt, 0.0), rd(nown, NAN), td(nt, NAN);
+    const size_t               nt = (size_t)PetscMax(mdg->ntrace, 1) * mdg->nv, nowned = (size_t)mdg->trace_start[mdg->nblocks] * mdg->nv;
+    std::vector<double>        rvol(nown), th(nt, 0.0), rd(nown, NAN), td(nt, NAN);
     std::vector<MDGKernelData> kh(mdg->nblocks), kd(mdg->nblocks);
     std::vector<double>        PfT(PetscMax(mdg->npf, 1)), PqT;
     for (PetscInt s = 0; s < REF_NUM_SHAPES; s++) { // the transposed tables of the device copy (MDGDeviceSetUp's)
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
         }
     }
     for (PetscInt b = 0; b < mdg->nblocks; b++) {
-      const MDGKernelData *h = &mdg->blocks[b].kd;
+      const MDGKernelData *h  = &mdg->blocks[b].kd;
       const size_t         q0 = PqT.size();
       PqT.resize(q0 + (size_t)h->Nq * h->Np);
       for (int q = 0; q < h->Nq; q++)
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     for (PetscInt b = 0; b < mdg->nblocks; b++) PetscCheck(!MDGVolumeCUDA(&kd[b], ua, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "MDGVolumeCUDA failed");
     w[0] = MaxDiff(rvol.data(), rd.data(), nown);
     w[1] = MaxDiff(th.data(), td.data(), nowned);
-    for (int pass = 0; pass < 2; pass++) { // the two ranges of a right-hand side on several ranks, then every element at once
+    for (int pass = 0; pass < 2; pass++) {                     // the two ranges of a right-hand side on several ranks, then every element at once
       std::memcpy(td.data(), mdg->trace, sizeof(double) * nt); // the host's traces, the halo slots as its exchange filled them
       rd = rvol;
       for (FRFaceSet set : {FR_FACES_INTERIOR, FR_FACES_HALO, FR_FACES_ALL})

@@ -52,8 +52,7 @@ typedef struct {
   int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
   double        eps;         /* positivity bound */
   const double *bc_point;    /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
-  double       *trace;       /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel; then
-                                (-mdg_halo traces on several ranks) the halo elements' slots, which the trace exchange fills from their owners */
+  double       *trace;       /* the state at the face points of every owned element (all blocks, nv a point; the volume kernel's), then halo slots (-mdg_halo traces) */
   int           trace0;      /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
   int           face_subset; /* nonzero: the face kernels run over the block's elements [face_begin, face_end) only (the interior elements while */
   int           face_begin;  /* the halo's data are in flight, then those with a halo neighbour: MeshBlock's interior_end, FRExchangeFaceRange) */
