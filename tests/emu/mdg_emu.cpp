@@ -1,7 +1,7 @@
 // cuda/mdg.cu's Euler right-hand side kernels run on the CPU (scripts/check-mdg-cuda-emu.sh: the whole source, launchers
 // included, its launches rewritten to EmuLaunch on the stand-in tests/emu/cuda_runtime.h: every thread of a block an OS
-// thread, __syncthreads a barrier) against the host: the volume kernel (its rhs and the owned elements' traces) against
-// MDGVolumeHost, and the face kernels on the two element ranges of a right-hand side on several ranks (the interior
+// thread, __syncthreads a barrier) against the host: the volume kernel (its rhs and the owned elements' traces) on all
+// elements and on the two element ranges of a right-hand side on several ranks against MDGVolumeHost, and the face kernels on the two element ranges of a right-hand side on several ranks (the interior
 // elements, then those with a halo neighbour: MeshBlock's interior_end) and on all elements, each followed by the lift,
 // against MDGEulerRHS on the host. The halo elements' trace slots (-mdg_halo traces) are those the host right-hand side's
 // exchange filled; with -mdg_halo elements the face kernel reads the halo modes from the local vector. The input is the
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
   ProblemState       ex;
   const PetscScalar *ua, *fa, *ula;
   PetscInt           flux = EULER_FLUX_ROE, nown;
-  double             w[4] = {0, 0, 0, 0}, worst = 0;
+  double             w[6] = {0, 0, 0, 0, 0, 0}, worst = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(AppCreate(PETSC_COMM_WORLD, &app));
@@ -98,9 +98,19 @@ int main(int argc, char **argv)
       kd[b].trace   = td.data();
       MDGVolumeHost(&kh[b], ua, rvol.data());
     }
-    for (PetscInt b = 0; b < mdg->nblocks; b++) PetscCheck(!MDGVolumeCUDA(&kd[b], ua, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "MDGVolumeCUDA failed");
-    w[0] = MaxDiff(rvol.data(), rd.data(), nown);
-    w[1] = MaxDiff(th.data(), td.data(), nowned);
+    for (int pass = 0; pass < 2; pass++) { // every element at once, then those with a halo neighbour and the interior ones
+      std::fill(rd.begin(), rd.end(), NAN);
+      std::fill(td.begin(), td.end(), NAN);
+      for (FRFaceSet set : {FR_FACES_ALL, FR_FACES_HALO, FR_FACES_INTERIOR})
+        for (PetscInt b = 0; b < mdg->nblocks; b++) {
+          MDGKernelData ks = kd[b];
+          if ((pass == 0) != (set == FR_FACES_ALL)) continue;
+          FRExchangeFaceRange(&mdg->mesh->blocks[b], set, &ks.subset, &ks.range_begin, &ks.range_end);
+          PetscCheck(!MDGVolumeCUDA(&ks, ua, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "MDGVolumeCUDA failed");
+        }
+      w[2 * pass]     = MaxDiff(rvol.data(), rd.data(), nown);
+      w[2 * pass + 1] = MaxDiff(th.data(), td.data(), nowned);
+    }
     for (int pass = 0; pass < 2; pass++) {                     // the two ranges of a right-hand side on several ranks, then every element at once
       std::memcpy(td.data(), mdg->trace, sizeof(double) * nt); // the host's traces, the halo slots as its exchange filled them
       rd = rvol;
@@ -108,14 +118,14 @@ int main(int argc, char **argv)
         for (PetscInt b = 0; b < mdg->nblocks; b++) {
           MDGKernelData ks = kd[b];
           if ((pass == 0) == (set == FR_FACES_ALL)) continue;
-          FRExchangeFaceRange(&mdg->mesh->blocks[b], set, &ks.face_subset, &ks.face_begin, &ks.face_end);
+          FRExchangeFaceRange(&mdg->mesh->blocks[b], set, &ks.subset, &ks.range_begin, &ks.range_end);
           PetscCheck(!MDGFaceCUDA(&ks, set == FR_FACES_INTERIOR ? NULL : ula, rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "MDGFaceCUDA failed");
         }
       for (PetscInt b = 0; b < mdg->nblocks; b++) PetscCheck(!MDGLiftCUDA(&kd[b], rd.data()), PETSC_COMM_SELF, PETSC_ERR_LIB, "MDGLiftCUDA failed");
-      w[2 + pass] = MaxDiff(fa, rd.data(), nown);
+      w[4 + pass] = MaxDiff(fa, rd.data(), nown);
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "mdg_emu: -mdg_halo %s blocks %d K %d halo %d volume %.3e trace %.3e rhs_face_ranges %.3e rhs_all_faces %.3e\n", FRHaloTypes[mdg->halo], (int)mdg->nblocks, (int)mdg->mesh->K,
-                          (int)(mdg->mesh->Klocal - mdg->mesh->K), w[0], w[1], w[2], w[3]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "mdg_emu: -mdg_halo %s blocks %d K %d halo %d volume %.3e trace %.3e volume_ranges %.3e trace_ranges %.3e rhs_face_ranges %.3e rhs_all_faces %.3e\n", FRHaloTypes[mdg->halo], (int)mdg->nblocks,
+                          (int)mdg->mesh->K, (int)(mdg->mesh->Klocal - mdg->mesh->K), w[0], w[1], w[2], w[3], w[4], w[5]));
     for (double v : w) worst = std::max(worst, v);
   }
   PetscCall(VecRestoreArrayRead(u, &ua));

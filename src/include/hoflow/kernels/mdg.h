@@ -54,9 +54,9 @@ typedef struct {
   const double *bc_point;    /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
   double       *trace;       /* the state at the face points of every owned element (all blocks, nv a point; the volume kernel's), then halo slots (-mdg_halo traces) */
   int           trace0;      /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
-  int           face_subset; /* nonzero: the face kernels run over the block's elements [face_begin, face_end) only (the interior elements while */
-  int           face_begin;  /* the halo's data are in flight, then those with a halo neighbour: MeshBlock's interior_end, FRExchangeFaceRange) */
-  int           face_end;
+  int           subset;      /* nonzero: the volume and face kernels run over the block's elements [range_begin, range_end) only (those with */
+  int           range_begin; /* a halo neighbour, whose traces are sent, or the interior elements, while they are in flight: MeshBlock's */
+  int           range_end;   /* interior_end, FRExchangeFaceRange) */
   /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
   int           viscous;
   NSViscosity   vis;
@@ -72,8 +72,8 @@ typedef struct {
   void         *stream;     /* CUDA stream */
 } MDGKernelData;
 
-/* rhs = volume term (overwrites) and the trace of every owned element; rhs -= face terms of the elements of the face
- * range (MDGFaceRange) from the traces of owned neighbours and of halo neighbours (-mdg_halo traces) or the modes of
+/* rhs = volume term (overwrites) and the trace of the elements of the range (MDGElementRange); rhs -= face terms of the
+ * elements of the range from the traces of owned neighbours and of halo neighbours (-mdg_halo traces) or the modes of
  * halo neighbours (-mdg_halo elements: u the local array, owned then halo; else unread, may be NULL); rhs = M^{-1} rhs. */
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs);
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs);
@@ -138,11 +138,11 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
   }
 }
 
-/* the elements [begin, end) of the block whose face terms a face kernel adds (d->face_subset) */
-HOFLOW_HD void MDGFaceRange(const MDGKernelData *d, int *begin, int *end)
+/* the elements [begin, end) of the block a volume or face kernel runs over (d->subset) */
+HOFLOW_HD void MDGElementRange(const MDGKernelData *d, int *begin, int *end)
 {
-  *begin = d->face_subset ? d->face_begin : 0;
-  *end   = d->face_subset ? d->face_end : d->K;
+  *begin = d->subset ? d->range_begin : 0;
+  *end   = d->subset ? d->range_end : d->K;
 }
 
 /* the face of face point qq (0 <= qq < nfq) of an element, and the point's number on that face */
