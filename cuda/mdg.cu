@@ -14,21 +14,23 @@
 #include <cuda_runtime.h>
 #include <hoflow/kernels/mdg_viscous.h>
 
-__global__ void MDGVolumeKernel(const MDGKernelData d, const double *u, double *rhs)
+// the volume terms and traces of the elements of the range [begin, end) (MDGElementRange), one thread an element
+__global__ void MDGVolumeKernel(const MDGKernelData d, int begin, int end, const double *u, double *rhs)
 {
-  const int    e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int    e = begin + blockIdx.x * blockDim.x + threadIdx.x;
   const size_t s = (size_t)d.nv * d.Np;
-  if (e < d.K) {
+  if (e < end) {
     MDGVolumeElement(&d, e, u + d.dof0 + e * s, rhs + d.dof0 + e * s);
     MDGTraceElement(&d, e, u + d.dof0 + e * s, d.trace + ((size_t)d.trace0 + (size_t)e * d.nfq) * d.nv);
   }
 }
 
-__global__ void MDGFaceKernel(const MDGKernelData d, const double *u, double *rhs)
+// the face terms of the elements of the face range [begin, end) (MDGElementRange), one thread an element
+__global__ void MDGFaceKernel(const MDGKernelData d, int begin, int end, const double *u, double *rhs)
 {
-  const int    e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int    e = begin + blockIdx.x * blockDim.x + threadIdx.x;
   const size_t s = (size_t)d.nv * d.Np;
-  if (e < d.K) MDGFaceElement(&d, e, u, rhs + d.dof0 + e * s);
+  if (e < end) MDGFaceElement(&d, e, u, rhs + d.dof0 + e * s);
 }
 
 __global__ void MDGLiftKernel(const MDGKernelData d, double *rhs)
@@ -62,13 +64,13 @@ __global__ void MDGLimitKernel(const MDGKernelData d, const double *means_local,
   if (e < d.K) limited[e] = MDGLimitElement(&d, e, means_local, nb_elem, u + d.dof0 + e * s);
 }
 
-// The modes of block blockIdx.x's group of E elements into shared memory c [E][nv Np] (coalesced); the
-// group's first element in *e0, its size returned.
-__device__ int MDGLoadGroup(const MDGKernelData &d, int E, const double *u, double *c, int *e0)
+// The modes of block blockIdx.x's group of E elements of the range [begin, end) into shared memory c [E][nv Np]
+// (coalesced); the group's first element in *e0, its size returned.
+__device__ int MDGLoadGroup(const MDGKernelData &d, int E, int begin, int end, const double *u, double *c, int *e0)
 {
-  const int     s = d.nv * d.Np, Eb = min(E, d.K - (int)blockIdx.x * E);
-  const double *ug = u + d.dof0 + (size_t)blockIdx.x * E * s;
-  *e0              = blockIdx.x * E;
+  const int     s = d.nv * d.Np, Eb = min(E, end - (begin + (int)blockIdx.x * E));
+  const double *ug = u + d.dof0 + (size_t)(begin + (int)blockIdx.x * E) * s;
+  *e0              = begin + blockIdx.x * E;
   for (int i = threadIdx.x; i < Eb * s; i += blockDim.x) c[i] = ug[i];
   __syncthreads();
   return Eb;
@@ -86,13 +88,13 @@ __device__ void MDGEvaluateT(int nv, int Np, int n, const double *PT, int q, con
 
 // volume: c [E][nv Np], then the reference fluxes w J G^T F at every point, F [E][dim][nv][Nq] (consecutive
 // point threads write and read consecutive words); the point threads read the transposed basis table
-__global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
+__global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, int begin, int end, const double *u, double *rhs)
 {
   extern __shared__ double sm[];
   const int                nv = d.nv, Np = d.Np, Nq = d.Nq, dim = d.dim, gs = dim * dim + 1, s = nv * Np;
   double                  *c = sm, *F = sm + (size_t)E * s;
   int                      e0;
-  const int                Eb = MDGLoadGroup(d, E, u, c, &e0);
+  const int                Eb = MDGLoadGroup(d, E, begin, end, u, c, &e0);
   for (int it = threadIdx.x; it < Eb * Nq; it += blockDim.x) {
     const int     el = it / Nq, q = it % Nq;
     const double *g = d.vgeo + ((size_t)(e0 + el) * Nq + q) * gs;
@@ -123,12 +125,12 @@ __global__ void MDGVolumeGroupKernel(const MDGKernelData d, int E, const double 
 }
 
 // face: w sJ times the numerical flux at every face point of the group [E][nfq][nv] (from the traces), then
-// one thread per mode sums its face terms
-__global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, const double *u, double *rhs)
+// one thread per mode sums its face terms; the groups cover the face range [begin, end) (MDGElementRange)
+__global__ void MDGFaceGroupKernel(const MDGKernelData d, int E, int begin, int end, const double *u, double *rhs)
 {
   extern __shared__ double W[];
-  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = blockIdx.x * E;
-  const int                Eb = min(E, d.K - e0);
+  const int                nv = d.nv, Np = d.Np, s = nv * Np, nfq = d.nfq, e0 = begin + blockIdx.x * E;
+  const int                Eb = min(E, end - e0);
   for (int it = threadIdx.x; it < Eb * nfq; it += blockDim.x) {
     const int el = it / nfq, qq = it % nfq;
     int       q;
@@ -186,26 +188,28 @@ static int MDGGroup(const void *kernel, int K, int points, size_t per_element, s
 extern "C" int MDGVolumeCUDA(const MDGKernelData *d, const double *u, double *rhs)
 {
   size_t shared;
-  int    E;
-  if (!d->K) return 0;
-  E = MDGGroup((const void *)MDGVolumeGroupKernel, d->K, d->Nq, (size_t)d->nv * d->Np + (size_t)d->Nq * d->dim * d->nv, &shared);
+  int    E, begin, end;
+  MDGElementRange(d, &begin, &end);
+  if (end <= begin) return 0;
+  E = MDGGroup((const void *)MDGVolumeGroupKernel, end - begin, d->Nq, (size_t)d->nv * d->Np + (size_t)d->Nq * d->dim * d->nv, &shared);
   if (E)
-    MDGVolumeGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+    MDGVolumeGroupKernel<<<(end - begin + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, begin, end, u, rhs);
   else
-    MDGVolumeKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+    MDGVolumeKernel<<<MDGBlocks(end - begin), 128, 0, (cudaStream_t)d->stream>>>(*d, begin, end, u, rhs);
   return (int)cudaGetLastError();
 }
 
 extern "C" int MDGFaceCUDA(const MDGKernelData *d, const double *u, double *rhs)
 {
   size_t shared;
-  int    E;
-  if (!d->K) return 0;
-  E = MDGGroup((const void *)MDGFaceGroupKernel, d->K, d->nfq, (size_t)d->nfq * d->nv, &shared);
+  int    E, begin, end;
+  MDGElementRange(d, &begin, &end);
+  if (end <= begin) return 0;
+  E = MDGGroup((const void *)MDGFaceGroupKernel, end - begin, d->nfq, (size_t)d->nfq * d->nv, &shared);
   if (E)
-    MDGFaceGroupKernel<<<(d->K + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, u, rhs);
+    MDGFaceGroupKernel<<<(end - begin + E - 1) / E, 256, shared, (cudaStream_t)d->stream>>>(*d, E, begin, end, u, rhs);
   else
-    MDGFaceKernel<<<MDGBlocks(d->K), 128, 0, (cudaStream_t)d->stream>>>(*d, u, rhs);
+    MDGFaceKernel<<<MDGBlocks(end - begin), 128, 0, (cudaStream_t)d->stream>>>(*d, begin, end, u, rhs);
   return (int)cudaGetLastError();
 }
 

@@ -6,6 +6,7 @@
 #include <hoflow/device.h>
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
+#include <petscsf.h>
 
 PetscErrorCode DiscGetMDG(Disc disc, const char what[], MDGDisc **mdg)
 {
@@ -91,6 +92,41 @@ static PetscErrorCode MDGCheckJacobian(MDGDisc *mdg, PetscInt l, PetscReal J, co
   PetscFunctionBeginUser;
   PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: cell %" PetscInt_FMT " is tangled or inverted: its Jacobian is %g at a %s point of the modal DG cubature of degree %" PetscInt_FMT, mdg->mesh->source, mdg->mesh->elem_cell[l], (double)J, where, mdg->degree);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every local element's first trace point (trace_elem): the owned elements' block by block (trace_start), then, with
+ * -mdg_halo traces on several ranks, a slot of all its face points for every halo element, which the trace exchange
+ * fills on the faces it shares with owned elements here (the others stay unread); -1: no trace. */
+static PetscErrorCode MDGTraceSlots(MDGDisc *mdg)
+{
+  const Mesh *mesh = mdg->mesh;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mesh->dm), &size));
+  PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &mdg->trace_elem));
+  for (PetscInt b = 0; b < mesh->nblocks; b++) {
+    const RefShape s = mesh->blocks[b].shape;
+    for (PetscInt e = mesh->blocks[b].start; e < mesh->blocks[b].end; e++) mdg->trace_elem[e] = mdg->trace_start[b] + (e - mesh->blocks[b].start) * mdg->fq_off[s][RefShapeTable[s].nfaces];
+  }
+  mdg->ntrace = mdg->trace_start[mesh->nblocks];
+  for (PetscInt l = mesh->K; l < mesh->Klocal; l++) {
+    const RefShape s   = MeshElementShape(mesh, l);
+    mdg->trace_elem[l] = -1;
+    if (mdg->halo != FR_HALO_TRACES || size == 1) continue;
+    mdg->trace_elem[l] = mdg->ntrace;
+    mdg->ntrace += mdg->fq_off[s][RefShapeTable[s].nfaces];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the trace layout of modal DG (FRTraceLayout): face f's points of element l's shape, nv values a point */
+static void MDGTraceFacePoints(const void *ctx, PetscInt l, PetscInt f, PetscInt *begin, PetscInt *end)
+{
+  const MDGDisc *mdg = (const MDGDisc *)ctx;
+  const RefShape s   = MeshElementShape(mdg->mesh, l);
+  *begin             = mdg->fq_off[s][f];
+  *end               = mdg->fq_off[s][f + 1];
 }
 
 /* Geometry, masses, face information of block b. */
@@ -199,11 +235,8 @@ static PetscErrorCode MDGBlockSetUp(MDGDisc *mdg, PetscInt b)
           fi[2]             = (int)mdg->pf_offset[s2][g][o2];
           fi[4]             = RefShapeNumNodes(s2, (int)mdg->N);
           fi[5]             = (int)nb;
-          if (nb < mesh->K) { /* an owned neighbour: its trace row of face g */
-            const PetscInt b2 = mesh->elem_block[nb];
-            fi[6]             = (int)(mdg->trace_start[b2] + (nb - mesh->blocks[b2].start) * mdg->fq_off[s2][RefShapeTable[s2].nfaces] + mdg->fq_off[s2][g]);
-          } else
-            fi[6] = -1;
+          /* the neighbour's trace row of face g: an owned neighbour's, or a halo neighbour's slot (-mdg_halo traces) */
+          fi[6] = mdg->trace_elem[nb] >= 0 ? (int)(mdg->trace_elem[nb] + mdg->fq_off[s2][g]) : -1;
         } else {
           PetscCheck(mesh->face_type[slot] >= EULER_BC_SLIP_WALL && mesh->face_type[slot] < EULER_BC_END, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: boundary face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no boundary type of the Euler equations (-bc_slip_wall, -bc_supersonic_inflow, ...)", mesh->source, f, mesh->elem_cell[l]);
           fi[1] = -1;
@@ -514,6 +547,8 @@ static PetscErrorCode MDGDestroy(Disc disc)
   PetscCall(VecDestroy(&mdg->wall_host));
   PetscCall(PetscFree3(mdg->fstate, mdg->fjw, mdg->flift));
   PetscCall(PetscFree(mdg->trace));
+  PetscCall(PetscFree(mdg->trace_elem));
+  PetscCall(PetscSFDestroy(&mdg->trace_sf));
   PetscCall(PetscFree(mdg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -565,7 +600,7 @@ static PetscErrorCode MDGDeviceSetUp(void *ctx)
   }
   { /* the traces of every block (scratch: allocated only) */
     const double *trace;
-    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, NULL, sizeof(double) * PetscMax(mdg->trace_start[mdg->nblocks] * mdg->nv, 1), (const void **)&trace));
+    PetscCall(HoflowDeviceArraysUpload(&mdg->shell.device, NULL, sizeof(double) * PetscMax(mdg->ntrace * mdg->nv, 1), (const void **)&trace));
     for (PetscInt b = 0; b < mdg->nblocks; b++) mdg->blocks[b].kd_device.trace = (double *)trace;
   }
   if (mdg->viscous) { /* BR2: the inverse masses, the gradients and the face scratch, shared by the blocks */
@@ -622,6 +657,8 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
   PetscOptionsBegin(PetscObjectComm((PetscObject)mesh->dm), NULL, "Modal DG discretization", NULL);
   PetscCall(PetscOptionsInt("-mdg_quadrature_degree", "Polynomial degree of the volume and face cubature of -disc mdg (default 2N+1; on curved meshes more on faces and curved elements)", NULL, mdg->degree, &mdg->degree, &mdg->degree_given));
   PetscCall(PetscOptionsBool("-mdg_view_cost", "Print the flops and least bytes of the right-hand side's volume, face and lift kernels per block", NULL, mdg->view_cost, &mdg->view_cost, NULL));
+  PetscCall(PetscOptionsEnum("-mdg_halo", "What the right-hand side's halo exchange sends on several ranks: traces (the owners' states at the partition faces' points) or elements (every mode of the halo elements; the BR2 viscous terms need them)", NULL, FRHaloTypes, (PetscEnum)mdg->halo, (PetscEnum *)&mdg->halo, &mdg->halo_given));
+  PetscCall(PetscOptionsBool("-mdg_view_halo", "Print, per rank, the bytes the right-hand side's halo exchange receives (several ranks)", NULL, mdg->view_halo, &mdg->view_halo, NULL));
   PetscOptionsEnd();
   PetscCheck(mdg->degree >= 2 * mdg->N, PetscObjectComm((PetscObject)mesh->dm), PETSC_ERR_ARG_OUTOFRANGE, "-mdg_quadrature_degree %" PetscInt_FMT " must be at least 2N = %" PetscInt_FMT " (the mass matrix)", mdg->degree, 2 * mdg->N);
 
@@ -641,7 +678,16 @@ PetscErrorCode DiscCreate_ModalDG(Disc disc)
     const RefShape s        = mesh->blocks[b].shape;
     mdg->trace_start[b + 1] = mdg->trace_start[b] + (mesh->blocks[b].end - mesh->blocks[b].start) * mdg->fq_off[s][RefShapeTable[s].nfaces];
   }
+  PetscCall(MDGTraceSlots(mdg));
   for (PetscInt b = 0; b < mesh->nblocks; b++) PetscCall(MDGBlockSetUp(mdg, b));
+  if (mdg->halo == FR_HALO_TRACES) {
+    FRTraceLayout layout = {mdg->nv, 1, mdg->nv, MDGTraceFacePoints, mdg};
+    PetscInt     *off;
+    PetscCall(PetscMalloc1(PetscMax(mesh->Klocal, 1), &off));
+    for (PetscInt l = 0; l < mesh->Klocal; l++) off[l] = mdg->trace_elem[l] >= 0 ? mdg->trace_elem[l] * mdg->nv : -1;
+    PetscCall(FRTraceSFCreate(mesh, off, PetscMax(mdg->ntrace * mdg->nv, 1), &layout, "modal DG traces", &mdg->trace_sf));
+    PetscCall(PetscFree(off));
+  }
   PetscCall(PetscCalloc1(PetscMax(mdg->nbpoints, 1) * EULER_BC_DATA, &mdg->bc_point));
   for (PetscInt b = 0; b < mesh->nblocks; b++) {
     mdg->blocks[b].kd.Pf       = mdg->Pf;

@@ -5,7 +5,9 @@
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) {
+  int          begin, end;
+  MDGElementRange(d, &begin, &end);
+  for (int e = begin; e < end; e++) {
     MDGVolumeElement(d, e, u + d->dof0 + e * s, rhs + d->dof0 + e * s);
     MDGTraceElement(d, e, u + d->dof0 + e * s, d->trace + ((size_t)d->trace0 + (size_t)e * d->nfq) * d->nv);
   }
@@ -14,7 +16,9 @@ void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs)
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs)
 {
   const size_t s = (size_t)d->nv * d->Np;
-  for (int e = 0; e < d->K; e++) MDGFaceElement(d, e, u, rhs + d->dof0 + e * s);
+  int          begin, end;
+  MDGElementRange(d, &begin, &end);
+  for (int e = begin; e < end; e++) MDGFaceElement(d, e, u, rhs + d->dof0 + e * s);
 }
 
 void MDGLiftHost(const MDGKernelData *d, double *rhs)

@@ -1,13 +1,15 @@
 /* Modal DG operators of the Euler equations (hoflow/mdg.h): the right-hand side M^{-1} R(u) as
- * volume, face and lift kernels around the halo exchange (the volume work runs while the neighbours'
- * data are in flight), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on
- * the host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
+ * volume, face and lift kernels around the halo exchange (-mdg_halo traces: the partition faces'
+ * traces after the volume kernel, the interior elements' face terms while they are in flight;
+ * MDGEulerRHS), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on the
+ * host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
 #include <hoflow/compat.h>
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
 #include <hoflow/kernels/device.h>
 #include <hoflow/kernels/mdg_viscous.h>
 #include <hoflow/ref.h>
+#include <petscsf.h>
 
 PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
 {
@@ -20,6 +22,30 @@ PetscErrorCode MDGSetEuler(MDGDisc *mdg, PetscReal gamma, PetscInt flux)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* BR2 reads the halo elements' modes (their gradients and the liftings of the partition faces): the element exchange.
+ * -mdg_halo traces (the default) becomes elements; given explicitly on several ranks it is refused. The halo
+ * neighbours' face records lose their trace slots (fi[6]), so the Euler face terms evaluate the halo modes again. */
+static PetscErrorCode MDGViscousHalo(MDGDisc *mdg)
+{
+  const Mesh *mesh = mdg->mesh;
+
+  PetscFunctionBeginUser;
+  if (mdg->halo == FR_HALO_ELEMENTS) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!mdg->trace_sf || !mdg->halo_given, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_SUP,
+             "-mdg_halo traces with physics navier_stokes on several ranks: the BR2 viscous terms read the modes of the %" PetscInt_FMT " halo elements (their gradients and liftings), which only -mdg_halo elements (the default with the viscous terms) sends", mesh->Klocal - mesh->K);
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGBlock *blk = &mdg->blocks[b];
+    for (PetscInt i = 0; i < blk->K * blk->Nfaces; i++) {
+      int *fi = blk->face_info + i * MDG_FACE_INFO;
+      if (fi[5] >= mesh->K) fi[6] = -1;
+    }
+  }
+  for (PetscInt l = mesh->K; l < mesh->Klocal; l++) mdg->trace_elem[l] = -1;
+  PetscCall(PetscSFDestroy(&mdg->trace_sf));
+  mdg->halo = FR_HALO_ELEMENTS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta)
 {
   const PetscInt dim = mdg->dim, gs = dim * dim + 1, Kl = mdg->mesh->Klocal;
@@ -28,6 +54,7 @@ PetscErrorCode MDGSetViscous(MDGDisc *mdg, const NSViscosity *vis, PetscReal eta
   PetscFunctionBeginUser;
   PetscCheck(eta > 0, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ARG_OUTOFRANGE, "The BR2 penalty %g must be positive", (double)eta);
   PetscCheck(!mdg->shell.device_ready, PetscObjectComm((PetscObject)mdg->dm), PETSC_ERR_ORDER, "MDGSetViscous after the first device call: set the viscous terms up first");
+  PetscCall(MDGViscousHalo(mdg));
   /* the inverse mass of every local element, owned and halo: 1/J (affine) or M^{-1} from the volume points */
   for (PetscInt b = 0; b < mdg->nblocks; b++) n += (mdg->blocks[b].K + mdg->blocks[b].Kh) * (mdg->blocks[b].curved ? mdg->blocks[b].Np * mdg->blocks[b].Np : 1);
   PetscCall(PetscFree4(mdg->imass, mdg->imass_info, mdg->grad, mdg->Q));
@@ -212,11 +239,78 @@ static PetscErrorCode MDGViscousTerms(MDGDisc *mdg, PetscBool on_device, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mdg_view_halo on several ranks, at the first right-hand side (the viscous terms may have changed -mdg_halo): what
+ * this rank receives a right-hand side, and what the halo elements' values would be */
+static PetscErrorCode MDGHaloView(MDGDisc *mdg)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)mdg->dm);
+  PetscMPIInt size, rank;
+  PetscInt    nleaves = 0, elements = (mdg->ndof_local - mdg->ndof) * (PetscInt)sizeof(PetscScalar);
+
+  PetscFunctionBeginUser;
+  mdg->view_halo = PETSC_FALSE;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mdg->trace_sf) PetscCall(PetscSFGetGraph(mdg->trace_sf, NULL, &nleaves, NULL, NULL));
+  PetscCall(PetscSynchronizedPrintf(comm, "mdg halo: rank %d, -mdg_halo %s, receives %" PetscInt_FMT " bytes a right-hand side; the halo elements' values are %" PetscInt_FMT " bytes (%" PetscInt_FMT " halo elements)\n", rank, FRHaloTypes[mdg->halo],
+                                    mdg->halo == FR_HALO_TRACES ? nleaves * (PetscInt)sizeof(PetscScalar) : elements, elements, mdg->mesh->Klocal - mdg->mesh->K));
+  PetscCall(PetscSynchronizedFlush(comm, PETSC_STDOUT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The volume terms and traces of one set of elements (FRFaceSet: all, the interior ones, those with a halo neighbour) of
+ * every block. */
+static PetscErrorCode MDGVolumes(MDGDisc *mdg, PetscBool on_device, FRFaceSet set, const PetscScalar *ua, PetscScalar *fa, PetscLogDouble flops)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGVolume));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGKernelData kd;
+    mdg->blocks[b].kd_device.stream = mdg->shell.stream;
+    kd                              = on_device ? mdg->blocks[b].kd_device : mdg->blocks[b].kd;
+    FRExchangeFaceRange(&mdg->mesh->blocks[b], set, &kd.subset, &kd.range_begin, &kd.range_end);
+    if (!on_device)
+      MDGVolumeHost(&kd, ua, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGVolumeCUDA(&kd, ua, fa)), "modal DG volume"));
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGVolume, flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face terms of one set of elements (FRFaceSet: all, the interior ones, those with a halo neighbour; MeshBlock's
+ * interior_end) of every block; ul the local array (-mdg_halo elements, halo faces) or NULL. */
+static PetscErrorCode MDGFaces(MDGDisc *mdg, PetscBool on_device, FRFaceSet set, const PetscScalar *ul, PetscScalar *fa, PetscLogDouble flops)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGFace));
+  for (PetscInt b = 0; b < mdg->nblocks; b++) {
+    MDGKernelData kd = on_device ? mdg->blocks[b].kd_device : mdg->blocks[b].kd;
+    FRExchangeFaceRange(&mdg->mesh->blocks[b], set, &kd.subset, &kd.range_begin, &kd.range_end);
+    if (!on_device)
+      MDGFaceHost(&kd, ul, fa);
+    else
+      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&kd, ul, fa)), "modal DG face"));
+  }
+  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One right-hand side. The volume kernel writes the elements' traces, so with -mdg_halo traces the exchange (the owners'
+ * traces on the partition faces into the halo elements' slots, PetscSF on the host or device arrays) follows the volume
+ * kernel of the elements with a halo neighbour (seed 003's listing 4 order); the interior elements' volume and face
+ * terms run while the traces are in flight, the face terms of those with a halo neighbour after:
+ *   traces    volume of the halo-adjacent elements; exchange begun; volume of the interior elements; interior faces;
+ *             exchange ended; halo faces; (BR2 never: elements); lift  (one rank: volume; faces; lift)
+ *   elements  exchange of the halo elements' modes begun; volume; interior faces; exchange ended; halo faces; BR2; lift
+ * (-halo_overlap 0: each exchange ends where it begins.) Every element's arithmetic is the same in both: the same bits. */
 PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
 {
-  const PetscScalar *ua, *ul;
-  PetscScalar       *fa;
+  const PetscScalar *ua, *ul = NULL;
+  PetscScalar       *fa, *trace;
   PetscBool          on_device;
+  const PetscBool    traces = (PetscBool)(mdg->halo == FR_HALO_TRACES);
   PetscLogDouble     fv = 0, ff = 0, fl = 0;
 
   PetscFunctionBeginUser;
@@ -227,37 +321,29 @@ PetscErrorCode MDGEulerRHS(MDGDisc *mdg, Vec u, Vec f)
     ff += c;
     fl += d;
   }
+  if (mdg->view_halo) PetscCall(MDGHaloView(mdg));
   PetscCall(OpShellBegin(&mdg->shell, u, &on_device));
   if (!on_device && !mdg->trace) {
-    PetscCall(PetscMalloc1(PetscMax(mdg->trace_start[mdg->nblocks] * mdg->nv, 1), &mdg->trace));
+    PetscCall(PetscMalloc1(PetscMax(mdg->ntrace * mdg->nv, 1), &mdg->trace));
     for (PetscInt b = 0; b < mdg->nblocks; b++) mdg->blocks[b].kd.trace = mdg->trace;
   }
-  PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
+  trace = on_device ? mdg->blocks[0].kd_device.trace : mdg->trace;
+  if (!traces) PetscCall(OpShellHaloBegin(&mdg->shell, 0, u));
   PetscCall(OpShellGetArrayRead(&mdg->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&mdg->shell, f, &fa));
-  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGVolume));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device)
-      MDGVolumeHost(&blk->kd, ua, fa);
-    else {
-      blk->kd_device.stream = mdg->shell.stream;
-      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGVolumeCUDA(&blk->kd_device, ua, fa)), "modal DG volume"));
-    }
-  }
-  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGVolume, fv));
-  PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
-  PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGFace));
-  for (PetscInt b = 0; b < mdg->nblocks; b++) {
-    MDGBlock *blk = &mdg->blocks[b];
-    if (!on_device)
-      MDGFaceHost(&blk->kd, ul, fa);
-    else
-      PetscCall(OpShellCheckKernel(&mdg->shell, HOFLOW_CUDA(MDGFaceCUDA(&blk->kd_device, ul, fa)), "modal DG face"));
-  }
-  PetscCall(OpShellEventEnd(&mdg->shell, HOFLOW_MDGFace, ff));
+  if (traces && mdg->trace_sf) { /* the traces to send first, then the interior elements' volume terms beside the exchange */
+    PetscCall(MDGVolumes(mdg, on_device, FR_FACES_HALO, ua, fa, 0));
+    PetscCall(PetscSFBcastBegin(mdg->trace_sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+    if (!mdg->shell.overlap) PetscCall(PetscSFBcastEnd(mdg->trace_sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+    PetscCall(MDGVolumes(mdg, on_device, FR_FACES_INTERIOR, ua, fa, fv));
+  } else
+    PetscCall(MDGVolumes(mdg, on_device, FR_FACES_ALL, ua, fa, fv));
+  PetscCall(MDGFaces(mdg, on_device, FR_FACES_INTERIOR, NULL, fa, 0)); /* while the halo's data are in flight */
+  if (traces && mdg->trace_sf && mdg->shell.overlap) PetscCall(PetscSFBcastEnd(mdg->trace_sf, MPIU_SCALAR, trace, trace, MPI_REPLACE));
+  if (!traces) PetscCall(OpShellHaloEnd(&mdg->shell, 0, u, &ul));
+  PetscCall(MDGFaces(mdg, on_device, FR_FACES_HALO, ul, fa, ff));
   if (mdg->viscous) PetscCall(MDGViscousTerms(mdg, on_device, ul, fa));
-  PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
+  if (!traces) PetscCall(OpShellHaloRestore(&mdg->shell, 0, &ul));
   PetscCall(OpShellEventBegin(&mdg->shell, HOFLOW_MDGLift));
   for (PetscInt b = 0; b < mdg->nblocks; b++) {
     MDGBlock *blk = &mdg->blocks[b];

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <hoflow/conslaw.h>
+#include <hoflow/fr.h> /* FRHaloType and the trace star forest (disc/fr_trace.c), shared with flux reconstruction */
 #include <hoflow/opshell.h>
 #include <hoflow/kernels/mdg.h>
 
@@ -52,7 +53,13 @@ typedef struct {
   PetscInt   npf;
   PetscInt   fq_off[REF_NUM_SHAPES][HOFLOW_FACES_MAX + 1]; /* each shape's face points: face f's first */
   PetscInt   trace_start[MESH_MAX_BLOCKS + 1];             /* block b's first trace point (owned elements, block by block) */
-  PetscReal *trace;                                        /* host trace [trace_start[nblocks]*nv] (hoflow/kernels/mdg.h), made at the first host right-hand side */
+  PetscInt  *trace_elem;                                   /* [Klocal] local element l's first trace point: owned as above, halo elements' slots after them (-mdg_halo traces) */
+  PetscInt   ntrace;                                       /* trace points of the owned elements and (-mdg_halo traces on several ranks) of the halo elements' slots */
+  PetscReal *trace;                                        /* host trace [ntrace*nv] (hoflow/kernels/mdg.h), made at the first host right-hand side */
+  FRHaloType halo;                                         /* -mdg_halo: what the right-hand side's exchange sends on several ranks (op/mdg.c) ... */
+  PetscBool  halo_given;                                   /* ... given on the command line (BR2 then refuses traces instead of taking elements) */
+  PetscSF    trace_sf;                                     /* -mdg_halo traces on several ranks: the owners' traces into the halo elements' slots (NULL: one rank or elements) */
+  PetscBool  view_halo;                                    /* -mdg_view_halo: print the bytes a right-hand side receives (at the first one, then cleared) */
   PetscInt   nbpoints;                                     /* boundary face points of owned elements ... */
   PetscReal *bx, *bn;                                      /* ... their positions and unit outward normals [nbpoints*dim] */
   PetscInt  *btype;                                        /* ... and boundary types [nbpoints] */

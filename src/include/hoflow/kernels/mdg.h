@@ -19,7 +19,7 @@
 
 #define MDG_NMAX 6
 #define MDG_NP_MAX ((MDG_NMAX + 1) * (MDG_NMAX + 1) * (MDG_NMAX + 1))
-#define MDG_FACE_INFO 7 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np, neighbour local element (-1: boundary), the neighbour's first point of this face in trace (-1: boundary or halo neighbour) */
+#define MDG_FACE_INFO 7 /* per face: own basis offset, neighbour dof offset (-1: boundary), neighbour basis offset (boundary: first data row), face type, neighbour Np, neighbour local element (-1: boundary), the neighbour's first point of this face in trace (-1: boundary, or a halo neighbour with -mdg_halo elements; with -mdg_halo traces a halo neighbour's slot, which the exchange fills) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,8 +52,11 @@ typedef struct {
   int           positivity;  /* ... then positivity (Zhang–Shu: density and pressure >= eps at every point) */
   double        eps;         /* positivity bound */
   const double *bc_point;    /* boundary data, EULER_BC_DATA doubles per boundary face point (rows from face_info[2]) */
-  double       *trace;       /* the state at the face points of every owned element of every block, nv per point, written by the volume kernel */
+  double       *trace;       /* the state at the face points of every owned element (all blocks, nv a point; the volume kernel's), then halo slots (-mdg_halo traces) */
   int           trace0;      /* ... the point of the block's first element's first face point (element e: trace0 + e nfq) */
+  int           subset;      /* nonzero: the volume and face kernels run over the block's elements [range_begin, range_end) only (those with */
+  int           range_begin; /* a halo neighbour, whose traces are sent, or the interior elements, while they are in flight: MeshBlock's */
+  int           range_end;   /* interior_end, FRExchangeFaceRange) */
   /* Navier–Stokes (viscous != 0): BR2 viscous terms (hoflow/kernels/mdg_viscous.h) */
   int           viscous;
   NSViscosity   vis;
@@ -69,8 +72,9 @@ typedef struct {
   void         *stream;     /* CUDA stream */
 } MDGKernelData;
 
-/* rhs = volume term (overwrites) and the trace of every owned element; rhs -= face terms (from the traces of
- * owned elements and the modes of halo neighbours); rhs = M^{-1} rhs. u: local array (owned, then halo). */
+/* rhs = volume term (overwrites) and the trace of the elements of the range (MDGElementRange); rhs -= face terms of the
+ * elements of the range from the traces of owned neighbours and of halo neighbours (-mdg_halo traces) or the modes of
+ * halo neighbours (-mdg_halo elements: u the local array, owned then halo; else unread, may be NULL); rhs = M^{-1} rhs. */
 void MDGVolumeHost(const MDGKernelData *d, const double *u, double *rhs);
 void MDGFaceHost(const MDGKernelData *d, const double *u, double *rhs);
 void MDGLiftHost(const MDGKernelData *d, double *rhs);
@@ -134,6 +138,13 @@ HOFLOW_HD void MDGVolumeElement(const MDGKernelData *d, int e, const double *HOF
   }
 }
 
+/* the elements [begin, end) of the block a volume or face kernel runs over (d->subset) */
+HOFLOW_HD void MDGElementRange(const MDGKernelData *d, int *begin, int *end)
+{
+  *begin = d->subset ? d->range_begin : 0;
+  *end   = d->subset ? d->range_end : d->K;
+}
+
 /* the face of face point qq (0 <= qq < nfq) of an element, and the point's number on that face */
 HOFLOW_HD int MDGFaceOfPoint(const MDGKernelData *d, int qq, int *q)
 {
@@ -154,8 +165,9 @@ HOFLOW_HD void MDGTraceElement(const MDGKernelData *d, int e, const double *HOFL
 }
 
 /* w sJ times the numerical flux at point q (qq of the element) of face f of owned element e, W[nv]: the
- * element's state from its trace, the neighbour's from its trace, from its modes in u (the local array)
- * when it is a halo element, or from the boundary condition */
+ * element's state from its trace, the neighbour's from its trace (owned, or a halo element's slot with -mdg_halo
+ * traces), from its modes in u (the local array) when it is a halo element with -mdg_halo elements, or from the
+ * boundary condition */
 HOFLOW_HD void MDGFacePointFlux(const MDGKernelData *d, int e, int f, int q, int qq, const double *HOFLOW_RESTRICT u, double W[])
 {
   const int     dim = d->dim, nv = d->nv;
