@@ -12,10 +12,7 @@ extern "C" int HoflowDeviceUpload(void **ptr, const void *host, size_t bytes)
 {
   cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 1);
   if (err != cudaSuccess) return (int)err;
-  if (bytes) err = cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice);
-  /* a copy from pageable memory may return before its DMA ends, and kernels on a nonblocking stream (PETSc's on
-   * several ranks, hoflow/device.h) are not ordered after the legacy stream's work: wait for it */
-  return (int)(err == cudaSuccess ? cudaStreamSynchronize(0) : err);
+  return bytes ? (int)cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice) : 0;
 }
 
 extern "C" int HoflowDeviceDownload(void *host, const void *device, size_t bytes, void *stream)

@@ -26,30 +26,6 @@ PetscErrorCode HoflowDMIsCUDA(DM dm, PetscBool *is_cuda)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(HOFLOW_HAVE_CUDA)
-/* Several ranks: PETSc's stream a nonblocking one unless -root_device_context_stream_type says otherwise. PETSc's
- * default is CUDA's legacy NULL stream, with which every copy that the CUDA-aware MPI makes on its own (blocking)
- * streams waits for the kernels in flight: the halo of an operator's product then arrives only after the interior
- * work that was meant to hide it (on 4 H200s the SIPDG product took the kernels' time plus the exchange's, with
- * or without -halo_overlap, 2026-11-27). One rank keeps PETSc's default. */
-static PetscErrorCode HoflowDeviceStreamDefault(MPI_Comm comm)
-{
-  PetscMPIInt size;
-  PetscBool   set;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-root_device_context_stream_type", &set));
-  if (size == 1 || set) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt t = 0; PetscStreamTypes[t] && t < PETSC_STREAM_MAX; t++) /* "nonblocking" (PETSc >= 3.21), "global_nonblocking" before */
-    if (!strcmp(PetscStreamTypes[t], "nonblocking") || !strcmp(PetscStreamTypes[t], "global_nonblocking")) {
-      PetscCall(PetscOptionsSetValue(NULL, "-root_device_context_stream_type", PetscStreamTypes[t]));
-      break;
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
 PetscErrorCode HoflowDeviceSelect(MPI_Comm comm)
 {
   char      vtype[64] = "";
@@ -86,7 +62,6 @@ PetscErrorCode HoflowDeviceSelect(MPI_Comm comm)
       PetscCall(PetscSNPrintf(value, sizeof(value), "%d", lrank % ndev));
       PetscCall(PetscOptionsSetValue(NULL, "-device_select_cuda", value));
     }
-    if (!initialized) PetscCall(HoflowDeviceStreamDefault(comm));
     PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
     err = HoflowDeviceCurrent(&dev);
     if (!err) err = HoflowDeviceBusId(dev, bus, (int)sizeof(bus));

@@ -14,7 +14,6 @@
 #include <petsc/private/pcimpl.h>
 #include <hoflow/compat.h>
 #include <hoflow/device.h>
-#include <hoflow/kernels/device.h>
 #include <hoflow/log.h>
 #include <hoflow/solver.h>
 #if defined(PETSC_HAVE_DEVICE)
@@ -203,12 +202,6 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
   PetscCall(PetscLogEventEnd(HOFLOW_GatherComm, pc, x, 0, 0));
 
   PetscCall(PCApply(g->inner, g->xfull, g->yfull)); /* the same solve on every rank */
-#if defined(HOFLOW_HAVE_CUDA)
-  if (on_device) { /* BoomerAMG's kernels run on hypre's stream, not ordered before PETSc's nonblocking one (several ranks) */
-    const int err = HoflowDeviceSynchronize();
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "-pc_type gather: waiting for the GPU after the coarse solve failed: %s", HoflowDeviceErrorString(err));
-  }
-#endif
 
   /* this rank's rows into y, on the GPU when both vectors are there */
   if (on_device) {
