@@ -212,7 +212,8 @@ for part in ${*:-crash aware strong weak ins tests}; do
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
           inssub) T=300 run inssub19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
-                 -vel_pc_type pmg -ins_subcycles 2 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # the same with 2 LSERK4 subcycles a step (31 advections)
+                 -vel_pc_type pmg -ins_subcycles 2 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # the same with 2 LSERK4 subcycles a step (31 advections); DIVERGES at step 0
+               # on 1, 2, 4 H200s (2026-11-27): 2 subcycles are too few at N = 7, h = 0.0049, dt = 0.005 (advective CFL of a step ~50)
           euler) T=200 run euler67-${n}gpu $n -problem isentropic_vortex -disc mdg -order 3 -dm_plex_simplex 0 -dm_plex_box_faces 1024,1024 \
                    -dm_plex_box_bd periodic,periodic -ts_type ssp -ts_ssp_type rk104 -cfl 0.5 -ts_max_steps 20 -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda $L \
                    -mdg_halo ${SCALE_MDG_HALO:-traces} -mdg_view_halo ;;  # 67 M DOFs; SCALE_MDG_HALO=elements: the exchange of before

@@ -299,7 +299,9 @@ LAYERS = ["core", "ref", "mesh", "kernels", "disc", "op", "solver", "ts", "io", 
 HEADER_LAYER = {"log.h": "core", "expr.h": "core", "device.h": "core", "opshell.h": "core", "registry.h": "core", "ref.h": "ref",
                 "mesh.h": "mesh", "disc.h": "disc", "dg.h": "disc", "mdg.h": "disc", "sem.h": "disc", "fr.h": "disc", "conslaw.h": "disc", "insops.h": "op", "sem_flow.h": "op", "solver.h": "solver",
                 "ts.h": "ts", "io.h": "io", "problem.h": "problems", "physics.h": "physics", "unsteady.h": "physics", "stokes.h": "physics"}
-LEAF_HEADERS = {"compat.h", "shape.h", "geom.h", "kernels/common.h", "kernels/device.h", "kernels/shapes.h"}
+# (kernels/device.h and kernels/halo.h: the CUDA helpers and the halo pack/unpack that core's plumbing calls,
+# PETSc-free, with no hoflow include of their own)
+LEAF_HEADERS = {"compat.h", "shape.h", "geom.h", "kernels/common.h", "kernels/device.h", "kernels/halo.h", "kernels/shapes.h"}
 
 
 def header_layer(h):

@@ -192,7 +192,7 @@ PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start
     op->halo_sf_empty = (PetscBool)(nlocal == nown && n == 0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscCalloc1(nlocal, &read));
+  PetscCall(PetscCalloc1(nown, &read));
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(start[i] >= 0 && len[i] >= 0 && start[i] + len[i] <= nown, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: local range [%" PetscInt_FMT ", %" PetscInt_FMT ") read after the exchange is not owned (owned values 0..%" PetscInt_FMT ")", op->name, start[i], start[i] + len[i], nown);
     for (PetscInt j = start[i]; j < start[i] + len[i]; j++) read[j] = PETSC_TRUE;
