@@ -161,18 +161,52 @@ static PetscErrorCode OpShellHaloSFEnd(OpShell *op, PetscInt k, Vec g, Vec local
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start[], const PetscInt len[])
+PetscErrorCode OpShellHaloLeaves(OpShell *op, PetscInt *nowned, PetscInt *nghost, PetscInt **ghost_local, PetscSFNode **ghost_remote)
 {
-  const char *const  modes[] = {"needed", "full"};
-  PetscInt           mode = 0, nroots, nleaves, nown, nlocal, nkeep = 0, *keep_local;
+  PetscMPIInt        rank;
   PetscSF            ssf;
-  PetscSection       gsection, lsection;
+  PetscInt           nroots, nleaves, nself = 0;
   const PetscInt    *ilocal;
   const PetscSFNode *iremote;
-  PetscSFNode       *keep_remote;
-  PetscBool         *read;
-  PetscMPIInt        size, rank;
-  MPI_Comm           comm;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)op->dm), &rank));
+  PetscCall(DMGetSectionSF(op->dm, &ssf));
+  PetscCall(PetscSFSetUp(ssf));
+  PetscCall(PetscSFGetGraph(ssf, &nroots, &nleaves, &ilocal, &iremote));
+  *nghost = 0;
+  for (PetscInt i = 0; i < nleaves; i++) {
+    const PetscInt l = ilocal ? ilocal[i] : i;
+    if (iremote[i].rank == rank) {
+      PetscCheck(l == iremote[i].index && l < nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: local value %" PetscInt_FMT " is owned value %" PetscInt_FMT "; the halo exchange needs the owned values first in a local vector, in the global order", op->name, l, iremote[i].index);
+      nself++;
+    } else {
+      PetscCheck(l >= nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: local value %" PetscInt_FMT " comes from another rank but lies among the %" PetscInt_FMT " owned values", op->name, l, nroots);
+      (*nghost)++;
+    }
+  }
+  PetscCheck(nself == nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " owned values in the local vector; the halo exchange needs all of them", op->name, nself, nroots);
+  PetscCall(PetscMalloc1(PetscMax(*nghost, 1), ghost_local));
+  PetscCall(PetscMalloc1(PetscMax(*nghost, 1), ghost_remote));
+  *nghost = 0;
+  for (PetscInt i = 0; i < nleaves; i++)
+    if (iremote[i].rank != rank) {
+      (*ghost_local)[*nghost]    = ilocal ? ilocal[i] : i;
+      (*ghost_remote)[(*nghost)++] = iremote[i];
+    }
+  *nowned = nroots;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start[], const PetscInt len[])
+{
+  const char *const modes[] = {"needed", "full"};
+  PetscInt          mode = 0, nown, nlocal, nghost, nkeep = 0, *ghost_local, *keep_local;
+  PetscSection      gsection, lsection;
+  PetscSFNode      *ghost_remote, *keep_remote;
+  PetscBool        *read;
+  PetscMPIInt       size, rank;
+  MPI_Comm          comm;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-halo_local", modes, 2, &mode, NULL));
@@ -182,34 +216,27 @@ PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start
   comm = PetscObjectComm((PetscObject)op->dm);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(DMGetGlobalSection(op->dm, &gsection));
-  PetscCall(DMGetLocalSection(op->dm, &lsection));
-  PetscCall(PetscSectionGetConstrainedStorageSize(gsection, &nown));
-  PetscCall(PetscSectionGetStorageSize(lsection, &nlocal));
   if (size == 1) {
     /* one rank: with no halo and nothing read after the exchange there is nothing to move (and no section star
      * forest to build: 0.8 s for the DMs of pMG at 19.3 M DOFs); otherwise the one-rank copy of the whole vector */
+    PetscCall(DMGetGlobalSection(op->dm, &gsection));
+    PetscCall(DMGetLocalSection(op->dm, &lsection));
+    PetscCall(PetscSectionGetConstrainedStorageSize(gsection, &nown));
+    PetscCall(PetscSectionGetStorageSize(lsection, &nlocal));
     op->halo_sf_empty = (PetscBool)(nlocal == nown && n == 0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* the halo values from their owners; the owned values read, from this rank's own global array, where owned
+   * value l of the local vector is value l (OpShellHaloLeaves checks it) */
+  PetscCall(OpShellHaloLeaves(op, &nown, &nghost, &ghost_local, &ghost_remote));
   PetscCall(PetscCalloc1(nown, &read));
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(start[i] >= 0 && len[i] >= 0 && start[i] + len[i] <= nown, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: local range [%" PetscInt_FMT ", %" PetscInt_FMT ") read after the exchange is not owned (owned values 0..%" PetscInt_FMT ")", op->name, start[i], start[i] + len[i], nown);
     for (PetscInt j = start[i]; j < start[i] + len[i]; j++) read[j] = PETSC_TRUE;
   }
-  /* the section star forest's remote leaves (the halo values); the owned values read come from this rank's own
-   * global array, where owned value l of the local vector is value l (hoflow/mesh.h: owned elements first) */
-  PetscCall(DMGetSectionSF(op->dm, &ssf));
-  PetscCall(PetscSFGetGraph(ssf, &nroots, &nleaves, &ilocal, &iremote));
-  PetscCheck(nroots == nown, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the section star forest has %" PetscInt_FMT " roots, not the %" PetscInt_FMT " owned values", op->name, nroots, nown);
-  for (PetscInt i = 0; i < nleaves; i++) {
-    const PetscInt l = ilocal ? ilocal[i] : i;
-    PetscCheck(l < nown || iremote[i].rank != rank, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the local vector is not owned values then halo values (entry %" PetscInt_FMT " of %" PetscInt_FMT " owned)", op->name, l, nown);
-    if (l >= nown) nkeep++;
-  }
   for (PetscInt l = 0; l < nown; l++) nkeep += read[l] ? 1 : 0;
-  PetscCall(PetscMalloc1(nkeep, &keep_local));
-  PetscCall(PetscMalloc1(nkeep, &keep_remote));
+  PetscCall(PetscMalloc1(nkeep + nghost, &keep_local));
+  PetscCall(PetscMalloc1(nkeep + nghost, &keep_remote));
   nkeep = 0;
   for (PetscInt l = 0; l < nown; l++) {
     if (!read[l]) continue;
@@ -218,16 +245,13 @@ PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start
     keep_remote[nkeep].index = l;
     nkeep++;
   }
-  for (PetscInt i = 0; i < nleaves; i++) {
-    const PetscInt l = ilocal ? ilocal[i] : i;
-    if (l < nown) continue;
-    keep_local[nkeep]  = l;
-    keep_remote[nkeep] = iremote[i];
-    nkeep++;
-  }
+  PetscCall(PetscArraycpy(keep_local + nkeep, ghost_local, nghost));
+  PetscCall(PetscArraycpy(keep_remote + nkeep, ghost_remote, nghost));
   PetscCall(PetscFree(read));
+  PetscCall(PetscFree(ghost_local));
+  PetscCall(PetscFree(ghost_remote));
   PetscCall(PetscSFCreate(comm, &op->halo_sf));
-  PetscCall(PetscSFSetGraph(op->halo_sf, nroots, nkeep, keep_local, PETSC_OWN_POINTER, keep_remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetGraph(op->halo_sf, nown, nkeep + nghost, keep_local, PETSC_OWN_POINTER, keep_remote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(op->halo_sf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

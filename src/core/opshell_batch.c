@@ -32,46 +32,26 @@ struct _n_OpShellBatch {
 
 PetscErrorCode OpShellHaloSetUpBatch(OpShell *op)
 {
-  MPI_Comm           comm = PetscObjectComm((PetscObject)op->dm);
-  PetscMPIInt        size, rank;
-  PetscSF            section_sf, ghost_sf;
-  PetscInt           nroots, nleaves, nself = 0, nghost = 0, nsend = 0;
-  const PetscInt    *ilocal;
-  const PetscSFNode *iremote;
-  PetscSFNode       *ghost_remote;
-  PetscInt          *one, *needed, *number, *ghost_number;
-  OpShellBatch       b;
+  MPI_Comm     comm = PetscObjectComm((PetscObject)op->dm);
+  PetscMPIInt  size;
+  PetscSF      ghost_sf;
+  PetscInt     nroots, nghost, nsend = 0, *ghost_local;
+  PetscSFNode *ghost_remote;
+  PetscInt    *one, *needed, *number, *ghost_number;
+  OpShellBatch b;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   if (op->batch || size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  /* the section star forest that DMGlobalToLocal uses, built and set up here (at operator creation) rather
-   * than at the first exchange, inside a time step (0.16 s of the 2-GPU Taylor vortex's advection stage at
-   * 18.6 M DOFs, 2026-11-26i) */
-  PetscCall(DMGetSectionSF(op->dm, &section_sf));
-  PetscCall(PetscSFSetUp(section_sf));
-  PetscCall(PetscSFGetGraph(section_sf, &nroots, &nleaves, &ilocal, &iremote));
+  /* the section star forest's halo leaves (OpShellHaloLeaves builds and sets up the star forest that DMGlobalToLocal
+   * uses here, at operator creation, rather than at the first exchange, inside a time step: 0.16 s of the 2-GPU
+   * Taylor vortex's advection stage at 18.6 M DOFs, 2026-11-26i) */
+  PetscCall(OpShellHaloLeaves(op, &nroots, &nghost, &ghost_local, &ghost_remote));
   PetscCall(PetscNew(&b));
   b->nowned = nroots;
-  for (PetscInt i = 0; i < nleaves; i++) {
-    const PetscInt l = ilocal ? ilocal[i] : i;
-    if (iremote[i].rank == rank) {
-      PetscCheck(l == iremote[i].index && l < nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: local node %" PetscInt_FMT " is owned node %" PetscInt_FMT "; the batched halo exchange needs the owned nodes first in a local vector, in the global order", op->name, l, iremote[i].index);
-      nself++;
-    } else
-      nghost++;
-  }
-  PetscCheck(nself == nroots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " owned nodes in the local vector; the batched halo exchange needs all of them", op->name, nself, nroots);
-  /* the ghost nodes' star forest (leaves contiguous), and which owned nodes it reads */
-  PetscCall(PetscMalloc1(nghost, &ghost_remote));
   PetscCall(PetscMalloc1(PetscMax(nghost, 1), &b->ghost_index));
-  nghost = 0;
-  for (PetscInt i = 0; i < nleaves; i++)
-    if (iremote[i].rank != rank) {
-      ghost_remote[nghost]     = iremote[i];
-      b->ghost_index[nghost++] = (int)(ilocal ? ilocal[i] : i);
-    }
+  for (PetscInt j = 0; j < nghost; j++) b->ghost_index[j] = (int)ghost_local[j];
+  PetscCall(PetscFree(ghost_local));
   PetscCall(PetscSFCreate(comm, &ghost_sf));
   PetscCall(PetscSFSetGraph(ghost_sf, nroots, nghost, NULL, PETSC_COPY_VALUES, ghost_remote, PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(ghost_sf));

@@ -78,6 +78,10 @@ PETSC_EXTERN PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const Pe
  * exchange and their owned neighbours), so that the exchange moves only those instead of the whole vector (on
  * one rank, where the work after the exchange is empty: nothing). The other owned values of the local vector
  * are then undefined. -halo_local full keeps the whole-vector exchange (the measurement of what this saves). */
+/* The halo values of op's DM: the section star forest's leaves on other ranks (local index ghost_local[i] from
+ * ghost_remote[i], nghost of them; both allocated, for the caller to free), after checking the layout every filtered
+ * exchange relies on: the local vector is the nowned owned values in the global order, then the halo values. */
+PETSC_EXTERN PetscErrorCode OpShellHaloLeaves(OpShell *op, PetscInt *nowned, PetscInt *nghost, PetscInt **ghost_local, PetscSFNode **ghost_remote);
 PETSC_EXTERN PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start[], const PetscInt len[]);
 /* The halo exchange of n global vectors g[n] (n <= HALO_NMAX, 12) into local slots slot[n] (NULL: 0..n-1)
  * in one message per neighbour
