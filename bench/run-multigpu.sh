@@ -80,21 +80,22 @@ for part in ${*:-crash aware strong weak ins tests}; do
   halo)   # the SIPDG product's halo exchange on 1, 2, 4 GPUs (bench/halo_bench.c): microseconds a call of the exchange
           # alone (device idle before each), the product back to back and its kernels, per rank and the maximum, N = 6
           # at 19.3 M DOFs (HALO_REFINE, 7) with -halo_local needed (the default: halo values and the owned values read
-          # after the exchange) and full (the whole vector, DMGlobalToLocal), and without overlap; then the Poisson
-          # solve (19 iterations) with needed and full on each GPU count
+          # after the exchange), through CUDA IPC (-halo_transport auto: the default on one host) and PetscSF
+          # (-halo_transport mpi), with and without overlap; then the Poisson solve (19 iterations) with each transport.
+          # (-halo_local full, the whole vector: 2026-11-27, h200x4_2026-11-27_scaling.md)
     ( source scripts/gpu-toolchain/env.sh
       make CUDA=1 -j32 build/bench/halo_bench > "$OUT/build-halo.log" 2>&1 || tail -20 "$OUT/build-halo.log"
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       H="-dm_plex_filename examples/meshes/square.msh -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -bench_order 6 -bench_reps 200 -dm_vec_type cuda"
       for n in $list; do
-        for v in "needed" "full" "needed -halo_overlap 0"; do
+        for v in "needed -halo_transport ipc" "needed -halo_transport mpi" "needed -halo_overlap 0 -halo_transport ipc" "needed -halo_overlap 0 -halo_transport mpi"; do
           echo "halo_bench $n GPU(s), -halo_local $v:"
           timeout 120 mpiexec --bind-to none -n $n ./build/bench/halo_bench $H -halo_local $v 2>&1 | grep -E "^(rank|halo_bench|.*ERROR)" | cut -c1-200
           [ $n = 1 ] && break
         done
       done
       for n in $list; do
-        for v in needed full; do T=120 run r${HALO_REFINE:-7}-${n}gpu-$v $n $P6 -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -halo_local $v -log_view; done
+        for v in ipc mpi; do T=120 run r${HALO_REFINE:-7}-${n}gpu-$v $n $P6 -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -halo_transport $v -log_view; done
       done ) ;;
   levels) # where the 2-GPU solve time goes (multigrid levels, coarse BoomerAMG), and coarse-solve variants
     ( source scripts/gpu-toolchain/env.sh
@@ -210,7 +211,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
           case $what in
           poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L $LMG ;;  # 77 M DOFs
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
-                 -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # 18.6 M DOFs
+                 -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ${EXTRA:-} ;;  # 18.6 M DOFs
           inssub) T=300 run inssub19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ins_subcycles 2 -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ;;  # the same with 2 LSERK4 subcycles a step (31 advections); DIVERGES at step 0
                # on 1, 2, 4 H200s (2026-11-27): 2 subcycles are too few at N = 7, h = 0.0049, dt = 0.005 (advective CFL of a step ~50)
@@ -226,7 +227,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
                   -monitor_interval 100000 -progress_interval -1 -monitor_file none -dm_vec_type cuda -log_view ;;  # 40^3: 20.5 M DOF-variables, the viscous terms
           weak) f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
                 T=200 run weak-${n}gpu $n -problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml \
-                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L $LMG ;;
+                  -dm_vec_type cuda -dm_plex_box_faces $f,$f $L $LMG ${EXTRA:-} ;;
           esac
           nm=$(ls "$OUT" | grep -E "^${what}[0-9]*-${n}gpu\.log$" | head -1)
           [ -n "$nm" ] && case $what in ins*) grep -E "^ *[0-9]+: +INS " "$OUT/$nm" | cut -c1-60 ;; esac

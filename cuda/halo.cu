@@ -1,6 +1,7 @@
 // CUDA twins of the batched halo exchange's pack and unpack (src/kernels/halo.c, hoflow/kernels/halo.h):
 // one thread per (node, array) pair, consecutive threads on consecutive buffer entries. No PETSc here.
 #include <cuda_runtime.h>
+#include <string.h>
 #include <hoflow/kernels/halo.h>
 
 __global__ static void HaloGatherKernel(int n, int m, const int *__restrict__ index, HaloArrays a, double *__restrict__ buffer)
@@ -30,5 +31,106 @@ extern "C" int HaloScatterCUDA(int n, int m, const int *index, const double *buf
 {
   const long total = (long)n * m;
   if (total) HaloScatterKernel<<<(unsigned)((total + 255) / 256), 256, 0, (cudaStream_t)stream>>>(n, m, index, buffer, a);
+  return (int)cudaGetLastError();
+}
+
+// The peer-to-peer transport (core/halo_ipc.c). A block (blockIdx.x of side.blocks) of segment blockIdx.y waits
+// in one thread for its flag, copies a stride of the segment's entries, and the last block of the segment to
+// finish (an arrival counter) signals the peer after a system-wide fence. The fences order every thread's
+// writes (push) or reads (pull) before the signal; volatile loads keep the waits reading memory.
+__device__ static void HaloIPCWait(unsigned long long *flag, unsigned long long round)
+{
+  if (threadIdx.x == 0) {
+    while (*(volatile unsigned long long *)flag < round) { }
+    __threadfence_system();
+  }
+  __syncthreads();
+}
+
+__device__ static void HaloIPCSignal(unsigned int *count, unsigned long long *signal, unsigned long long round)
+{
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (atomicAdd(count, 1u) == gridDim.x - 1) {
+      *count = 0;
+      __threadfence_system();
+      *(volatile unsigned long long *)signal = round;
+    }
+  }
+}
+
+__global__ static void HaloIPCPushKernel(HaloIPCSide side, int unit, unsigned long long seq, const double *__restrict__ root, double *__restrict__ leaf)
+{
+  const long stride = (long)gridDim.x * blockDim.x, first = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if ((int)blockIdx.y == side.nseg) { // this rank's own leaves
+    for (long t = first; t < (long)side.nself * unit; t += stride) {
+      const long e = t / unit, c = t % unit;
+      leaf[(long)side.self_leaf[e] * unit + c] = root[(long)side.self_root[e] * unit + c];
+    }
+    return;
+  }
+  const HaloIPCSegment s = side.seg[blockIdx.y];
+  HaloIPCWait(s.wait, seq - 1); // the receiver has read the previous round
+  double *dst = s.buffer + (long)s.offset * unit;
+  for (long t = first; t < (long)s.count * unit; t += stride) {
+    const long e = t / unit, c = t % unit;
+    dst[t] = root[(long)side.index[s.start + e] * unit + c];
+  }
+  HaloIPCSignal(&side.count[blockIdx.y], s.signal, seq);
+}
+
+__global__ static void HaloIPCPullKernel(HaloIPCSide side, int unit, unsigned long long seq, double *__restrict__ leaf)
+{
+  const long           stride = (long)gridDim.x * blockDim.x, first = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  const HaloIPCSegment s      = side.seg[blockIdx.y];
+  HaloIPCWait(s.wait, seq); // the sender has written this round
+  const double *src = s.buffer + (long)s.offset * unit;
+  for (long t = first; t < (long)s.count * unit; t += stride) {
+    const long e = t / unit, c = t % unit;
+    leaf[(long)side.index[s.start + e] * unit + c] = __ldcg(src + t);
+  }
+  HaloIPCSignal(&side.count[blockIdx.y], s.signal, seq);
+}
+
+extern "C" int HaloIPCAlloc(void **ptr, size_t bytes)
+{
+  cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 8);
+  return (int)(err == cudaSuccess ? cudaMemset(*ptr, 0, bytes ? bytes : 8) : err);
+}
+
+extern "C" int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES])
+{
+  cudaIpcMemHandle_t h;
+  static_assert(sizeof(h) == HALO_IPC_HANDLE_BYTES, "CUDA IPC handle size");
+  cudaError_t err = cudaIpcGetMemHandle(&h, ptr);
+  if (err == cudaSuccess) memcpy(handle, &h, sizeof(h));
+  return (int)err;
+}
+
+extern "C" int HaloIPCOpen(const char handle[HALO_IPC_HANDLE_BYTES], void **ptr)
+{
+  cudaIpcMemHandle_t h;
+  memcpy(&h, handle, sizeof(h));
+  cudaError_t err = cudaIpcOpenMemHandle(ptr, h, cudaIpcMemLazyEnablePeerAccess);
+  if (err != cudaSuccess) (void)cudaGetLastError(); // a failed mapping (e.g. the peer's GPU not visible here) is reported, not left for the next launch
+  return (int)err;
+}
+
+extern "C" int HaloIPCClose(void *ptr)
+{
+  return (int)cudaIpcCloseMemHandle(ptr);
+}
+
+extern "C" int HaloIPCPushCUDA(HaloIPCSide side, int unit, unsigned long long seq, const double *root, double *leaf, void *stream)
+{
+  const int rows = side.nseg + (side.nself ? 1 : 0);
+  if (rows) HaloIPCPushKernel<<<dim3((unsigned)side.blocks, (unsigned)rows), 256, 0, (cudaStream_t)stream>>>(side, unit, seq, root, leaf);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int HaloIPCPullCUDA(HaloIPCSide side, int unit, unsigned long long seq, double *leaf, void *stream)
+{
+  if (side.nseg) HaloIPCPullKernel<<<dim3((unsigned)side.blocks, (unsigned)side.nseg), 256, 0, (cudaStream_t)stream>>>(side, unit, seq, leaf);
   return (int)cudaGetLastError();
 }

@@ -27,7 +27,9 @@ PetscErrorCode OpShellDestroy(OpShell *op)
     PetscCall(VecDestroy(&op->local_device[k]));
   }
   PetscCall(PetscSFDestroy(&op->halo_sf));
-  op->halo_sf_empty = PETSC_FALSE;
+  PetscCall(HaloIPCDestroy(&op->halo_ipc));
+  op->halo_ipc_ready = PETSC_FALSE;
+  op->halo_sf_empty  = PETSC_FALSE;
   PetscCall(OpShellBatchDestroy(op));
   PetscCall(HoflowDeviceArraysFree(&op->device));
   op->device_ready = PETSC_FALSE;
@@ -154,7 +156,11 @@ PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n)
 static PetscErrorCode OpShellHaloSFEnd(OpShell *op, PetscInt k, Vec g, Vec local)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscSFBcastEnd(op->halo_sf, MPIU_SCALAR, op->halo_root[k], op->halo_leaf[k], MPI_REPLACE));
+  if (op->halo_ipc_slot[k])
+    PetscCall(HaloIPCEnd(op->halo_ipc, 1, op->halo_leaf[k], op->stream));
+  else
+    PetscCall(PetscSFBcastEnd(op->halo_sf, MPIU_SCALAR, op->halo_root[k], op->halo_leaf[k], MPI_REPLACE));
+  op->halo_ipc_slot[k] = PETSC_FALSE;
   PetscCall(OpShellRestoreArrayWrite(op, local, &op->halo_leaf[k]));
   PetscCall(OpShellRestoreArrayRead(op, g, &op->halo_root[k]));
   op->halo_done[k] = PETSC_TRUE;
@@ -211,7 +217,9 @@ PetscErrorCode OpShellSetHaloReads(OpShell *op, PetscInt n, const PetscInt start
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-halo_local", modes, 2, &mode, NULL));
   PetscCall(PetscSFDestroy(&op->halo_sf));
-  op->halo_sf_empty = PETSC_FALSE;
+  PetscCall(HaloIPCDestroy(&op->halo_ipc));
+  op->halo_ipc_ready = PETSC_FALSE;
+  op->halo_sf_empty  = PETSC_FALSE;
   if (mode == 1) PetscFunctionReturn(PETSC_SUCCESS);
   comm = PetscObjectComm((PetscObject)op->dm);
   PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -261,7 +269,7 @@ PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
   Vec         local;
   PetscMPIInt size;
   PetscInt    ng, nl;
-  PetscBool   g_cuda;
+  PetscBool   g_cuda, busy = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
@@ -272,7 +280,17 @@ PetscErrorCode OpShellHaloBegin(OpShell *op, PetscInt k, Vec g)
   if (op->halo_sf) { /* the halo values and the owned values read after the exchange, not the whole vector */
     PetscCall(OpShellGetArrayRead(op, g, &op->halo_root[k]));
     PetscCall(OpShellGetArrayWrite(op, local, &op->halo_leaf[k]));
-    PetscCall(PetscSFBcastBegin(op->halo_sf, MPIU_SCALAR, op->halo_root[k], op->halo_leaf[k], MPI_REPLACE));
+    if (op->on_device && !op->halo_ipc_ready) { /* collective: the first device exchange is every rank's */
+      PetscCall(HaloIPCCreate(op->halo_sf, 1, op->name, &op->halo_ipc));
+      op->halo_ipc_ready = PETSC_TRUE;
+    }
+    op->halo_ipc_slot[k] = PETSC_FALSE;
+    if (op->on_device && op->halo_ipc) PetscCall(HaloIPCBusy(op->halo_ipc, &busy));
+    if (op->on_device && op->halo_ipc && !busy) {
+      PetscCall(HaloIPCBegin(op->halo_ipc, 1, op->halo_root[k], op->halo_leaf[k], op->stream));
+      op->halo_ipc_slot[k] = PETSC_TRUE;
+    } else
+      PetscCall(PetscSFBcastBegin(op->halo_sf, MPIU_SCALAR, op->halo_root[k], op->halo_leaf[k], MPI_REPLACE));
     op->halo_done[k] = PETSC_FALSE;
     if (!op->overlap) PetscCall(OpShellHaloSFEnd(op, k, g, local));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -26,6 +26,9 @@ struct _n_OpShellBatch {
   const int   *send_index_device, *ghost_index_device;
   double      *send_device, *recv_device;
   MPI_Datatype unit[HALO_NMAX + 1]; /* n scalars (n >= 2) */
+  HaloIPC      ipc;                 /* the device exchange through CUDA IPC (hoflow/halo_ipc.h; NULL: PetscSF) */
+  PetscBool    ipc_ready;           /* whether HaloIPCCreate ran (at the first device exchange) */
+  PetscBool    ipc_round;           /* the exchange in flight took it */
   PetscInt     n;                   /* vectors of the exchange in flight (0: none) */
   PetscBool    done;                /* the exchange in flight already ended (-halo_overlap 0) */
 };
@@ -91,6 +94,7 @@ PetscErrorCode OpShellBatchDestroy(OpShell *op)
 
   PetscFunctionBeginUser;
   if (!b) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HaloIPCDestroy(&b->ipc));
   PetscCall(PetscSFDestroy(&b->sf));
   PetscCall(PetscFree(b->send_index));
   PetscCall(PetscFree(b->ghost_index));
@@ -123,7 +127,11 @@ static PetscErrorCode OpShellBatchFinish(OpShell *op, PetscInt n, const PetscInt
   Vec          local[HALO_NMAX];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSFBcastEnd(b->sf, b->unit[n], send, recv, MPI_REPLACE));
+  if (b->ipc_round)
+    PetscCall(HaloIPCEnd(b->ipc, n, recv, op->stream));
+  else
+    PetscCall(PetscSFBcastEnd(b->sf, b->unit[n], send, recv, MPI_REPLACE));
+  b->ipc_round = PETSC_FALSE;
   for (PetscInt k = 0; k < n; k++) {
     PetscCall(OpShellGetLocal(op, slot ? slot[k] : k, &local[k]));
     PetscCall(OpShellGetArrayWrite(op, local[k], &a.out[k]));
@@ -160,7 +168,15 @@ PetscErrorCode OpShellHaloBeginMany(OpShell *op, PetscInt n, const PetscInt slot
     PetscCall(OpShellCheckKernel(op, HOFLOW_CUDA(HaloGatherCUDA((int)n, (int)b->nsend, b->send_index_device, a, send, op->stream)), "halo pack"));
   else
     HaloGatherHost((int)n, (int)b->nsend, b->send_index, a, send);
-  PetscCall(PetscSFBcastWithMemTypeBegin(b->sf, b->unit[n], mtype, send, mtype, recv, MPI_REPLACE));
+  if (op->on_device && !b->ipc_ready) { /* collective: the first device exchange is every rank's */
+    PetscCall(HaloIPCCreate(b->sf, HALO_NMAX, op->name, &b->ipc));
+    b->ipc_ready = PETSC_TRUE;
+  }
+  b->ipc_round = (PetscBool)(op->on_device && b->ipc);
+  if (b->ipc_round)
+    PetscCall(HaloIPCBegin(b->ipc, n, send, recv, op->stream));
+  else
+    PetscCall(PetscSFBcastWithMemTypeBegin(b->sf, b->unit[n], mtype, send, mtype, recv, MPI_REPLACE));
   /* the owned part of each local vector while the ghosts' values are in flight */
   for (PetscInt k = 0; k < n; k++) {
     Vec          local;

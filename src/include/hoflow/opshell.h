@@ -19,6 +19,7 @@
 #include <petscmat.h>
 #include <petscdm.h>
 #include <hoflow/device.h>
+#include <hoflow/halo_ipc.h>
 
 #define OPSHELL_NLOCAL 18 /* e.g. the incompressible operators: 6 inputs, 9 past velocities, 3 advecting components */
 
@@ -51,6 +52,10 @@ typedef struct {
   PetscBool          halo_sf_empty;
   const PetscScalar *halo_root[OPSHELL_NLOCAL];
   PetscScalar       *halo_leaf[OPSHELL_NLOCAL];
+  /* the filtered exchange on the device through CUDA IPC (hoflow/halo_ipc.h; NULL: PetscSF), set up at the first
+   * device exchange; which slots' rounds in flight took it */
+  HaloIPC   halo_ipc;
+  PetscBool halo_ipc_ready, halo_ipc_slot[OPSHELL_NLOCAL];
   OpShellBatch       batch;                /* several ranks: the batched exchange (OpShellHaloSetUpBatch) */
 } OpShell;
 

@@ -4,6 +4,8 @@
  * twins in cuda/halo.cu; both only copy, so the exchanged values are the same bits as n exchanges'. */
 #pragma once
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,41 @@ void HaloGatherHost(int n, int m, const int *index, HaloArrays a, double *buffer
 void HaloScatterHost(int n, int m, const int *index, const double *buffer, HaloArrays a);
 int  HaloGatherCUDA(int n, int m, const int *index, HaloArrays a, double *buffer, void *stream);
 int  HaloScatterCUDA(int n, int m, const int *index, const double *buffer, HaloArrays a, void *stream);
+
+/* The peer-to-peer transport of a halo exchange between the GPUs of one host (core/halo_ipc.c): a sender's push
+ * kernel writes its values straight into each receiver's buffer (CUDA IPC memory of the receiver's GPU), then
+ * sets the receiver's ready flag to the round's sequence number; the receiver's pull kernel waits for that flag,
+ * scatters its buffer into the leaves and sets the sender's freed flag, which the sender's next push waits for.
+ * Everything is ordered on the two GPUs' streams: no host synchronization and no MPI call per exchange. */
+#define HALO_IPC_HANDLE_BYTES 64
+
+/* One neighbour of a push (the receiver) or of a pull (the sender): entries start..start + count of the index
+ * list; buffer + offset * unit is where those entries' values travel (the receiver's memory in a push, one's
+ * own in a pull); signal is set to the round when they are written (push) or read (pull); wait is one's own
+ * flag that must reach the round (pull) or the round before (push) first. */
+typedef struct {
+  int                 start, count, offset;
+  double             *buffer;
+  unsigned long long *signal, *wait;
+} HaloIPCSegment;
+
+/* One side of an exchange on the device: nseg segments (device array seg), the index list (root indices in a
+ * push, leaf indices in a pull), one arrival counter a segment, and the nself entries this rank copies from its
+ * own roots to its own leaves (in the push: self_root[i] -> self_leaf[i]). */
+typedef struct {
+  int                   nseg, nself, blocks;
+  const HaloIPCSegment *seg;
+  const int            *index, *self_root, *self_leaf;
+  unsigned int         *count;
+} HaloIPCSide;
+
+int HaloIPCAlloc(void **ptr, size_t bytes); /* zeroed device memory that can be exported */
+int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES]);
+int HaloIPCOpen(const char handle[HALO_IPC_HANDLE_BYTES], void **ptr); /* another process's allocation, mapped here */
+int HaloIPCClose(void *ptr);
+/* leaf values from roots (unit scalars an entry) through a push side and a pull side of round seq */
+int HaloIPCPushCUDA(HaloIPCSide side, int unit, unsigned long long seq, const double *root, double *leaf, void *stream);
+int HaloIPCPullCUDA(HaloIPCSide side, int unit, unsigned long long seq, double *leaf, void *stream);
 
 #ifdef __cplusplus
 }

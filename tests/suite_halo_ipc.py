@@ -1,0 +1,54 @@
+# hoflow test suite: the peer-to-peer halo transport (hoflow/halo_ipc.h, -halo_transport auto|ipc|mpi). exec()'d by
+# tests/run.py into its globals. GPU only: the transport moves device arrays between the GPUs of one host. It only
+# copies, so a run through it must give the same bits as PetscSF's (the same iterations and printed errors).
+
+
+def gpu_count():
+    return subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
+
+
+def halo_transport_pair(args, ranks, parse):
+    """the run with -halo_transport ipc (an error where it cannot be taken) and with mpi, all GPUs visible"""
+    ipc = parse(run(MPIEXEC + [str(ranks), HOFLOW] + args + ["-halo_transport", "ipc"])[1])
+    mpi = parse(run(MPIEXEC + [str(ranks), HOFLOW] + args + ["-halo_transport", "mpi"])[1])
+    return ipc, mpi
+
+
+@test("gpu/halo-ipc/poisson-pmg-2-and-4-gpus", gpu=True)
+def _():
+    """pMG-AMG on 2 (and 4, where there are 4 GPUs) ranks: the SIPDG exchanges of every level through CUDA IPC give
+    the iterations and error of PetscSF's exchange, with and without overlap."""
+    two_gpus_or_skip()
+    args = ["-dm_vec_type", "cuda", "-order", "4", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-12", "-dm_plex_filename", SQUARE, "-dm_refine", "3"]
+    done = []
+    for ranks in [2] + ([4] if gpu_count() >= 4 else []):
+        for extra in ([], ["-halo_overlap", "0"]):
+            ipc, mpi = halo_transport_pair(args + extra, ranks, summary)
+            check(ipc["iterations"] == mpi["iterations"] and ipc["L2"] == mpi["L2"], "%d GPUs%s: ipc %s / mpi %s" % (ranks, " ".join([""] + extra), ipc, mpi))
+        done.append("%d GPUs: %d iterations, L2 %.9e" % (ranks, ipc["iterations"], ipc["L2"]))
+    return "; ".join(done) + " (ipc = mpi, also without overlap)"
+
+
+@test("gpu/halo-ipc/ins-2-gpus", gpu=True)
+def _():
+    """The incompressible step on 2 GPUs: the batched exchanges (several vectors a message) and the solvers' SIPDG
+    exchanges through CUDA IPC give PetscSF's velocity and pressure errors."""
+    two_gpus_or_skip()
+    args = TV[1:] + ["-dm_vec_type", "cuda", "-order", "4", "-dm_refine", "1", "-ts_dt", "5e-3", "-ts_max_steps", "10", "-ins_subcycles", "2", "-vel_ksp_rtol", "1e-12", "-pres_ksp_rtol", "1e-12"]
+    ipc, mpi = halo_transport_pair(args, 2, ins_summary)
+    check(ipc["L2"] == mpi["L2"] and ipc["L2_p"] == mpi["L2_p"], "ipc %s / mpi %s" % (ipc, mpi))
+    return "L2 %.9e, L2_p %.9e on both" % (ipc["L2"], ipc["L2_p"])
+
+
+@test("gpu/errors/halo-ipc-shared-gpu", gpu=True)
+def _():
+    """Two ranks on one GPU (-gpu_shared): -halo_transport ipc is refused naming the option and the reason; the
+    default (auto) keeps PetscSF and runs."""
+    gpu_or_skip()
+    args = ["-dm_vec_type", "cuda", "-problem", "poisson", "-order", "3", "-dm_plex_filename", SQUARE, "-dm_refine", "1", "-gpu_shared"]
+    one_gpu = ["bash", "-c", 'CUDA_VISIBLE_DEVICES=0 exec "$0" "$@"', HOFLOW]
+    code, out = run(MPIEXEC + ["2"] + one_gpu + args + ["-halo_transport", "ipc"], expect_ok=False, timeout=120)
+    check(code != 0 and re.search(r"-halo_transport ipc \([^)]*\): two ranks share a GPU", out), "expected a clear error:\n%s" % out[-1500:])
+    s = summary(run(MPIEXEC + ["2"] + one_gpu + args, timeout=120)[1])
+    check(s["L2"] < 1e-2, "the shared run with the default transport: %s" % s)
+    return "refused: %s; auto: L2 %.3e" % (re.search(r"-halo_transport ipc \([^)]*\): two ranks share a GPU", out).group(0), s["L2"])
