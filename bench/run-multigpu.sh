@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -107,6 +107,16 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run r7-1gpu-aggnl1 1 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
       run r7-2gpu-aggnl1 2 $P6 -dm_refine 7 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
       for f in r7-1gpu-levels r7-2gpu-levels r7-2gpu-telescope; do echo "$f:"; grep -E "^(MGSmooth Level|MGResid Level|MGInterp Level|PCApply|KSPSolve|VecTDot|VecNorm) " "$OUT/$f.log" | cut -c1-40; done ) ;;
+  levels77) # issue 19: where the 77 M DOF solve's time goes on 1 and 4 GPUs (multigrid levels with GPU timers: they
+          # synchronize at every event, so the level shares, not the totals), then the gathered coarse solve's BoomerAMG
+          # with aggressive coarsening on its first level (agg_nl 1) against the default, without timers
+    ( source scripts/gpu-toolchain/env.sh
+      ng=$(nvidia-smi -L | wc -l)
+      for n in 1 $ng; do
+        T=200 run p77-${n}gpu-levels $n $P6 -dm_refine 8 -dm_refine_distributed -log_view -log_view_gpu_time -pmg_pc_mg_log
+        grep -E "^(MGSmooth Level|MGResid Level|MGInterp Level|GatherAllgather|PCApply|KSPSolve|VecTDot|MatMult) " "$OUT/p77-${n}gpu-levels.log" | awk '{print $1, $2, $3, $4, $5}'
+        T=200 run p77-${n}gpu-aggnl1 $n $P6 -dm_refine 8 -dm_refine_distributed -log_view -pmg_mg_coarse_gather_pc_hypre_boomeramg_agg_nl 1 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
+      done ) ;;
   coarse) # the coarse solve on 2 GPUs: BoomerAMG variants (coarsest-level solver, level count) and GAMG
     ( source scripts/gpu-toolchain/env.sh
       C=-pmg_mg_coarse_

@@ -93,10 +93,17 @@ __global__ static void HaloIPCPullKernel(HaloIPCSide side, int unit, unsigned lo
   HaloIPCSignal(&side.count[blockIdx.y], s.signal, seq);
 }
 
-extern "C" int HaloIPCAlloc(void **ptr, size_t bytes)
+extern "C" int HaloIPCAlloc(void **ptr, size_t bytes, unsigned long long check)
 {
   cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 8);
-  return (int)(err == cudaSuccess ? cudaMemset(*ptr, 0, bytes ? bytes : 8) : err);
+  if (err == cudaSuccess) err = cudaMemset(*ptr, 0, bytes ? bytes : 8);
+  if (err == cudaSuccess) err = cudaMemcpy(*ptr, &check, sizeof(check), cudaMemcpyHostToDevice);
+  return (int)err;
+}
+
+extern "C" int HaloIPCPeek(const void *ptr, unsigned long long *value)
+{
+  return (int)cudaMemcpy(value, ptr, sizeof(*value), cudaMemcpyDeviceToHost);
 }
 
 extern "C" int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES])

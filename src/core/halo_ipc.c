@@ -23,9 +23,10 @@ struct _n_HaloIPC {
   const char         *name;
   PetscInt            unit_max;
   HaloIPCSide         push, pull; /* the device descriptors of the two kernels */
-  double             *buffer;     /* the receive buffer, exported */
-  unsigned long long *flags;      /* ready (a sender each), then freed (a receiver each), exported */
-  void              **mapped;     /* the neighbours' buffers and flags mapped here */
+  void               *memory;     /* one exported allocation: a check value, the flags, the receive buffer */
+  double             *buffer;     /* the receive buffer */
+  unsigned long long *flags;      /* ready (a sender each), then freed (a receiver each) */
+  void              **mapped;     /* the neighbours' allocations mapped here */
   PetscInt            nmapped;
   HoflowDeviceArrays  device; /* segments, index lists, counters */
   unsigned long long  seq;    /* rounds begun */
@@ -33,6 +34,13 @@ struct _n_HaloIPC {
 };
 
 #if defined(HOFLOW_HAVE_CUDA)
+/* what a rank tells the others of its allocation */
+typedef struct {
+  char               handle[HALO_IPC_HANDLE_BYTES];
+  unsigned long long check;      /* the allocation's first word */
+  long long          flag_bytes; /* where the receive buffer starts */
+} HaloIPCExport;
+
 /* whether the transport can be taken: one host, a GPU a rank (the same answer on every rank) */
 static PetscErrorCode HaloIPCEligible(MPI_Comm comm, const char **why)
 {
@@ -98,12 +106,13 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
 #else
   {
     const char        *why;
+    size_t             bytes;
     PetscMPIInt        rank, nrecv = 0, nsend = 0, *cnt, *want, *hdr_out, *hdr_in, *freed_out, *freed_in, *recv_rank, *send_rank;
     PetscInt           nroots, nleaves, nrecv_entries = 0, nsend_entries = 0, nself = 0, *rroot, *sroot, *roff, *soff, maxseg = 0;
     const PetscInt    *ilocal;
     const PetscSFNode *iremote;
     int               *rleaf, *sidx, *self_root, *self_leaf, ok = 1, all_ok;
-    char               handles[2][HALO_IPC_HANDLE_BYTES], *all_handles;
+    HaloIPCExport      mine, *all;
     MPI_Request       *req;
     PetscInt           nreq = 0;
     HaloIPC            h;
@@ -160,11 +169,23 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
       }
       PetscCall(PetscFree(pos));
     }
-    PetscCheck(!HaloIPCAlloc((void **)&h->buffer, sizeof(double) * (size_t)(unit_max * PetscMax(nrecv_entries, 1))), PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: the halo transport's receive buffer could not be allocated", name);
-    PetscCheck(!HaloIPCAlloc((void **)&h->flags, sizeof(unsigned long long) * (size_t)PetscMax(nrecv + nsend, 1)), PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: the halo transport's flags could not be allocated", name);
-    PetscCheck(!HaloIPCGetHandle(h->buffer, handles[0]) && !HaloIPCGetHandle(h->flags, handles[1]), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: CUDA IPC handles could not be made", name);
-    PetscCall(PetscMalloc1(2 * HALO_IPC_HANDLE_BYTES * (size_t)size, &all_handles));
-    PetscCallMPI(MPI_Allgather(handles, 2 * HALO_IPC_HANDLE_BYTES, MPI_BYTE, all_handles, 2 * HALO_IPC_HANDLE_BYTES, MPI_BYTE, comm));
+    /* One allocation of a multiple of 2 MiB: cudaMalloc may carve small allocations out of a larger block, and CUDA
+     * IPC then exports (and maps at the block's start) the whole block, so that two small allocations would be one
+     * mapping and the second open would fail (2026-11-27, 4 H200s: "could not be mapped" on the quadrilateral
+     * Poisson runs). Its first word is a check value the neighbours read back through their mapping. */
+    {
+      static unsigned long long serial = 0;
+      const size_t              align = (size_t)2 << 20;
+      mine.flag_bytes                 = (long long)(((sizeof(unsigned long long) * (size_t)(nrecv + nsend + 1)) + 255) / 256 * 256);
+      mine.check                      = ((unsigned long long)(rank + 1) << 40) ^ (++serial << 8) ^ 0x5a5a;
+      bytes                           = ((size_t)mine.flag_bytes + sizeof(double) * (size_t)(unit_max * PetscMax(nrecv_entries, 1)) + align - 1) / align * align;
+    }
+    PetscCheck(!HaloIPCAlloc(&h->memory, bytes, mine.check), PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: the halo transport's %zu bytes of device memory could not be allocated", name, bytes);
+    h->flags  = (unsigned long long *)h->memory + 1;
+    h->buffer = (double *)((char *)h->memory + mine.flag_bytes);
+    PetscCheck(!HaloIPCGetHandle(h->memory, mine.handle), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC handle could not be made", name);
+    PetscCall(PetscMalloc1(size, &all));
+    PetscCallMPI(MPI_Allgather(&mine, (PetscMPIInt)sizeof(mine), MPI_BYTE, all, (PetscMPIInt)sizeof(mine), MPI_BYTE, comm));
     /* tell each owner which roots are read, where they go and which ready flag; learn its freed flag */
     PetscCall(PetscMalloc6(2 * size, &hdr_out, 2 * size, &hdr_in, size, &freed_out, size, &freed_in, size, &recv_rank, size, &send_rank));
     PetscCall(PetscMalloc2(PetscMax(nsend_entries, 1), &sroot, 6 * size, &req));
@@ -193,17 +214,17 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     }
     /* map the neighbours' buffers (those this rank writes) and flags */
     PetscCall(PetscCalloc2(size, &peer_buffer, size, &peer_flags));
-    PetscCall(PetscMalloc1(2 * (size_t)size, &h->mapped));
+    PetscCall(PetscMalloc1(size, &h->mapped));
     for (PetscMPIInt p = 0; p < size && ok; p++) {
-      const char *hp = all_handles + 2 * HALO_IPC_HANDLE_BYTES * (size_t)p;
-      if (want[p]) {
-        ok = ok && !HaloIPCOpen(hp, &peer_buffer[p]);
-        if (ok) h->mapped[h->nmapped++] = peer_buffer[p];
-      }
-      if (ok && (want[p] || cnt[p])) {
-        ok = ok && !HaloIPCOpen(hp + HALO_IPC_HANDLE_BYTES, &peer_flags[p]);
-        if (ok) h->mapped[h->nmapped++] = peer_flags[p];
-      }
+      void              *m;
+      unsigned long long check = 0;
+      if (!want[p] && !cnt[p]) continue;
+      ok = !HaloIPCOpen(all[p].handle, &m);
+      if (!ok) break;
+      h->mapped[h->nmapped++] = m;
+      ok                      = !HaloIPCPeek(m, &check) && check == all[p].check; /* the mapping starts where the owner's allocation does */
+      peer_flags[p]           = (unsigned long long *)m + 1;
+      peer_buffer[p]          = (char *)m + all[p].flag_bytes;
     }
     PetscCallMPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
     if (all_ok) {
@@ -250,7 +271,7 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     PetscCall(PetscFree2(peer_buffer, peer_flags));
     PetscCall(PetscFree2(sroot, req));
     PetscCall(PetscFree6(hdr_out, hdr_in, freed_out, freed_in, recv_rank, send_rank));
-    PetscCall(PetscFree(all_handles));
+    PetscCall(PetscFree(all));
     PetscCall(PetscFree4(rleaf, rroot, self_root, self_leaf));
     PetscCall(PetscFree2(roff, soff));
     PetscCall(PetscFree2(cnt, want));
@@ -276,8 +297,7 @@ PetscErrorCode HaloIPCDestroy(HaloIPC *ipc)
   PetscCallMPI(MPI_Barrier(h->comm));
   for (PetscInt i = 0; i < h->nmapped; i++) PetscCheck(!HaloIPCClose(h->mapped[i]), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC mapping could not be closed", h->name);
   PetscCallMPI(MPI_Barrier(h->comm));
-  PetscCall(HoflowDeviceFreeChecked(h->buffer));
-  PetscCall(HoflowDeviceFreeChecked(h->flags));
+  PetscCall(HoflowDeviceFreeChecked(h->memory));
   PetscCall(HoflowDeviceArraysFree(&h->device));
 #endif
   PetscCall(PetscFree(h->mapped));

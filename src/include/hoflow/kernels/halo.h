@@ -52,7 +52,8 @@ typedef struct {
   unsigned int         *count;
 } HaloIPCSide;
 
-int HaloIPCAlloc(void **ptr, size_t bytes); /* zeroed device memory that can be exported */
+int HaloIPCAlloc(void **ptr, size_t bytes, unsigned long long check); /* zeroed device memory to export, check its first word */
+int HaloIPCPeek(const void *ptr, unsigned long long *value);           /* the first word of device memory (mapped or own) */
 int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES]);
 int HaloIPCOpen(const char handle[HALO_IPC_HANDLE_BYTES], void **ptr); /* another process's allocation, mapped here */
 int HaloIPCClose(void *ptr);
