@@ -81,14 +81,15 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # alone (device idle before each), the product back to back and its kernels, per rank and the maximum, N = 6
           # at 19.3 M DOFs (HALO_REFINE, 7) with -halo_local needed (the default: halo values and the owned values read
           # after the exchange), through CUDA IPC (-halo_transport auto: the default on one host) and PetscSF
-          # (-halo_transport mpi), with and without overlap; then the Poisson solve (19 iterations) with each transport.
+          # (-halo_transport mpi), with the second phase on the side stream (-halo_split, the default) and without, and
+          # without overlap; then the Poisson solve (19 iterations) with each transport.
           # (-halo_local full, the whole vector: 2026-11-27, h200x4_2026-11-27_scaling.md)
     ( source scripts/gpu-toolchain/env.sh
       make CUDA=1 -j32 build/bench/halo_bench > "$OUT/build-halo.log" 2>&1 || tail -20 "$OUT/build-halo.log"
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       H="-dm_plex_filename examples/meshes/square.msh -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -bench_order 6 -bench_reps 200 -dm_vec_type cuda"
       for n in $list; do
-        for v in "needed -halo_transport ipc" "needed -halo_transport mpi" "needed -halo_overlap 0 -halo_transport ipc" "needed -halo_overlap 0 -halo_transport mpi"; do
+        for v in "needed -halo_transport ipc" "needed -halo_transport ipc -halo_split 0" "needed -halo_transport mpi" "needed -halo_overlap 0 -halo_transport ipc"; do
           echo "halo_bench $n GPU(s), -halo_local $v:"
           timeout 120 mpiexec --bind-to none -n $n ./build/bench/halo_bench $H -halo_local $v 2>&1 | grep -E "^(rank|halo_bench|.*ERROR)" | cut -c1-200
           [ $n = 1 ] && break

@@ -97,6 +97,13 @@ extern "C" int HoflowDeviceStreamCreate(void **stream)
   return (int)cudaStreamCreateWithFlags((cudaStream_t *)stream, cudaStreamNonBlocking);
 }
 
+extern "C" int HoflowDeviceStreamCreateHigh(void **stream)
+{
+  int         least, greatest;
+  cudaError_t err = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  return (int)(err == cudaSuccess ? cudaStreamCreateWithPriority((cudaStream_t *)stream, cudaStreamNonBlocking, greatest) : err);
+}
+
 extern "C" int HoflowDeviceStreamDestroy(void *stream)
 {
   return (int)cudaStreamDestroy((cudaStream_t)stream);

@@ -17,16 +17,17 @@ def halo_transport_pair(args, ranks, parse):
 @test("gpu/halo-ipc/poisson-pmg-2-and-4-gpus", gpu=True)
 def _():
     """pMG-AMG on 2 (and 4, where there are 4 GPUs) ranks: the SIPDG exchanges of every level through CUDA IPC give
-    the iterations and error of PetscSF's exchange, with and without overlap."""
+    the iterations and error of PetscSF's exchange, with the second phase on the side stream (the default), without
+    it (-halo_split 0) and without overlap."""
     two_gpus_or_skip()
     args = ["-dm_vec_type", "cuda", "-order", "4", "-options_file", "options/pmg_amg.yaml", "-ksp_rtol", "1e-12", "-dm_plex_filename", SQUARE, "-dm_refine", "3"]
     done = []
     for ranks in [2] + ([4] if gpu_count() >= 4 else []):
-        for extra in ([], ["-halo_overlap", "0"]):
+        for extra in ([], ["-halo_overlap", "0"], ["-halo_split", "0"]):
             ipc, mpi = halo_transport_pair(args + extra, ranks, summary)
             check(ipc["iterations"] == mpi["iterations"] and ipc["L2"] == mpi["L2"], "%d GPUs%s: ipc %s / mpi %s" % (ranks, " ".join([""] + extra), ipc, mpi))
         done.append("%d GPUs: %d iterations, L2 %.9e" % (ranks, ipc["iterations"], ipc["L2"]))
-    return "; ".join(done) + " (ipc = mpi, also without overlap)"
+    return "; ".join(done) + " (ipc = mpi, also without split and without overlap)"
 
 
 @test("gpu/halo-ipc/ins-2-gpus", gpu=True)

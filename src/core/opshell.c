@@ -14,8 +14,10 @@ PetscErrorCode OpShellInit(OpShell *op, const char name[], DM dm, PetscErrorCode
   op->device_setup = device_setup;
   op->ctx          = ctx;
   op->overlap      = PETSC_TRUE;
+  op->split        = PETSC_TRUE;
   for (PetscInt k = 0; k < OPSHELL_NLOCAL; k++) op->halo_done[k] = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-halo_overlap", &op->overlap, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-halo_split", &op->split, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -31,6 +33,14 @@ PetscErrorCode OpShellDestroy(OpShell *op)
   op->halo_ipc_ready = PETSC_FALSE;
   op->halo_sf_empty  = PETSC_FALSE;
   PetscCall(OpShellBatchDestroy(op));
+#if defined(HOFLOW_HAVE_CUDA)
+  if (op->side) {
+    int err = HoflowDeviceStreamDestroy(op->side);
+    for (PetscInt k = 0; k < 3; k++) err = err ? err : HoflowDeviceEventDestroy(op->side_event[k]);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: destroying its side stream failed: %s", op->name, HoflowDeviceErrorString(err));
+    op->side = NULL;
+  }
+#endif
   PetscCall(HoflowDeviceArraysFree(&op->device));
   op->device_ready = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -45,6 +55,7 @@ PetscErrorCode OpShellBegin(OpShell *op, Vec x, PetscBool *on_device)
     if (!op->device_ready && op->device_setup) PetscCall(op->device_setup(op->ctx));
     op->device_ready = PETSC_TRUE;
     PetscCall(HoflowGetCUDAStream(&op->stream));
+    op->stream_main = op->stream;
 #else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: CUDA vectors need a hoflow built with CUDA (make CUDA=1)", op->name);
 #endif
@@ -347,6 +358,43 @@ PetscErrorCode OpShellHaloRestore(OpShell *op, PetscInt k, const PetscScalar **l
   PetscFunctionBeginUser;
   PetscCall(OpShellGetLocal(op, k, &local));
   PetscCall(OpShellRestoreArrayRead(op, local, local_array));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OpShellSplitAvailable(OpShell *op, PetscBool *split)
+{
+  PetscFunctionBeginUser;
+  *split = (PetscBool)(op->on_device && op->overlap && op->split && op->halo_ipc);
+#if defined(HOFLOW_HAVE_CUDA)
+  if (*split && !op->side) {
+    int err = HoflowDeviceStreamCreateHigh(&op->side);
+    for (PetscInt k = 0; k < 3; k++) err = err ? err : HoflowDeviceEventCreate(&op->side_event[k]);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: its side stream (-halo_split) could not be made: %s", op->name, HoflowDeviceErrorString(err));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OpShellStreamOrder(OpShell *op, PetscInt k, PetscBool from_side)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(op->side && k >= 0 && k < 3, PETSC_COMM_SELF, PETSC_ERR_ORDER, "%s: no side stream event %" PetscInt_FMT, op->name, k);
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    void *from = from_side ? op->side : op->stream_main, *to = from_side ? op->stream_main : op->side;
+    int   err  = HoflowDeviceEventRecord(op->side_event[k], from);
+    err        = err ? err : HoflowDeviceStreamWaitEvent(to, op->side_event[k]);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: ordering its two streams failed: %s", op->name, HoflowDeviceErrorString(err));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OpShellStreamUse(OpShell *op, PetscBool side)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!side || op->side, PETSC_COMM_SELF, PETSC_ERR_ORDER, "%s: no side stream", op->name);
+  op->stream = side ? op->side : op->stream_main;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -26,6 +26,7 @@ typedef struct {
   PetscReal           *g[3];                      /* host local gradient components [nodes_local] */
   double              *d_g[3];                    /* device local gradient components */
   Vec                  bwork;                     /* boundary-data residual, kept between calls; the type of the last b */
+  PetscBool            split;                     /* the call's second phase on the side stream (OpShellSplitAvailable) */
 } IPDGContext;
 
 static PetscErrorCode IPDGContextDestroy(IPDGContext *ctx)
@@ -240,6 +241,7 @@ static PetscErrorCode IPDGApplyPhase(IPDGContext *ctx, PetscBool second, const d
                                                                                                                                                : IPDGGradientFlopsPerElement(kd->dim, kd->Np));
   }
   PetscCall(OpShellEventEnd(&ctx->op, HOFLOW_IPDGGradient, fg));
+  if (!second && ctx->split) PetscCall(OpShellStreamOrder(&ctx->op, 1, PETSC_FALSE)); /* the owned gradients, for the side stream */
   PetscCall(OpShellEventBegin(&ctx->op, HOFLOW_IPDGApply));
   for (PetscInt b = 0; b < dg->nblocks; b++) {
     const MeshBlock      *mb = &mesh->blocks[b];
@@ -262,13 +264,28 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(OpShellBegin(&ctx->op, x, NULL));
+  /* split (several GPUs, CUDA IPC): the exchange, the halo gradients and the elements next to other ranks on the side
+   * stream, beside the gradients and interior elements on PETSc's; the side stream starts after PETSc's work so far
+   * and waits for the owned gradients before its second phase, PETSc's waits for it at the end */
+  PetscCall(OpShellSplitAvailable(&ctx->op, &ctx->split));
+  if (ctx->split) {
+    PetscCall(OpShellStreamOrder(&ctx->op, 0, PETSC_FALSE));
+    PetscCall(OpShellStreamUse(&ctx->op, PETSC_TRUE));
+  }
   PetscCall(OpShellHaloBegin(&ctx->op, 0, x));
+  PetscCall(OpShellStreamUse(&ctx->op, PETSC_FALSE));
   PetscCall(OpShellGetArrayRead(&ctx->op, x, &xa));
   PetscCall(OpShellGetArrayWrite(&ctx->op, y, &ya));
   PetscCall(IPDGApplyPhase(ctx, PETSC_FALSE, xa, NULL, ya));
+  PetscCall(OpShellStreamUse(&ctx->op, ctx->split));
   PetscCall(OpShellHaloEnd(&ctx->op, 0, x, &xl));
   PetscCall(IPDGApplyPhase(ctx, PETSC_TRUE, xl, NULL, ya));
   PetscCall(OpShellHaloRestore(&ctx->op, 0, &xl));
+  if (ctx->split) {
+    PetscCall(OpShellStreamOrder(&ctx->op, 2, PETSC_TRUE));
+    PetscCall(OpShellStreamUse(&ctx->op, PETSC_FALSE));
+    ctx->split = PETSC_FALSE;
+  }
   PetscCall(OpShellRestoreArrayWrite(&ctx->op, y, &ya));
   PetscCall(OpShellRestoreArrayRead(&ctx->op, x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -42,8 +42,11 @@ typedef struct {
   PetscErrorCode (*device_setup)(void *ctx);
   void     *ctx; /* passed to device_setup */
   Vec       local[OPSHELL_NLOCAL], local_device[OPSHELL_NLOCAL];
-  void     *stream;                    /* the CUDA stream of the call */
+  void     *stream;                    /* the CUDA stream the call's kernels go to (PETSc's, or the side stream) */
+  void     *stream_main;               /* PETSc's stream of the call */
+  void     *side, *side_event[3];      /* the side stream (high priority) and its events, made at first use */
   PetscBool overlap;                   /* -halo_overlap: interior work while the halo is in flight */
+  PetscBool split;                     /* -halo_split: the exchange and the work after it on the side stream */
   PetscBool halo_done[OPSHELL_NLOCAL]; /* the exchange of a slot already ended in OpShellHaloBegin */
   /* OpShellSetHaloReads: the star forest of what the operator reads from a local vector after the exchange
    * (NULL: the whole local vector, DMGlobalToLocal), whether it moves nothing anywhere, and the arrays of an
@@ -98,6 +101,15 @@ PETSC_EXTERN PetscErrorCode OpShellHaloSetUpBatch(OpShell *op);
 PETSC_EXTERN PetscErrorCode OpShellHaloBeginMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[]);
 PETSC_EXTERN PetscErrorCode OpShellHaloEndMany(OpShell *op, PetscInt n, const PetscInt slot[], const Vec g[], const PetscScalar *local[]);
 PETSC_EXTERN PetscErrorCode OpShellBatchDestroy(OpShell *op);
+/* The side stream of a device call (-halo_split, default on): PETSC_TRUE when the call may queue the exchange and
+ * the work after it on a second stream, beside the interior work on PETSc's: on the device, with overlap, and when
+ * the exchange takes the CUDA IPC transport (its rounds are kernels, so they can go to any stream; PetscSF's pack
+ * and unpack run on PETSc's stream). OpShellStreamOrder(op, k, from_side) records event k (0..2) on one stream
+ * and makes the other wait for it; OpShellStreamUse(op, side) sends the next kernels to the side stream or back
+ * to PETSc's. A call must end on PETSc's stream, after ordering it after the side stream's work. */
+PETSC_EXTERN PetscErrorCode OpShellSplitAvailable(OpShell *op, PetscBool *split);
+PETSC_EXTERN PetscErrorCode OpShellStreamOrder(OpShell *op, PetscInt k, PetscBool from_side);
+PETSC_EXTERN PetscErrorCode OpShellStreamUse(OpShell *op, PetscBool side);
 /* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
  * not allocate them inside whatever solver setup runs it first). */
 PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);

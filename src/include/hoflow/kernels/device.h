@@ -27,6 +27,7 @@ int HoflowDeviceProperties(char *name, int len, int *multiprocessors, double *cl
 /* A non-blocking stream and events without timing, to order work on two streams: record an event on one
  * stream, make another wait for it (the split exchange of -disc fr, disc/fr_exchange.c). */
 int HoflowDeviceStreamCreate(void **stream);
+int HoflowDeviceStreamCreateHigh(void **stream); /* the same at the device's highest priority: its blocks go first */
 int HoflowDeviceStreamDestroy(void *stream);
 int HoflowDeviceEventCreate(void **event);
 int HoflowDeviceEventDestroy(void *event);
