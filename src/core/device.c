@@ -134,6 +134,19 @@ PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *host, size_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HoflowDeviceSynchronizeChecked(void)
+{
+  PetscFunctionBeginUser;
+#if defined(HOFLOW_HAVE_CUDA)
+  {
+    int n = 0, err = HoflowDeviceCount(&n);
+    if (!err && n > 0) err = HoflowDeviceSynchronize();
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "Waiting for the GPU failed: %s", HoflowDeviceErrorString(err));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HoflowDeviceCopyOnDeviceChecked(void *dst, const void *src, size_t bytes, void *stream)
 {
   PetscFunctionBeginUser;

@@ -3,6 +3,7 @@
  * KSP/PC options choose the solver (default CG + Jacobi). Boundary types: -bc_dirichlet (value) and
  * -bc_neumann (normal derivative), both from the exact solution (or the problem's boundary data). */
 #include <hoflow/compat.h>
+#include <hoflow/device.h>
 #include <hoflow/io.h>
 #include <hoflow/log.h>
 #include <hoflow/physics.h>
@@ -99,6 +100,12 @@ static PetscErrorCode EllipticSolve(Elliptic *el)
     for (PetscInt k = 0; k < 2; k++) mem[k] -= mem0[k];
     PetscCall(MPIU_Allreduce(mem, el->pc_memory, 2, MPI_DOUBLE, MPI_SUM, app->comm));
     PetscCall(KSPSetUp(el->ksp));
+    /* the set-up ends when its device work (queued asynchronously: the eigenvalue estimates, BoomerAMG's set-up) has
+     * ended on every rank: otherwise the solve's time would hold the set-up's tail and, on several ranks, the wait
+     * at the solve's first exchange for the rank whose set-up ends last (on 4 H200s, 2026-11-27: KSPSolve max/min
+     * 1.2 over the ranks) */
+    PetscCall(HoflowDeviceSynchronizeChecked());
+    PetscCallMPI(MPI_Barrier(app->comm));
     PetscCall(PetscTime(&t1));
     el->setup_time = t1 - t0;
     PetscCall(KSPSolve(el->ksp, el->b, el->u));

@@ -32,6 +32,10 @@ PETSC_EXTERN PetscErrorCode HoflowDeviceCopyToChecked(void *device, const void *
 /* Copy `bytes` between two device arrays, asynchronous on stream (a cudaStream_t; NULL: PETSc's current one). */
 PETSC_EXTERN PetscErrorCode HoflowDeviceCopyOnDeviceChecked(void *dst, const void *src, size_t bytes, void *stream);
 
+/* Wait until every kernel and copy queued on the device (all streams, hypre's included) has ended, where this rank
+ * uses a GPU (a no-op otherwise). */
+PETSC_EXTERN PetscErrorCode HoflowDeviceSynchronizeChecked(void);
+
 /* The device arrays of one object, freed together. */
 typedef struct {
   void   **ptr;
