@@ -123,7 +123,8 @@ PetscErrorCode OpShellGetLocal(OpShell *op, PetscInt k, Vec *local)
       PetscInt     n;
       PetscSection section;
       PetscCall(DMGetLocalSection(op->dm, &section));
-      if (section) PetscCall(PetscSectionGetStorageSize(section, &n)); /* the local size, without a vector in the DM's pool */
+      if (section)
+        PetscCall(PetscSectionGetStorageSize(section, &n)); /* the local size, without a vector in the DM's pool */
       else {
         Vec pooled;
         PetscCall(DMGetLocalVector(op->dm, &pooled));
