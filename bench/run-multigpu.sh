@@ -181,11 +181,13 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # PETSc 3.22 prints n/a for events with device work). Per run: wall (process start to end), hoflow's
           # setup_s/solve_s, and the -log_view events of the whole budget (seconds), largest first.
     ( source scripts/gpu-toolchain/env.sh
-      EV="DeviceInit|MeshSetup|MeshRead|DMRefine|MeshDistribute|MeshGeometry|MeshFaces|DGSetup|DGLayout|DGTraceMaps|EllipticOperator|EllipticRHS|DGProject|PCSetUp|PMGLevels|EigEstimate|CG1Assemble|KSPSetUp|KSPSolve|DGL2Error|Output|SFSetGraph|SFSetUp"
+      EV="DeviceInit|MeshSetup|MeshRead|DMRefine|MeshDistribute|MeshGeometry|MeshFaces|DGSetup|DGLayout|DGTraceMaps|EllipticOperator|EllipticRHS|DGProject|PCSetUp|PMGLevels|EigEstimate|CG1Assemble|IPDGDiagonal|MGSetup Level [0-9]|KSPSetUp|KSPSolve|DGL2Error|Output|SFSetGraph|SFSetUp"
+      # -pmg_pc_mg_log: PCMG's set-up per level inside PCSetUp (Level 0: BoomerAMG on the CG1 matrix; the others:
+      # the smoothers' KSPSetUp, their work vectors and diagonal)
       for r in r7-wholerun-1 r7-wholerun-2 r7-wholerun-pointfunctions r7-wholerun-budget; do
         x=""; [ $r = r7-wholerun-pointfunctions ] && x="-problem_closed_form 0"
         [ $r = r7-wholerun-budget ] && x="-log_view_gpu_time" # event times of device work (its synchronizations lengthen the run)
-        T=240 run $r 1 $P6 -dm_refine 7 -log_view $x > "$OUT/$r.summary" 2>&1
+        T=240 run $r 1 $P6 -dm_refine 7 -log_view -pmg_pc_mg_log $x > "$OUT/$r.summary" 2>&1
         head -1 "$OUT/$r.summary"
         grep -E "^hoflow:" "$OUT/$r.log" | grep -oE "(L2|iterations|setup_s|solve_s) [^ ]+" | tr '\n' ' '; echo
         grep -E "^Time \(sec\):" "$OUT/$r.log" | awk '{print "  PETSc total (PetscInitialize to PetscFinalize) " $3 " s"}'

@@ -14,3 +14,15 @@ extern "C" int ChebyshevUpdateCUDA(int n, int mode, double a, double c, const do
   if (n > 0) ChebyshevUpdateKernel<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(n, mode, a, c, b, w, dinv, r, d, x);
   return (int)cudaGetLastError();
 }
+
+__global__ void EigestRHSKernel(int n, int start, double *__restrict__ b)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = EigestRHSEntry(start + i);
+}
+
+extern "C" int EigestRHSCUDA(int n, int start, double *b, void *stream)
+{
+  if (n > 0) EigestRHSKernel<<<(n + 255) / 256, 256, 0, (cudaStream_t)stream>>>(n, start, b);
+  return (int)cudaGetLastError();
+}

@@ -414,11 +414,12 @@ def gpu_apply_test(shape, order, launch=()):
             else:
                 check(float(v) <= (1e-12 if shape in ("triangle", "quadrilateral") else 1e-14), "CUDA incompressible-flow %s differs from the host kernel: %s" % (k, v))
         others.update({"ins_" + k: v for k, v in ins.items() if k != "ins_repeat"})
-        m = re.search(r"gpu-chebyshev: zero_guess (\S+) nonzero_guess (\S+)", out)
+        m = re.search(r"gpu-chebyshev: zero_guess (\S+) nonzero_guess (\S+) eigest_rhs (\S+)", out)
         check(m, "no Chebyshev smoother result line:\n" + out[-1000:])
         for k, v in (("chebyshev_zero_guess", m.group(1)), ("chebyshev_nonzero_guess", m.group(2))):
             check(float(v) <= tol, "CUDA %s differs from the host kernel: %s" % (k, v))
             others[k] = v
+        check(float(m.group(3)) == 0.0, "the eigenvalue estimate's right-hand side written on the device differs from the host's: %s" % m.group(3))
         return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 

@@ -133,11 +133,17 @@ PetscErrorCode OpShellGetLocal(OpShell *op, PetscInt k, Vec *local)
   if (!*slot) {
     if (op->on_device) {
 #if defined(HOFLOW_HAVE_CUDA)
-      PetscInt n;
-      Vec      host;
-      PetscCall(DMGetLocalVector(op->dm, &host));
-      PetscCall(VecGetSize(host, &n));
-      PetscCall(DMRestoreLocalVector(op->dm, &host));
+      PetscInt     n;
+      PetscSection section;
+      PetscCall(DMGetLocalSection(op->dm, &section));
+      if (section)
+        PetscCall(PetscSectionGetStorageSize(section, &n)); /* the local size, without a vector in the DM's pool */
+      else {
+        Vec pooled;
+        PetscCall(DMGetLocalVector(op->dm, &pooled));
+        PetscCall(VecGetSize(pooled, &n));
+        PetscCall(DMRestoreLocalVector(op->dm, &pooled));
+      }
       PetscCall(VecCreate(PETSC_COMM_SELF, slot));
       PetscCall(VecSetSizes(*slot, n, PETSC_DECIDE));
       PetscCall(VecSetType(*slot, VECSEQCUDA));
@@ -154,10 +160,14 @@ PetscErrorCode OpShellGetLocal(OpShell *op, PetscInt k, Vec *local)
 PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n)
 {
   const PetscBool on_device = op->on_device;
+  PetscBool       cuda;
   Vec             local;
 
   PetscFunctionBeginUser;
-  op->on_device = PETSC_FALSE;
+  /* on the DM's backend: a CUDA DM's operators run on the device, and the host local vectors (filled with
+   * zeros at creation: a first touch of the DM's local size in host memory) would wait unused */
+  PetscCall(HoflowDMIsCUDA(op->dm, &cuda));
+  op->on_device = cuda;
   for (PetscInt k = 0; k < n; k++) PetscCall(OpShellGetLocal(op, k, &local));
   op->on_device = on_device;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,3 +6,8 @@ void ChebyshevUpdateHost(int n, int mode, double a, double c, const double *b, c
 {
   for (int i = 0; i < n; i++) ChebyshevUpdateEntry(i, mode, a, c, b, w, dinv, r, d, x);
 }
+
+void EigestRHSHost(int n, int start, double *b)
+{
+  for (int i = 0; i < n; i++) b[i] = EigestRHSEntry(start + i);
+}

@@ -107,8 +107,8 @@ static PetscErrorCode CG1NodeVertices(const DGDisc *dg, PetscInt *nv, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* P: DG rows (n) x vertex columns (nv), one 1 per row, in CSR. */
-static PetscErrorCode CG1Prolongation(const DGDisc *dg, PetscInt nv, const PetscInt node_vertex[], Mat *P)
+/* P: DG rows (n) x vertex columns (nv), one 1 per row, in CSR; the column array is node_vertex, taken. */
+static PetscErrorCode CG1Prolongation(const DGDisc *dg, PetscInt nv, PetscInt **node_vertex, Mat *P)
 {
   PetscBool    cuda;
   PetscInt     n = dg->nodes, *rowptr;
@@ -116,17 +116,11 @@ static PetscErrorCode CG1Prolongation(const DGDisc *dg, PetscInt nv, const Petsc
 
   PetscFunctionBeginUser;
   PetscCall(HoflowDMIsCUDA(dg->dm, &cuda));
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)dg->dm), P));
-  PetscCall(MatSetSizes(*P, n, nv, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetType(*P, cuda ? MATAIJCUSPARSE : MATAIJ));
-  PetscCall(MatSetOptionsPrefix(*P, "cg1_interp_"));
-  PetscCall(MatSetFromOptions(*P));
-  PetscCall(PetscMalloc2(n + 1, &rowptr, n, &ones));
+  PetscCall(PetscMalloc1(n + 1, &rowptr));
+  PetscCall(PetscMalloc1(n, &ones));
   for (PetscInt i = 0; i <= n; i++) rowptr[i] = i;
   for (PetscInt i = 0; i < n; i++) ones[i] = 1.0;
-  PetscCall(MatSeqAIJSetPreallocationCSR(*P, rowptr, node_vertex, ones));
-  PetscCall(MatMPIAIJSetPreallocationCSR(*P, rowptr, node_vertex, ones));
-  PetscCall(PetscFree2(rowptr, ones));
+  PetscCall(HoflowMatCreateFromCSR(PetscObjectComm((PetscObject)dg->dm), cuda, "cg1_interp_", n, nv, &rowptr, node_vertex, &ones, P));
   PetscCall(PetscObjectSetName((PetscObject)*P, "CG1 to DG1 injection"));
   if (cuda) { /* AIJCUSPARSE copies the matrix to the device in its first product: do both products in the set-up, not in the first cycle */
     Vec x, y;
@@ -216,9 +210,9 @@ PetscErrorCode CG1CoarseSpaceCreate(Mat A, CG1MatrixType type, Mat *P, Mat *Acg)
   PetscCall(IPDGOperatorGetDisc(A, &dg));
   PetscCheck(dg->N == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The continuous order-1 coarse space lies below an order-1 SIPDG operator, not order %" PetscInt_FMT, dg->N);
   PetscCall(CG1NodeVertices(dg, &nv, &vstart, &node_vertex));
-  PetscCall(CG1Prolongation(dg, nv, node_vertex, P));
   if (type == CG1_MATRIX_GALERKIN) {
     Mat Adg;
+    PetscCall(CG1Prolongation(dg, nv, &node_vertex, P));
     PetscCall(IPDGOperatorAssemble(A, &Adg));
     PetscCall(MatPtAP(Adg, *P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, Acg));
     PetscCall(MatDestroy(&Adg));
@@ -239,8 +233,8 @@ PetscErrorCode CG1CoarseSpaceCreate(Mat A, CG1MatrixType type, Mat *P, Mat *Acg)
     PetscCall(PetscLayoutDestroy(&map));
     PetscCall(HoflowMatCreateFromTriplets(dg->dm, "cg1_", nv, ncoo, coo_i, coo_j, vals, Acg));
     PetscCall(PetscFree3(coo_i, coo_j, vals));
+    PetscCall(CG1Prolongation(dg, nv, &node_vertex, P)); /* takes node_vertex */
   }
-  PetscCall(PetscFree(node_vertex));
   PetscCall(PetscObjectSetName((PetscObject)*Acg, "CG1 coarse operator"));
   PetscCall(MatSetOption(*Acg, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatGetNullSpace(A, &nullsp));

@@ -1118,20 +1118,26 @@ PetscErrorCode IPDGOperatorAssemble(Mat A, Mat *assembled)
  * row's few columns sorted and duplicates summed. PETSc's COO preallocation sorts all ncoo triplets
  * and keeps maps of two PetscCount per triplet (the SIPDG order-1 matrix of 688 k triangles: 25 M
  * triplets, 1.6 s of its 2.6 s assembly on the H100 machine's host). hoflow's assemblies (SIPDG,
- * LOR) put entries on their own rows only. */
-static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscInt n, PetscCount ncoo, const PetscInt coo_i[], const PetscInt coo_j[], const PetscScalar v[])
+ * LOR) put entries on their own rows only. The CSR goes to PETSc without a copy on one rank
+ * (HoflowMatCreateFromCSR, op/aij.c). */
+PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
 {
-  PetscInt    *rowptr, *fill, *cols;
+  PetscBool    cuda, local = PETSC_TRUE;
+  PetscInt     rstart, *rowptr, *fill, *cols;
   PetscScalar *vals;
-  PetscBool    local = PETSC_TRUE;
 
   PetscFunctionBeginUser;
+  PetscCall(HoflowDMIsCUDA(dm, &cuda));
+  PetscCallMPI(MPI_Scan(&n, &rstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)dm)));
+  rstart -= n; /* the first row of this rank (PETSc's layout of the local sizes n) */
   for (PetscCount k = 0; k < ncoo && local; k++) local = (PetscBool)(coo_i[k] >= rstart && coo_i[k] < rstart + n && coo_j[k] >= 0);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &local, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)B)));
-  PetscCheck(local, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "An assembly put a matrix entry on a row of another rank or a negative column");
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &local, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)dm)));
+  PetscCheck(local, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "An assembly put a matrix entry on a row of another rank or a negative column");
   PetscCheck(ncoo <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscCount_FMT " matrix entries on one rank exceed PetscInt: use more ranks or a 64-bit-index PETSc", ncoo);
-  PetscCall(PetscCalloc2(n + 1, &rowptr, n + 1, &fill));
-  PetscCall(PetscMalloc2(ncoo, &cols, ncoo, &vals));
+  PetscCall(PetscCalloc1(n + 1, &rowptr));
+  PetscCall(PetscCalloc1(n + 1, &fill));
+  PetscCall(PetscMalloc1(ncoo, &cols));
+  PetscCall(PetscMalloc1(ncoo, &vals));
   for (PetscCount k = 0; k < ncoo; k++) rowptr[coo_i[k] - rstart + 1]++;
   for (PetscInt r = 0; r < n; r++) rowptr[r + 1] += rowptr[r];
   for (PetscCount k = 0; k < ncoo; k++) {
@@ -1139,6 +1145,7 @@ static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscI
     cols[at] = coo_j[k];
     vals[at] = v[k];
   }
+  PetscCall(PetscFree(fill));
   { /* sort each row, sum duplicates, compact in place */
     PetscInt out = 0;
     for (PetscInt r = 0; r < n; r++) {
@@ -1156,28 +1163,10 @@ static PetscErrorCode HoflowMatSetCSRFromTriplets(Mat B, PetscInt rstart, PetscI
       rowptr[r] = start;
     }
     rowptr[n] = out;
+    /* the matrix keeps these arrays on one rank: no more than its nonzeros */
+    PetscCall(PetscRealloc(sizeof(PetscInt) * PetscMax(out, 1), &cols));
+    PetscCall(PetscRealloc(sizeof(PetscScalar) * PetscMax(out, 1), &vals));
   }
-  PetscCall(MatSeqAIJSetPreallocationCSR(B, rowptr, cols, vals));
-  PetscCall(MatMPIAIJSetPreallocationCSR(B, rowptr, cols, vals));
-  PetscCall(PetscFree2(rowptr, fill));
-  PetscCall(PetscFree2(cols, vals));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B)
-{
-  PetscBool cuda;
-  PetscInt  rstart;
-
-  PetscFunctionBeginUser;
-  PetscCall(HoflowDMIsCUDA(dm, &cuda));
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), B));
-  PetscCall(MatSetSizes(*B, n, n, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetType(*B, cuda ? MATAIJCUSPARSE : MATAIJ));
-  PetscCall(MatSetOptionsPrefix(*B, prefix));
-  PetscCall(MatSetFromOptions(*B));
-  PetscCallMPI(MPI_Scan(&n, &rstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)dm)));
-  rstart -= n; /* the first row of this rank (PETSc's layout of the local sizes n) */
-  PetscCall(HoflowMatSetCSRFromTriplets(*B, rstart, n, ncoo, coo_i, coo_j, v));
+  PetscCall(HoflowMatCreateFromCSR(PetscObjectComm((PetscObject)dm), cuda, prefix, n, n, &rowptr, &cols, &vals, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,35 +22,63 @@
 const char *const HoflowChebyKinds[] = {"first", "fourth", "HoflowChebyKind", "HOFLOW_CHEBY_", NULL};
 
 typedef struct {
-  HoflowChebyKind kind;
-  PetscReal emin, emax; /* the interval targeted; 0: estimate at setup */
-  PetscBool estimated;  /* the bounds came from an estimate (redone for a new operator) */
-  Vec       dinv;       /* 1 / diag(P) */
+  HoflowChebyKind  kind;
+  PetscReal        emin, emax;  /* the interval targeted; 0: estimate at setup */
+  PetscBool        estimated;   /* the bounds came from an estimate (redone for a new operator) */
+  Vec              dinv;        /* 1 / diag(P) */
+  Vec              given_dinv;  /* 1 / diag(given_for) from KSPChebyJacobiSetInverseDiagonal, or NULL */
+  Mat              given_for;   /* (not referenced) */
+  PetscObjectState given_state; /* given_for's state then: the given diagonal is used while P is that matrix unchanged */
 } KSP_ChebyJacobi;
 
-PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax)
+PetscErrorCode HoflowEigenEstimateRHS(Vec b)
 {
-  KSP          ksp;
-  PC           pc;
-  Vec          x, b;
   PetscScalar *ba;
+  PetscMemType mt;
   PetscInt     n, start;
-  PetscReal    emin;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(b, &start, NULL));
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCall(VecGetArrayWriteAndMemType(b, &ba, &mt)); /* a CUDA vector's device array: no host copy */
+  if (PetscMemTypeDevice(mt)) {
+#if defined(HOFLOW_HAVE_CUDA)
+    void *stream;
+    int   err;
+    PetscCall(HoflowGetCUDAStream(&stream));
+    err = EigestRHSCUDA((int)n, (int)start, ba, stream);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA kernel of the eigenvalue estimate's right-hand side failed: %s", HoflowDeviceErrorString(err));
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "hoflow was built without CUDA");
+#endif
+  } else
+    EigestRHSHost((int)n, (int)start, ba);
+  PetscCall(VecRestoreArrayWriteAndMemType(b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobi preconditioner of the estimate from a given inverse diagonal: y = dinv .* x, PCJACOBI's apply. */
+static PetscErrorCode EstimatePCApply(PC pc, Vec x, Vec y)
+{
+  Vec dinv;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &dinv));
+  PetscCall(VecPointwiseMult(y, dinv, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, Vec dinv, PetscReal *emax)
+{
+  KSP       ksp;
+  PC        pc;
+  Vec       x, b;
+  PetscReal emin;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(HOFLOW_EigEstimate, A, 0, 0, 0));
   PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecGetOwnershipRange(b, &start, NULL));
-  PetscCall(VecGetLocalSize(b, &n));
-  PetscCall(VecGetArrayWrite(b, &ba));
-  for (PetscInt i = 0; i < n; i++) { /* a hash of the global index: the same on any number of ranks and backend */
-    unsigned int h = (unsigned int)(start + i + 1);
-    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
-    h              = ((h >> 16) ^ h) * 0x45d9f3bu;
-    h              = (h >> 16) ^ h;
-    ba[i]          = (PetscScalar)(h % 2000001u) * 1e-6 - 1.0;
-  }
-  PetscCall(VecRestoreArrayWrite(b, &ba));
+  PetscCall(HoflowEigenEstimateRHS(b));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   /* a prefix of its own: KSPSolve reads -ksp_converged_reason, -ksp_monitor, -ksp_view with the KSP's
    * prefix, and the user's unprefixed ones are meant for the outer solve, not for this estimate */
@@ -58,7 +86,13 @@ PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *ema
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
+  if (dinv) { /* the caller's 1 / diag(A) (pMG hands the same vector to the level's smoother) */
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetContext(pc, dinv));
+    PetscCall(PCShellSetApply(pc, EstimatePCApply));
+    PetscCall(PCShellSetName(pc, "Jacobi (given inverse diagonal)"));
+  } else
+    PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
   PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-30, PETSC_DEFAULT, steps));
   PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
@@ -69,6 +103,23 @@ PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *ema
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(PetscLogEventEnd(HOFLOW_EigEstimate, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPChebyJacobiSetInverseDiagonal(KSP ksp, Mat A, Vec dinv)
+{
+  PetscBool        is;
+  KSP_ChebyJacobi *cj;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYJACOBI, &is));
+  if (!is) PetscFunctionReturn(PETSC_SUCCESS);
+  cj = (KSP_ChebyJacobi *)ksp->data;
+  PetscCall(PetscObjectReference((PetscObject)dinv));
+  PetscCall(VecDestroy(&cj->given_dinv));
+  cj->given_dinv = dinv;
+  cj->given_for  = A;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &cj->given_state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,16 +167,26 @@ static PetscErrorCode KSPSetUp_ChebyJacobi(KSP ksp)
   PetscCheck(ok, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_type chebyjacobi applies its own Jacobi scaling: its PC must be jacobi or none, not %s (or use -ksp_type chebyshev)", ((PetscObject)ksp->pc)->type_name);
   PetscCall(KSPGetOperators(ksp, NULL, &P));
   PetscCall(VecDestroy(&cj->dinv));
-  if (ksp->vec_sol)
-    PetscCall(VecDuplicate(ksp->vec_sol, &cj->dinv)); /* the solution's backend (set up inside KSPSolve) */
-  else
-    PetscCall(MatCreateVecs(P, &cj->dinv, NULL));
-  PetscCall(MatGetDiagonal(P, cj->dinv));
-  PetscCall(VecReciprocal(cj->dinv));
+  if (cj->given_dinv && P == cj->given_for) {
+    PetscObjectState state;
+    PetscCall(PetscObjectStateGet((PetscObject)P, &state));
+    if (state == cj->given_state) { /* computed once by the caller for its own use too (pMG's estimate) */
+      PetscCall(PetscObjectReference((PetscObject)cj->given_dinv));
+      cj->dinv = cj->given_dinv;
+    }
+  }
+  if (!cj->dinv) {
+    if (ksp->vec_sol)
+      PetscCall(VecDuplicate(ksp->vec_sol, &cj->dinv)); /* the solution's backend (set up inside KSPSolve) */
+    else
+      PetscCall(MatCreateVecs(P, &cj->dinv, NULL));
+    PetscCall(MatGetDiagonal(P, cj->dinv));
+    PetscCall(VecReciprocal(cj->dinv));
+  }
   PetscCall(KSPSetWorkVecs(ksp, 3));
   if (cj->emax == 0 || cj->estimated) {
     PetscReal emax;
-    PetscCall(HoflowEstimateMaxEigenvalue(P, 10, &emax));
+    PetscCall(HoflowEstimateMaxEigenvalue(P, 10, NULL, &emax));
     cj->emax      = 1.1 * emax;
     cj->emin      = 0.1 * emax;
     cj->estimated = PETSC_TRUE;
@@ -263,6 +324,7 @@ static PetscErrorCode KSPDestroy_ChebyJacobi(KSP ksp)
 {
   PetscFunctionBeginUser;
   PetscCall(KSPReset_ChebyJacobi(ksp));
+  PetscCall(VecDestroy(&((KSP_ChebyJacobi *)ksp->data)->given_dinv));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPChebyshevSetEigenvalues_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);

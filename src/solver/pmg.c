@@ -213,9 +213,16 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       }
       { /* target [0.1, 1.1] lambda_max: PETSc's default transform of the estimate. Estimated here,
          * with a KSP destroyed afterwards: a Chebyshev that estimates for itself keeps that KSP and
-         * its vectors (about 2 kB per element at N = 6) */
+         * its vectors (about 2 kB per element at N = 6). The inverse diagonal is computed once, for the
+         * estimate's Jacobi preconditioner and the fused smoother (before, each computed its own) */
         PetscReal emax;
-        PetscCall(HoflowEstimateMaxEigenvalue(pmg->A[l], pmg->eigest_its, &emax));
+        Vec       dinv;
+        PetscCall(MatCreateVecs(pmg->A[l], &dinv, NULL));
+        PetscCall(MatGetDiagonal(pmg->A[l], dinv));
+        PetscCall(VecReciprocal(dinv));
+        PetscCall(HoflowEstimateMaxEigenvalue(pmg->A[l], pmg->eigest_its, dinv, &emax));
+        PetscCall(KSPChebyJacobiSetInverseDiagonal(ksp, pmg->A[l], dinv));
+        PetscCall(VecDestroy(&dinv));
         PetscCall(KSPChebyshevSetEigenvalues(ksp, pmg->bounds[1] * emax, pmg->bounds[0] * emax));
         PetscCall(KSPChebyshevEstEigSet(ksp, 0, 0, 0, 0));
       }

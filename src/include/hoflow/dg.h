@@ -138,6 +138,10 @@ PETSC_EXTERN void LORSubCellMatrix(PetscInt dim, PetscInt nv, const PetscReal *x
 /* A sparse matrix from triplets (row, col global; rows owned by this rank; repeated entries add) on the
  * communicator of dm, AIJ or AIJCUSPARSE by the DM's vector type, with options prefix `prefix`. */
 PETSC_EXTERN PetscErrorCode HoflowMatCreateFromTriplets(DM dm, const char prefix[], PetscInt n, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[], const PetscScalar v[], Mat *B);
+/* A sparse matrix of m local rows and n local columns from this rank's CSR (rows sorted, no duplicates; column
+ * indices global; each array from PetscMalloc1), AIJ or AIJCUSPARSE (cuda), options prefix `prefix`. The arrays are
+ * taken (set to NULL): on one rank they become the matrix's, without PETSc's per-row copy (op/aij.c). */
+PETSC_EXTERN PetscErrorCode HoflowMatCreateFromCSR(MPI_Comm comm, PetscBool cuda, const char prefix[], PetscInt m, PetscInt n, PetscInt **rowptr, PetscInt **cols, PetscScalar **vals, Mat *B);
 /* p-multigrid transfer (op/transfer.c): prolongation from the order of `coarse` to the order of `fine` on the
  * same mesh by nodal interpolation; MatMultTranspose restricts. */
 PETSC_EXTERN PetscErrorCode DGTransferCreate(DGDisc *coarse, DGDisc *fine, Mat *P);

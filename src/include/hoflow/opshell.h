@@ -110,8 +110,8 @@ PETSC_EXTERN PetscErrorCode OpShellBatchDestroy(OpShell *op);
 PETSC_EXTERN PetscErrorCode OpShellSplitAvailable(OpShell *op, PetscBool *split);
 PETSC_EXTERN PetscErrorCode OpShellStreamOrder(OpShell *op, PetscInt k, PetscBool from_side);
 PETSC_EXTERN PetscErrorCode OpShellStreamUse(OpShell *op, PetscBool side);
-/* Create the host local vectors of slots 0..n-1 now (at operator creation, so that the first call does
- * not allocate them inside whatever solver setup runs it first). */
+/* Create the local vectors of slots 0..n-1 on the DM's backend now (at operator creation, so that the first
+ * call does not allocate them inside whatever solver setup runs it first; the other backend's on first use). */
 PETSC_EXTERN PetscErrorCode OpShellCreateLocal(OpShell *op, PetscInt n);
 /* The local vector of slot k on the call's backend (created on first use), e.g. to zero it. */
 PETSC_EXTERN PetscErrorCode OpShellGetLocal(OpShell *op, PetscInt k, Vec *local);

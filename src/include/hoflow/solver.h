@@ -37,9 +37,16 @@ typedef enum {
 } HoflowChebyKind;
 PETSC_EXTERN const char *const HoflowChebyKinds[];
 PETSC_EXTERN PetscErrorCode    KSPChebyJacobiSetKind(KSP ksp, HoflowChebyKind kind);
+/* The smoother's 1 / diag(A), computed by the caller (pMG, for its estimate too): used by KSPSetUp while the
+ * KSP's preconditioning matrix is A, unchanged; a reference is kept. No-op for other KSP types. */
+PETSC_EXTERN PetscErrorCode KSPChebyJacobiSetInverseDiagonal(KSP ksp, Mat A, Vec dinv);
 /* lambda_max of D^{-1} A from `steps` CG/Jacobi iterations on a fixed pseudo-random right-hand side
- * (the same on any number of ranks and backend), with a KSP destroyed afterwards. */
-PETSC_EXTERN PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, PetscReal *emax);
+ * (HoflowEigenEstimateRHS), with a KSP destroyed afterwards; dinv: 1 / diag(A) if the caller has it
+ * (NULL: PCJACOBI computes it). */
+PETSC_EXTERN PetscErrorCode HoflowEstimateMaxEigenvalue(Mat A, PetscInt steps, Vec dinv, PetscReal *emax);
+/* That right-hand side: a hash of each entry's global index in [-1, 1], the same on any number of ranks,
+ * written on the vector's backend (a CUDA vector is not filled on the host). */
+PETSC_EXTERN PetscErrorCode HoflowEigenEstimateRHS(Vec b);
 typedef enum {
   HOFLOW_PMAT_SHELL,
   HOFLOW_PMAT_ASSEMBLED,

@@ -15,6 +15,11 @@ extern "C" {
  * (b is read in modes 0 and 1, w in modes 1 and 2; the others may be NULL). */
 void ChebyshevUpdateHost(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x);
 int  ChebyshevUpdateCUDA(int n, int mode, double a, double c, const double *b, const double *w, const double *dinv, double *r, double *d, double *x, void *stream);
+/* The right-hand side of the lambda_max estimate (solver/chebyjacobi.c): b[i] for the global index
+ * start + i (EigestRHSEntry), written where b lies, so that a CUDA vector is not filled on the host and
+ * uploaded (a host array of the level's size and its copy, at every level of pMG's set-up). */
+void EigestRHSHost(int n, int start, double *b);
+int  EigestRHSCUDA(int n, int start, double *b, void *stream);
 
 #ifdef __cplusplus
 }
@@ -28,4 +33,20 @@ HOFLOW_HD void ChebyshevUpdateEntry(int i, int mode, double a, double c, const d
   r[i]            = ri;
   d[i]            = di;
   x[i]            = (mode == 0 ? 0.0 : x[i]) + di;
+}
+
+/* A hash of the global index g in [-1, 1] (steps of 1e-6): the same on any number of ranks and on either
+ * backend; the product and the sum rounded separately on the device too (no fused multiply-add), so the
+ * CUDA vector holds the host's bits. */
+HOFLOW_HD double EigestRHSEntry(int g)
+{
+  unsigned int h = (unsigned int)(g + 1);
+  h              = ((h >> 16) ^ h) * 0x45d9f3bu;
+  h              = ((h >> 16) ^ h) * 0x45d9f3bu;
+  h              = (h >> 16) ^ h;
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(__dmul_rn((double)(h % 2000001u), 1e-6), -1.0);
+#else
+  return (double)(h % 2000001u) * 1e-6 - 1.0;
+#endif
 }
