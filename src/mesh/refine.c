@@ -437,26 +437,8 @@ static PetscErrorCode RefineMeshToDM(MPI_Comm comm, const RefineMesh *m, DM *dm)
   }
   for (PetscInt e = 0; e < m->ne; e++) PetscCall(DMPlexSetConeSize(*dm, es + e, 2));
   PetscCall(DMSetUp(*dm));
-  /* the cones in chart order, written straight into DMPlex's arrays (DMSetUp laid them out so) */
-  PetscCall(DMPlexGetCones(*dm, &cones));
-  PetscCall(DMPlexGetConeOrientations(*dm, &ornts));
-  {
-    PetscInt off = 0;
-    for (PetscInt c = 0; c < m->nc; c++)
-      for (PetscInt k = 0; k < m->cell_nv[c]; k++, off++) {
-        cones[off] = es + m->cell_e[4 * c + k];
-        ornts[off] = m->cell_o[4 * c + k];
-      }
-    for (PetscInt e = 0; e < m->ne; e++)
-      for (PetscInt k = 0; k < 2; k++, off++) {
-        cones[off] = vs + m->edge[2 * e + k];
-        ornts[off] = 0;
-      }
-  }
-  PetscCall(DMPlexSymmetrize(*dm));
-  PetscCall(DMPlexStratify(*dm));
   /* the cell types by strata, before anything asks for them (DMPlexGetCellTypeLabel would compute them
-   * point by point) */
+   * point by point into a hashed label; PETSc 3.22 caches them from the label on first use) */
   PetscCall(DMCreateLabel(*dm, "celltype"));
   PetscCall(DMGetLabel(*dm, "celltype", &ctlabel));
   {
@@ -482,6 +464,24 @@ static PetscErrorCode RefineMeshToDM(MPI_Comm comm, const RefineMesh *m, DM *dm)
       PetscCall(ISDestroy(&is));
     }
   }
+  /* the cones in chart order, written straight into DMPlex's arrays (DMSetUp laid them out so) */
+  PetscCall(DMPlexGetCones(*dm, &cones));
+  PetscCall(DMPlexGetConeOrientations(*dm, &ornts));
+  {
+    PetscInt off = 0;
+    for (PetscInt c = 0; c < m->nc; c++)
+      for (PetscInt k = 0; k < m->cell_nv[c]; k++, off++) {
+        cones[off] = es + m->cell_e[4 * c + k];
+        ornts[off] = m->cell_o[4 * c + k];
+      }
+    for (PetscInt e = 0; e < m->ne; e++)
+      for (PetscInt k = 0; k < 2; k++, off++) {
+        cones[off] = vs + m->edge[2 * e + k];
+        ornts[off] = 0;
+      }
+  }
+  PetscCall(DMPlexSymmetrize(*dm));
+  PetscCall(DMPlexStratify(*dm));
   for (PetscInt l = 0; l < m->nlabels; l++) PetscCall(RefineSetLabel(*dm, m->label_name[l], m->nvalues[l], m->values[l], m->nc, m->nv, m->ne, m->cval[l], m->vval[l], m->eval[l]));
   /* coordinates, as DMPlexTransform lays them out: one field of dE components on the vertices */
   PetscCall(DMSetCoordinateDim(*dm, m->dE));
