@@ -184,8 +184,9 @@ for part in ${*:-crash aware strong weak ins tests}; do
       EV="DeviceInit|MeshSetup|MeshRead|DMRefine|MeshDistribute|MeshGeometry|MeshFaces|DGSetup|DGLayout|DGTraceMaps|EllipticOperator|EllipticRHS|DGProject|PCSetUp|PMGLevels|EigEstimate|CG1Assemble|IPDGDiagonal|MGSetup Level [0-9]|KSPSetUp|KSPSolve|DGL2Error|Output|SFSetGraph|SFSetUp"
       # -pmg_pc_mg_log: PCMG's set-up per level inside PCSetUp (Level 0: BoomerAMG on the CG1 matrix; the others:
       # the smoothers' KSPSetUp, their work vectors and diagonal)
-      for r in r7-wholerun-1 r7-wholerun-2 r7-wholerun-pointfunctions r7-wholerun-budget; do
+      for r in r7-wholerun-1 r7-wholerun-2 r7-wholerun-pointfunctions r7-wholerun-budget r7-wholerun-petscrefine; do
         x=""; [ $r = r7-wholerun-pointfunctions ] && x="-problem_closed_form 0"
+        [ $r = r7-wholerun-petscrefine ] && x="-mesh_refine_native false" # PETSc's DMRefine, for the comparison (mesh/refine.c)
         [ $r = r7-wholerun-budget ] && x="-log_view_gpu_time" # event times of device work (its synchronizations lengthen the run)
         T=240 run $r 1 $P6 -dm_refine 7 -log_view -pmg_pc_mg_log $x > "$OUT/$r.summary" 2>&1
         head -1 "$OUT/$r.summary"

@@ -141,6 +141,10 @@ PETSC_EXTERN PetscErrorCode MeshCurveCheckFile(MPI_Comm comm, const char filenam
 /* Curved geometry sources from the options and the mesh file, before distribution: -curve_<group>
  * projections (marking the groups' faces and edges), -curve_order, high-order coordinates. */
 PETSC_EXTERN PetscErrorCode MeshCurveCreate(Mesh *mesh, DM dm);
+/* `levels` uniform refinements of a straight-sided 2D triangle/quadrilateral mesh on one rank by hoflow's
+ * arrays (refine.c: PETSc's refine_regular mesh up to numbering, several times faster) in a new DM *rdm;
+ * *rdm NULL for any other mesh, which PETSc refines. */
+PETSC_EXTERN PetscErrorCode MeshRefineUniform(DM dm, PetscInt levels, DM *rdm);
 /* Whether the options curve any boundary group (-curve_<group> ...), before a mesh exists. */
 PETSC_EXTERN PetscErrorCode MeshCurveOptionsGiven(PetscBool *given);
 /* After distribution: vertex coordinates of a high-order mesh (NULL for straight-sided coordinates). */
