@@ -209,7 +209,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
     ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
-          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson ins euler ns fr frns weak, and inssub: ins with subcycles). SCALE_PACK=1 packs the logs
+          # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson poisson19 ins euler ns fr frns weak, and inssub: ins with subcycles). SCALE_PACK=1 packs the logs
           # into $OUT/scale-logs.tgz: the device tool brings back at most 8 files, and on 4 GPUs all five parts write
           # 15 logs, 17 files with build.log and summary.txt (2026-11-26, nvidia-h200-x4: summary.txt and 8 logs stayed behind)
     ( source scripts/gpu-toolchain/env.sh
@@ -224,6 +224,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
         for n in $list; do
           case $what in
           poisson) T=300 run poisson77-${n}gpu $n $P6 -dm_refine 8 -dm_refine_distributed $L $LMG ;;  # 77 M DOFs
+          poisson19) T=120 run poisson19-${n}gpu $n $P6 -dm_refine 7 -dm_refine_distributed $L $LMG ;;  # 19.3 M DOFs (issue 13's 2-GPU criterion)
           ins) T=300 run ins19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
                  -vel_pc_type pmg -ts_max_steps 10 -output_interval 0 -checkpoint_interval 0 -monitor_interval 100000 -output_dir /tmp/ins$n $L ${EXTRA:-} ;;  # 18.6 M DOFs
           inssub) T=300 run inssub19-${n}gpu $n -options_file options/taylor_vortex.yaml -options_file options/gpu.yaml -order 7 -dm_refine 6 \
