@@ -1,5 +1,6 @@
 // CUDA twins of the batched halo exchange's pack and unpack (src/kernels/halo.c, hoflow/kernels/halo.h):
 // one thread per (node, array) pair, consecutive threads on consecutive buffer entries. No PETSc here.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <string.h>
 #include <hoflow/kernels/halo.h>
@@ -106,12 +107,29 @@ extern "C" int HaloIPCPeek(const void *ptr, unsigned long long *value)
   return (int)cudaMemcpy(value, ptr, sizeof(*value), cudaMemcpyDeviceToHost);
 }
 
-extern "C" int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES])
+// The block ptr lies in: cudaMalloc may carve an allocation out of a larger block, and IPC exports and maps whole
+// blocks (the CUDA programming guide, "Interprocess Communication"), so the handle is the block's and the owner
+// tells its users where in the block the allocation starts. cuMemGetAddressRange is the driver's, reached through
+// the runtime's entry-point query (no link with libcuda).
+extern "C" int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES], unsigned long long *base, size_t *offset)
 {
-  cudaIpcMemHandle_t h;
+  typedef CUresult (*AddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+  cudaIpcMemHandle_t              h;
+  void                           *fn     = NULL;
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  CUdeviceptr                     b      = 0;
+  size_t                          size   = 0;
   static_assert(sizeof(h) == HALO_IPC_HANDLE_BYTES, "CUDA IPC handle size");
-  cudaError_t err = cudaIpcGetMemHandle(&h, ptr);
-  if (err == cudaSuccess) memcpy(handle, &h, sizeof(h));
+  cudaError_t err = cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &fn, 12000, cudaEnableDefault, &status);
+  if (err == cudaSuccess && (status != cudaDriverEntryPointSuccess || !fn)) err = cudaErrorNotSupported;
+  if (err == cudaSuccess && ((AddressRange)fn)(&b, &size, (CUdeviceptr)ptr) != CUDA_SUCCESS) err = cudaErrorInvalidValue;
+  if (err == cudaSuccess) err = cudaIpcGetMemHandle(&h, (void *)b);
+  if (err == cudaSuccess) {
+    memcpy(handle, &h, sizeof(h));
+    *base   = (unsigned long long)b;
+    *offset = (size_t)((CUdeviceptr)ptr - b);
+  } else
+    (void)cudaGetLastError();
   return (int)err;
 }
 

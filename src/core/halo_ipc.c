@@ -36,10 +36,56 @@ struct _n_HaloIPC {
 #if defined(HOFLOW_HAVE_CUDA)
 /* what a rank tells the others of its allocation */
 typedef struct {
-  char               handle[HALO_IPC_HANDLE_BYTES];
-  unsigned long long check;      /* the allocation's first word */
-  long long          flag_bytes; /* where the receive buffer starts */
+  char               handle[HALO_IPC_HANDLE_BYTES]; /* of the memory block the allocation lies in */
+  unsigned long long check;                         /* the allocation's first word */
+  unsigned long long base;                          /* the block's address in its owner (with world_rank: a key) */
+  long long          offset;                        /* where the allocation starts in the block */
+  long long          flag_bytes;                    /* where the receive buffer starts in the allocation */
+  int                world_rank;
 } HaloIPCExport;
+
+/* The blocks of other processes mapped in this one, shared by every transport object: a block may hold several
+ * allocations (of several operators), and CUDA maps a block once a process. */
+typedef struct {
+  int                world_rank, refs;
+  unsigned long long base;
+  void              *mapped;
+} HaloIPCBlock;
+static HaloIPCBlock halo_ipc_blocks[256];
+static int          halo_ipc_nblocks = 0;
+
+/* the owner's block e mapped here (opened on first use); 0 or a CUDA error */
+static int HaloIPCBlockOpen(const HaloIPCExport *e, void **mapped)
+{
+  int err, free_slot = -1;
+  for (int i = 0; i < halo_ipc_nblocks; i++) {
+    if (halo_ipc_blocks[i].refs && halo_ipc_blocks[i].world_rank == e->world_rank && halo_ipc_blocks[i].base == e->base) {
+      halo_ipc_blocks[i].refs++;
+      *mapped = halo_ipc_blocks[i].mapped;
+      return 0;
+    }
+    if (!halo_ipc_blocks[i].refs && free_slot < 0) free_slot = i;
+  }
+  if (free_slot < 0) {
+    if (halo_ipc_nblocks == (int)(sizeof(halo_ipc_blocks) / sizeof(halo_ipc_blocks[0]))) return 1; /* cudaErrorInvalidValue: too many blocks */
+    free_slot = halo_ipc_nblocks++;
+  }
+  err = HaloIPCOpen(e->handle, mapped);
+  if (err) return err;
+  halo_ipc_blocks[free_slot].world_rank = e->world_rank;
+  halo_ipc_blocks[free_slot].base       = e->base;
+  halo_ipc_blocks[free_slot].mapped     = *mapped;
+  halo_ipc_blocks[free_slot].refs       = 1;
+  return 0;
+}
+
+/* one use of a mapped block ended: unmapped with its last */
+static int HaloIPCBlockClose(void *mapped)
+{
+  for (int i = 0; i < halo_ipc_nblocks; i++)
+    if (halo_ipc_blocks[i].refs && halo_ipc_blocks[i].mapped == mapped) return --halo_ipc_blocks[i].refs ? 0 : HaloIPCClose(mapped);
+  return 1;
+}
 
 /* whether the transport can be taken: one host, a GPU a rank (the same answer on every rank) */
 static PetscErrorCode HaloIPCEligible(MPI_Comm comm, const char **why)
@@ -169,10 +215,11 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
       }
       PetscCall(PetscFree(pos));
     }
-    /* One allocation of a multiple of 2 MiB: cudaMalloc may carve small allocations out of a larger block, and CUDA
-     * IPC then exports (and maps at the block's start) the whole block, so that two small allocations would be one
-     * mapping and the second open would fail (2026-11-27, 4 H200s: "could not be mapped" on the quadrilateral
-     * Poisson runs). Its first word is a check value the neighbours read back through their mapping. */
+    /* One allocation a rank (a multiple of 2 MiB, the CUDA guide's advice against sharing other allocations' memory).
+     * cudaMalloc may still carve it out of a larger block, and CUDA IPC exports and maps whole blocks, once a
+     * process: the handle is the block's, users map each block once (HaloIPCBlockOpen) and add the allocation's
+     * offset (2026-11-27, 4 H200s: with the allocation's own address exported, the mappings failed on the
+     * quadrilateral runs and on the small pMG test). Its first word is a check value read back through the mapping. */
     {
       static unsigned long long serial = 0;
       const size_t              align = (size_t)2 << 20;
@@ -183,7 +230,15 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     PetscCheck(!HaloIPCAlloc(&h->memory, bytes, mine.check), PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: the halo transport's %zu bytes of device memory could not be allocated", name, bytes);
     h->flags  = (unsigned long long *)h->memory + 1;
     h->buffer = (double *)((char *)h->memory + mine.flag_bytes);
-    PetscCheck(!HaloIPCGetHandle(h->memory, mine.handle), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC handle could not be made", name);
+    {
+      size_t      offset;
+      PetscMPIInt wr;
+      int         err = HaloIPCGetHandle(h->memory, mine.handle, &mine.base, &offset);
+      PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC handle could not be made: %s", name, HoflowDeviceErrorString(err));
+      PetscCallMPI(MPI_Comm_rank(MPI_COMM_WORLD, &wr));
+      mine.offset     = (long long)offset;
+      mine.world_rank = wr;
+    }
     PetscCall(PetscMalloc1(size, &all));
     PetscCallMPI(MPI_Allgather(&mine, (PetscMPIInt)sizeof(mine), MPI_BYTE, all, (PetscMPIInt)sizeof(mine), MPI_BYTE, comm));
     /* tell each owner which roots are read, where they go and which ready flag; learn its freed flag */
@@ -219,10 +274,11 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
       void              *m;
       unsigned long long check = 0;
       if (!want[p] && !cnt[p]) continue;
-      ok = !HaloIPCOpen(all[p].handle, &m);
+      ok = !HaloIPCBlockOpen(&all[p], &m);
       if (!ok) break;
       h->mapped[h->nmapped++] = m;
-      ok                      = !HaloIPCPeek(m, &check) && check == all[p].check; /* the mapping starts where the owner's allocation does */
+      m                       = (char *)m + all[p].offset;
+      ok                      = !HaloIPCPeek(m, &check) && check == all[p].check; /* the owner's allocation, where it said */
       peer_flags[p]           = (unsigned long long *)m + 1;
       peer_buffer[p]          = (char *)m + all[p].flag_bytes;
     }
@@ -295,7 +351,7 @@ PetscErrorCode HaloIPCDestroy(HaloIPC *ipc)
   /* nobody's kernels touch another's memory any more, then nobody maps it any more */
   PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: the device failed before the halo transport was freed", h->name);
   PetscCallMPI(MPI_Barrier(h->comm));
-  for (PetscInt i = 0; i < h->nmapped; i++) PetscCheck(!HaloIPCClose(h->mapped[i]), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC mapping could not be closed", h->name);
+  for (PetscInt i = 0; i < h->nmapped; i++) PetscCheck(!HaloIPCBlockClose(h->mapped[i]), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC mapping could not be closed", h->name);
   PetscCallMPI(MPI_Barrier(h->comm));
   PetscCall(HoflowDeviceFreeChecked(h->memory));
   PetscCall(HoflowDeviceArraysFree(&h->device));

@@ -54,8 +54,9 @@ typedef struct {
 
 int HaloIPCAlloc(void **ptr, size_t bytes, unsigned long long check); /* zeroed device memory to export, check its first word */
 int HaloIPCPeek(const void *ptr, unsigned long long *value);           /* the first word of device memory (mapped or own) */
-int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES]);
-int HaloIPCOpen(const char handle[HALO_IPC_HANDLE_BYTES], void **ptr); /* another process's allocation, mapped here */
+/* the handle of the memory block ptr lies in, the block's address (in this process) and ptr's offset in it */
+int HaloIPCGetHandle(void *ptr, char handle[HALO_IPC_HANDLE_BYTES], unsigned long long *base, size_t *offset);
+int HaloIPCOpen(const char handle[HALO_IPC_HANDLE_BYTES], void **ptr); /* another process's block, mapped here */
 int HaloIPCClose(void *ptr);
 /* leaf values from roots (unit scalars an entry) through a push side and a pull side of round seq */
 int HaloIPCPushCUDA(HaloIPCSide side, int unit, unsigned long long seq, const double *root, double *leaf, void *stream);
