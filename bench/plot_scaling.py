@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 LABELS = {
     "poisson77": "Poisson N=6 pMG-AMG, 77 M DOFs (solve)",
+    "poisson19": "Poisson N=6 pMG-AMG, 19.3 M DOFs (solve)",
     "ins19": "incompressible step N=7, 18.6 M DOFs (per step)",
     "euler67": "Euler modal DG N=3, 67 M DOFs (per step)",
     "ns13": "Navier-Stokes BR2 N=3, 12.6 M DOFs (per step)",
