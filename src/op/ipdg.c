@@ -274,6 +274,7 @@ static PetscErrorCode MatMult_IPDG(Mat A, Vec x, Vec y)
   }
   PetscCall(OpShellHaloBegin(&ctx->op, 0, x));
   PetscCall(OpShellStreamUse(&ctx->op, PETSC_FALSE));
+  if (!ctx->op.halo_ipc_slot[0]) ctx->split = PETSC_FALSE; /* the round went to PetscSF (its pack and unpack on PETSc's stream) */
   PetscCall(OpShellGetArrayRead(&ctx->op, x, &xa));
   PetscCall(OpShellGetArrayWrite(&ctx->op, y, &ya));
   PetscCall(IPDGApplyPhase(ctx, PETSC_FALSE, xa, NULL, ya));
