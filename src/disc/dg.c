@@ -46,6 +46,42 @@ static const DGBlock *DGElementBlock(const DGDisc *dg, PetscInt l)
   return &dg->blocks[dg->mesh->elem_block[l]];
 }
 
+/* Node coordinates. On a mesh without curved blocks no kernel reads them (the element maps are affine:
+ * hoflow/geom.h), so dg->x (K_local Np dim reals: 309 MB at 19.3 M DOFs, first touched per p-level) is
+ * built on first use by DGDiscGetNodeCoordinates, and the set-up (trace maps) and the boundary data take
+ * the few coordinates they need from DGDiscNodeCoordinate, the same GeomAffineMap: the same bits. Meshes
+ * with curved blocks build dg->x in DGDiscSetUp (DGCurvedSetUp writes their nodes). */
+static void DGDiscNodeCoordinate(const DGDisc *dg, PetscInt l, PetscInt i, PetscReal x[])
+{
+  const PetscInt dim = dg->dim;
+
+  if (dg->x)
+    for (PetscInt d = 0; d < dim; d++) x[d] = dg->x[(dg->elem_node[l] + i) * dim + d];
+  else {
+    const RefElement *ref = DGElementBlock(dg, l)->ref;
+    GeomAffineMap(ref->shape, (int)dim, dg->mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, x);
+  }
+}
+
+PetscErrorCode DGDiscGetNodeCoordinates(DGDisc *dg, const PetscReal **x)
+{
+  const Mesh    *mesh = dg->mesh;
+  const PetscInt dim  = dg->dim;
+
+  PetscFunctionBeginUser;
+  if (!dg->x) {
+    PetscCall(PetscMalloc1(dg->nodes_local * dim, &dg->x));
+    for (PetscInt l = 0; l < mesh->Klocal; l++) {
+      const DGBlock    *blk = DGElementBlock(dg, l);
+      const RefElement *ref = blk->ref;
+      if (blk->curved) continue; /* DGCurvedSetUp's */
+      for (PetscInt i = 0; i < ref->Np; i++) GeomAffineMap(ref->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, dg->x + (dg->elem_node[l] + i) * dim);
+    }
+  }
+  *x = dg->x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Storage order of the DG section: the elements (cells) in element order, then every other point. */
 static PetscErrorCode DGDiscCreateSection(DGDisc *dg)
 {
@@ -104,16 +140,17 @@ static PetscErrorCode DGTraceFaceSearch(const DGDisc *dg, PetscInt e, PetscInt f
   const Mesh       *mesh = dg->mesh;
   const PetscInt    dim  = dg->dim;
   const RefElement *ref = DGElementBlock(dg, e)->ref, *rnb = DGElementBlock(dg, nb)->ref;
+  PetscReal         xP[(HOFLOW_NMAX + 1) * (HOFLOW_NMAX + 1)][3];
 
   PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < rnb->Nfp[g]; j++) DGDiscNodeCoordinate(dg, nb, rnb->face_nodes[rnb->face_offset[g] + j], xP[j]);
   for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
-    const PetscInt idM  = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
-    PetscReal      best = PETSC_MAX_REAL;
+    PetscReal xM[3], best = PETSC_MAX_REAL;
+    DGDiscNodeCoordinate(dg, e, ref->face_nodes[ref->face_offset[f] + i], xM);
     /* the nearest node; the first within tol is it (face nodes lie O(h/N) apart, tol is 1e-8 h) */
     for (PetscInt j = 0; j < rnb->Nfp[g] && !(best < tol * tol); j++) {
-      const PetscInt id = dg->elem_node[nb] + rnb->face_nodes[rnb->face_offset[g] + j];
-      PetscReal      d2 = 0;
-      for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[id * dim + d] - shift[d] - dg->x[idM * dim + d]);
+      PetscReal d2 = 0;
+      for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xP[j][d] - shift[d] - xM[d]);
       if (d2 < best) {
         best    = d2;
         perm[i] = j;
@@ -123,8 +160,8 @@ static PetscErrorCode DGTraceFaceSearch(const DGDisc *dg, PetscInt e, PetscInt f
     if (!(best < tol)) {
       char xs[64], ss[64];
       PetscCheck(shift_norm <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: periodic faces that do not match: face node %s of face %" PetscInt_FMT " of cell %" PetscInt_FMT " has no node of face %" PetscInt_FMT " of neighbour cell %" PetscInt_FMT " within %g after the periodic shift %s (the nearest is %g away)", mesh->source,
-                 MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node %s of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, MeshFormatPoint(dim, dg->x + idM * dim, xs, sizeof(xs)), mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
+                 MeshFormatPoint(dim, xM, xs, sizeof(xs)), f, mesh->elem_cell[e], g, mesh->elem_cell[nb], (double)tol, MeshFormatPoint(dim, shift, ss, sizeof(ss)), (double)best);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh %s: face node %s of cell %" PetscInt_FMT " has no matching node in neighbour cell %" PetscInt_FMT " (distance %g); the mesh is not conforming", mesh->source, MeshFormatPoint(dim, xM, xs, sizeof(xs)), mesh->elem_cell[e], mesh->elem_cell[nb], (double)best);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -210,9 +247,10 @@ static PetscErrorCode DGDiscBuildTraceMaps(DGDisc *dg)
           }
           shift_norm = PetscSqrtReal(shift_norm);
           for (PetscInt i = 0; i < nfp && match; i++) {
-            const PetscInt idM = dg->elem_node[e] + fnM[i], idP = dg->elem_node[nb] + fnP[p[i]];
-            PetscReal      d2 = 0;
-            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(dg->x[idP * dim + d] - shift[d] - dg->x[idM * dim + d]);
+            PetscReal xM[3], xP[3], d2 = 0;
+            DGDiscNodeCoordinate(dg, e, fnM[i], xM);
+            DGDiscNodeCoordinate(dg, nb, fnP[p[i]], xP);
+            for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(xP[d] - shift[d] - xM[d]);
             match = (PetscBool)(d2 < tol * tol);
           }
           if (!match) {
@@ -466,8 +504,7 @@ PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointF
       if (type == HOFLOW_FACE_INTERIOR) continue;
       if (blk->curved) GeomReferenceFace(ref->shape, (int)f, nref, &ratio);
       for (PetscInt i = 0; i < ref->Nfp[f]; i++) {
-        const PetscInt id = dg->elem_node[e] + ref->face_nodes[ref->face_offset[f] + i];
-        PetscReal      u, grad[3] = {0, 0, 0}, gn = 0, nc[3];
+        PetscReal u, grad[3] = {0, 0, 0}, gn = 0, nc[3], xn[3];
         if (blk->curved) { /* the normal at this face node: (dr/dx)^T nref, normalized (Nanson) */
           const PetscReal *G   = blk->cv->Gn + ((e - dg->mesh->blocks[mesh->elem_block[e]].start) * ref->Np + ref->face_nodes[ref->face_offset[f] + i]) * dim * dim;
           PetscReal        len = 0;
@@ -479,7 +516,8 @@ PetscErrorCode DGDiscBoundaryData(DGDisc *dg, const PetscInt face_type[], PointF
           for (PetscInt j = 0; j < dim; j++) nc[j] /= PetscSqrtReal(len);
           n = nc;
         }
-        PetscCall(fn(dg->x + id * dim, &u, grad, ctx));
+        DGDiscNodeCoordinate(dg, e, ref->face_nodes[ref->face_offset[f] + i], xn);
+        PetscCall(fn(xn, &u, grad, ctx));
         for (PetscInt d = 0; d < dim; d++) gn += n[d] * grad[d];
         (*bc_data)[dg->elem_fnode[e] + ref->face_offset[f] + i] = type == HOFLOW_FACE_DIRICHLET ? u : gn;
       }
@@ -494,7 +532,7 @@ static PetscErrorCode DGGetPoints(Disc disc, PetscInt *n, const PetscReal **x, c
 
   PetscFunctionBeginUser;
   *n = dg->nodes;
-  if (x) *x = dg->x;
+  if (x) PetscCall(DGDiscGetNodeCoordinates(dg, x));
   if (elem_point) *elem_point = dg->elem_node;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -894,17 +932,15 @@ PetscErrorCode DGDiscSetUp(Disc disc)
   PetscCall(PetscLogEventEnd(HOFLOW_DGLayout, 0, 0, 0, 0));
   disc->dm = dg->dm; /* destroyed by DiscDestroy */
 
-  /* node coordinates (the affine map of each element; curved elements: their geometry, with the data
-   * of their blocks) and trace maps */
-  PetscCall(PetscMalloc1(dg->nodes_local * dim, &dg->x));
-  for (PetscInt l = 0; l < mesh->Klocal; l++) {
-    const DGBlock    *blk = DGElementBlock(dg, l);
-    const RefElement *ref = blk->ref;
-    if (blk->curved) continue;
-    for (PetscInt i = 0; i < ref->Np; i++) GeomAffineMap(ref->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, dg->x + (dg->elem_node[l] + i) * dim);
-  }
+  /* curved blocks: their data and node coordinates (with the affine elements' ones); affine meshes build
+   * node coordinates on first use (DGDiscGetNodeCoordinates). Then the trace maps. */
   for (PetscInt b = 0; b < dg->nblocks; b++)
-    if (dg->blocks[b].curved) PetscCall(DGCurvedSetUp(dg, b));
+    if (dg->blocks[b].curved) {
+      const PetscReal *x;
+      PetscCall(DGDiscGetNodeCoordinates(dg, &x));
+      PetscCall(DGCurvedSetUp(dg, b));
+    }
+
   PetscCall(PetscLogEventBegin(HOFLOW_DGTraceMaps, 0, 0, 0, 0));
   PetscCall(DGDiscBuildTraceMaps(dg));
   PetscCall(PetscLogEventEnd(HOFLOW_DGTraceMaps, 0, 0, 0, 0));

@@ -339,35 +339,85 @@ typedef struct {
   PetscReal        x[3];
 } CoordCtx;
 
-/* The cell's closure vertices and their coordinates: from the local coordinate array `vcoords` with its
- * section `vsec` (one coordinate per vertex; a straight-sided mesh without periodic identification), or
- * through DMPlexGetCellCoordinates (NULL vcoords: periodic meshes, whose cells have their own copies). */
-static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, PetscSection vsec, const PetscScalar *vcoords, CellCoords *cc)
+/* The vertices of a 2D cell in closure order from its cone of edges, without the transitive closure (which
+ * looks up every point's cell type in the label: a search through its strata). DMPlex orients a polygon's
+ * edges along its cycle, so the closure (the cell, its edges, then each oriented edge's vertices without
+ * repeats) visits v_0, the vertex of edge 0 not on edge 1, then v_k, the vertex edges k-1 and k share.
+ * *nv = 0 where the cone is not such a cycle (a tensor cell's cone, an uninterpolated mesh): the caller
+ * then takes the closure. */
+static PetscErrorCode CellVerticesFromEdges(DM dm, PetscInt cell, PetscInt vStart, PetscInt vEnd, PetscInt *nv, PetscInt verts[])
+{
+  PetscInt        ncone, prev[2] = {-1, -1};
+  const PetscInt *cone;
+
+  PetscFunctionBeginUser;
+  *nv = 0;
+  PetscCall(DMPlexGetConeSize(dm, cell, &ncone));
+  PetscCall(DMPlexGetCone(dm, cell, &cone));
+  if (ncone < 3 || ncone > HOFLOW_VERTS_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k <= ncone; k++) {
+    PetscInt        n, shared = -1;
+    const PetscInt *ev;
+    PetscCall(DMPlexGetConeSize(dm, cone[k % ncone], &n));
+    PetscCall(DMPlexGetCone(dm, cone[k % ncone], &ev));
+    if (n != 2 || ev[0] < vStart || ev[0] >= vEnd || ev[1] < vStart || ev[1] >= vEnd || ev[0] == ev[1]) PetscFunctionReturn(PETSC_SUCCESS);
+    if (k > 0) {
+      for (PetscInt a = 0; a < 2; a++)
+        for (PetscInt b = 0; b < 2; b++)
+          if (prev[a] == ev[b]) shared = shared < 0 ? prev[a] : -2;
+      if (shared < 0) PetscFunctionReturn(PETSC_SUCCESS); /* none, or both: not a cycle */
+      if (k == 1) verts[0] = prev[0] == shared ? prev[1] : prev[0];
+      if (k < ncone)
+        verts[k] = shared;
+      else if (shared != verts[0])
+        PetscFunctionReturn(PETSC_SUCCESS); /* the last edge must close the cycle at v_0 */
+    }
+    prev[0] = ev[0];
+    prev[1] = ev[1];
+  }
+  for (PetscInt a = 0; a < ncone; a++)
+    for (PetscInt b = a + 1; b < ncone; b++)
+      if (verts[a] == verts[b]) PetscFunctionReturn(PETSC_SUCCESS);
+  *nv = ncone;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local coordinates of a straight-sided mesh without periodic identification by vertex: vStart..vEnd and
+ * each vertex's offset into the coordinate array (read once from the coordinate section, not per cell). */
+typedef struct {
+  PetscInt           vStart, vEnd;
+  const PetscScalar *array; /* NULL: periodic meshes (cells have their own copies) */
+  PetscInt          *offset;
+} VertexCoordinates;
+
+/* The cell's closure vertices and their coordinates: from the local coordinate array (vc->array, one
+ * coordinate per vertex), or through DMPlexGetCellCoordinates (NULL vc->array: periodic meshes, whose
+ * cells have their own copies). */
+static PetscErrorCode CellCoordsGet(const Mesh *mesh, PetscInt cell, const VertexCoordinates *vc, CellCoords *cc)
 {
   const PetscInt     dim = mesh->dim;
   PetscBool          isdg;
-  PetscInt           nc, nv = 0, npts, *pts = NULL, vStart, vEnd;
+  PetscInt           nc, nv = 0, npts, *pts = NULL;
   const PetscScalar *array;
   PetscScalar       *coords;
 
   PetscFunctionBeginUser;
-  PetscCall(DMPlexGetDepthStratum(mesh->dm, 0, &vStart, &vEnd));
-  PetscCall(DMPlexGetTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
-  for (PetscInt k = 0; k < npts; k++)
-    if (pts[2 * k] >= vStart && pts[2 * k] < vEnd) {
-      if (nv < HOFLOW_VERTS_MAX) cc->verts[nv] = pts[2 * k];
-      nv++;
-    }
-  PetscCall(DMPlexRestoreTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
+  if (dim == 2) PetscCall(CellVerticesFromEdges(mesh->dm, cell, vc->vStart, vc->vEnd, &nv, cc->verts));
+  if (!nv) {
+    PetscCall(DMPlexGetTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
+    for (PetscInt k = 0; k < npts; k++)
+      if (pts[2 * k] >= vc->vStart && pts[2 * k] < vc->vEnd) {
+        if (nv < HOFLOW_VERTS_MAX) cc->verts[nv] = pts[2 * k];
+        nv++;
+      }
+    PetscCall(DMPlexRestoreTransitiveClosure(mesh->dm, cell, PETSC_TRUE, &npts, &pts));
+  }
   PetscCheck(nv <= HOFLOW_VERTS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices; hoflow's shapes have at most %d", mesh->source, cell, nv, HOFLOW_VERTS_MAX);
   cc->nv = nv;
-  if (vcoords) { /* the same values as DMPlexGetCellCoordinates, without its second closure */
+  if (vc->array) { /* the same values as DMPlexGetCellCoordinates, without its second closure */
     for (PetscInt k = 0; k < nv; k++) {
-      PetscInt off, ndof;
-      PetscCall(PetscSectionGetDof(vsec, cc->verts[k], &ndof));
-      PetscCall(PetscSectionGetOffset(vsec, cc->verts[k], &off));
-      PetscCheck(ndof == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: vertex %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values in %" PetscInt_FMT "D; hoflow reads straight-sided meshes (one coordinate per vertex)", mesh->source, cc->verts[k], ndof, dim);
-      for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(vcoords[off + d]) : 0.0;
+      const PetscInt off = vc->offset[cc->verts[k] - vc->vStart];
+      for (PetscInt d = 0; d < 3; d++) cc->x[k][d] = d < dim ? PetscRealPart(vc->array[off + d]) : 0.0;
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -533,34 +583,42 @@ void MeshElementCentroid(const Mesh *mesh, PetscInt l, PetscReal c[])
  * xg_off[c], -1 for affine cells). */
 static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], PetscInt cell_verts[], PetscReal cell_x[], PetscReal cell_diam[], PetscBool curved[], PetscReal **xg, PetscInt xg_off[])
 {
-  DM                 dm  = mesh->dm;
-  const PetscInt     dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
-  CoordCtx           cc = {0};
-  CellCoords         cell_cc;
-  PetscInt           counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
-  PetscReal          dominant = 1.0, *xgc = NULL;
-  PetscSection       vsec    = NULL;
-  const PetscScalar *vcoords = NULL;
+  DM                dm  = mesh->dm;
+  const PetscInt    dim = mesh->dim, vstride = HOFLOW_VERTS_MAX * dim, ncells = mesh->Klocal;
+  CoordCtx          cc = {0};
+  CellCoords        cell_cc;
+  PetscInt          counts[2] = {0, 0}, gcounts[2], nxg = 0, cap = 0;
+  PetscReal         dominant = 1.0, *xgc = NULL;
+  VertexCoordinates vc = {0, 0, NULL, NULL};
 
   PetscFunctionBeginUser;
   PetscCall(MeshCurveVertexCoordinates(mesh, &cc.vcoord, &cc.vStart));
   PetscCheck(!(cc.vcoord && mesh->periodic), PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Mesh %s is periodic and high-order: hoflow reads periodic meshes with straight-sided cells only (curve their boundaries with -curve_<group> instead)", mesh->source);
   /* DMPlexGetCellCoordinates reads the local coordinate vectors without creating them (collective) */
   PetscCall(DMGetCoordinatesLocalSetUp(dm));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vc.vStart, &vc.vEnd));
   if (mesh->periodic)
     PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
-  else {
-    Vec cvec;
+  else if (!cc.vcoord) { /* high-order meshes: their coordinate field's vertex values (VertexCoord) */
+    Vec          cvec;
+    PetscSection vsec;
     PetscCall(DMGetCoordinateSection(dm, &vsec));
+    PetscCall(PetscMalloc1(vc.vEnd - vc.vStart, &vc.offset));
+    for (PetscInt v = vc.vStart; v < vc.vEnd; v++) {
+      PetscInt ndof;
+      PetscCall(PetscSectionGetDof(vsec, v, &ndof));
+      PetscCall(PetscSectionGetOffset(vsec, v, &vc.offset[v - vc.vStart]));
+      PetscCheck(ndof == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mesh %s: vertex %" PetscInt_FMT " has %" PetscInt_FMT " coordinate values in %" PetscInt_FMT "D; hoflow reads straight-sided meshes (one coordinate per vertex)", mesh->source, v, ndof, dim);
+    }
     PetscCall(DMGetCoordinatesLocal(dm, &cvec));
-    PetscCall(VecGetArrayRead(cvec, &vcoords));
+    PetscCall(VecGetArrayRead(cvec, &vc.array));
   }
   cc.dim = dim;
   for (PetscInt c = 0; c < ncells; c++) {
     const RefShape      shape = cell_shape[c];
     const RefShapeInfo *info  = &RefShapeTable[shape];
     PetscInt           *cv = cell_verts + c * HOFLOW_VERTS_MAX, n = 0;
-    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, vsec, vcoords, &cell_cc));
+    if (!cc.vcoord) PetscCall(CellCoordsGet(mesh, c, &vc, &cell_cc));
     if (dim == 2 && !cc.vcoord) { /* the closure's vertices, which CellCoordsGet has just read */
       n = cell_cc.nv;
       for (PetscInt k = 0; k < n && k < HOFLOW_VERTS_MAX; k++) cv[k] = cell_cc.verts[k];
@@ -584,11 +642,12 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
     }
     if (dim == 2) counts[SignedArea(n, cell_x + c * vstride) < 0]++;
   }
-  if (vcoords) {
+  if (vc.array) {
     Vec cvec;
     PetscCall(DMGetCoordinatesLocal(dm, &cvec));
-    PetscCall(VecRestoreArrayRead(cvec, &vcoords));
+    PetscCall(VecRestoreArrayRead(cvec, &vc.array));
   }
+  PetscCall(PetscFree(vc.offset));
   if (dim == 2) {
     /* A 2D mesh may be consistently clockwise (a Gmsh surface with normal -z); an inverted (folded)
      * element is one whose orientation disagrees with the rest of the mesh. */

@@ -311,8 +311,10 @@ PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc
   const RefElement *ref  = ops->ref;
   const PetscInt    dim = ops->dim, Nf = ref->Nfaces, Nfp = ref->Nfp[0], Nfq = ops->kd.Nfq, nbn = mesh->K * Nf * Nfp, nbq = mesh->K * Nf * Nfq;
   PetscReal        *xg, *wg, *fxq[HOFLOW_FACES_MAX] = {NULL};
+  const PetscReal  *xn;
 
   PetscFunctionBeginUser;
+  PetscCall(DGDiscGetNodeCoordinates(dg, &xn));
   PetscCall(PetscMalloc2(Nfq, &xg, Nfq, &wg));
   PetscCall(JacobiGaussQuadrature(0.0, 0.0, dim == 2 ? Nfq : INS_NQ(ref->N), xg, wg));
   if (dim == 3)
@@ -334,10 +336,10 @@ PetscErrorCode INSOpsSetBoundaryDataFaces(INSOps ops, INSBoundaryFaceFunction bc
         if (dim == 3) { /* the face coordinates of the face nodes must be those the face tables assume */
           PetscReal x[3], dist = 0;
           INSFacePoint(ref->shape, dim, vx, f, ref->face_xi + (ref->face_offset[f] + a) * (dim - 1), x);
-          for (PetscInt d = 0; d < dim; d++) dist = PetscMax(dist, PetscAbsReal(x[d] - dg->x[dim * id + d]));
+          for (PetscInt d = 0; d < dim; d++) dist = PetscMax(dist, PetscAbsReal(x[d] - xn[dim * id + d]));
           PetscCheck(dist < 1e-8 * (1 + PetscAbsReal(x[0]) + PetscAbsReal(x[1]) + PetscAbsReal(x[2])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Element %" PetscInt_FMT " face %" PetscInt_FMT " node %" PetscInt_FMT ": the face coordinates place it %g away from the node", e, f, a, (double)dist);
         }
-        PetscCall(bc(slot, dg->x + dim * id, n, val, ctx));
+        PetscCall(bc(slot, xn + dim * id, n, val, ctx));
         for (PetscInt c = 0; c < dim; c++) ops->bcn[c * nbn + k] = type == HOFLOW_FACE_DIRICHLET ? val[c] : val[dim + c];
         ops->bcn[dim * nbn + k] = type == HOFLOW_FACE_NEUMANN ? val[2 * dim] : 0.0;
       }

@@ -246,15 +246,16 @@ static PetscErrorCode LORFaceWeights(const RefElement *ref, PetscInt nsub, const
 
 PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
 {
-  DGDisc         *disc;
-  const Mesh     *mesh;
-  RefElement     *ref;
-  PetscReal       lambda, *vals, Ke[64], pscale = 0.25, *fw;
-  PetscInt        Nf, nv, nsub, *sub, *coo_i, *coo_j, *mark, n, dim;
-  PetscCount      ncoo = 0, cap;
-  PetscSection    gsec;
-  MatNullSpace    nullsp;
-  const PetscInt *face_type;
+  DGDisc          *disc;
+  const Mesh      *mesh;
+  RefElement      *ref;
+  PetscReal        lambda, *vals, Ke[64], pscale = 0.25, *fw;
+  PetscInt         Nf, nv, nsub, *sub, *coo_i, *coo_j, *mark, n, dim;
+  PetscCount       ncoo = 0, cap;
+  PetscSection     gsec;
+  MatNullSpace     nullsp;
+  const PetscReal *xn;
+  const PetscInt  *face_type;
 
   PetscFunctionBeginUser;
   PetscCall(IPDGOperatorGetDisc(A, &disc));
@@ -273,13 +274,14 @@ PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled)
   PetscCheck(pscale > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "-lor_penalty_scale %g must be positive", (double)pscale);
   PetscCall(PetscLogEventBegin(HOFLOW_LORAssemble, 0, 0, 0, 0));
   PetscCall(RefElementSubCells(ref, &nsub, &sub));
+  PetscCall(DGDiscGetNodeCoordinates(disc, &xn));
   PetscCall(DMGetGlobalSection(disc->dm, &gsec));
   cap = (PetscCount)mesh->K * (nsub * nv * nv + 2 * ref->Nfn);
   PetscCall(PetscMalloc3(cap, &coo_i, cap, &coo_j, cap, &vals));
   PetscCall(PetscMalloc2(ref->Np, &mark, ref->Nfn, &fw));
   for (PetscInt e = 0; e < mesh->K; e++) {
     const PetscInt   cell = mesh->elem_cell[e];
-    const PetscReal *X    = disc->x + dim * disc->elem_node[e];
+    const PetscReal *X    = xn + dim * disc->elem_node[e];
     PetscInt         row0;
 
     PetscCall(PetscSectionGetOffset(gsec, cell, &row0));

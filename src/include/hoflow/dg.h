@@ -55,7 +55,7 @@ typedef struct {
   PetscInt    nodes, nodes_local; /* nodes of owned elements, of all local elements */
   PetscInt   *elem_node;          /* [Klocal+1] first node of element l */
   PetscInt   *elem_fnode;         /* [K+1] first face-node slot of owned element e */
-  PetscReal  *x;                  /* [nodes_local*dim] node coordinates */
+  PetscReal  *x;                  /* [nodes_local*dim] node coordinates; NULL until DGDiscGetNodeCoordinates where no block is curved */
   PetscInt   *vmapP;              /* [elem_fnode[K]] local node of the exterior trace (the node itself on the boundary) */
   PetscReal  *sgeo;               /* [mesh->nslots*HOFLOW_SGEO_SIZE(dim)] n, sJ/J, tau */
   PetscReal   penalty_scale;
@@ -69,6 +69,8 @@ PETSC_EXTERN PetscErrorCode DGDiscSetUp(Disc disc);
 PETSC_EXTERN PetscErrorCode DiscCreate_NodalDG(Disc disc);
 /* A nodal DG discretization of another order on the same mesh (p-multigrid levels), standalone. */
 PETSC_EXTERN PetscErrorCode DGDiscCreate(Mesh *mesh, PetscInt N, Disc *disc);
+/* The node coordinates [nodes_local*dim] (dg->x), built on first use on meshes without curved blocks. */
+PETSC_EXTERN PetscErrorCode DGDiscGetNodeCoordinates(DGDisc *dg, const PetscReal **x);
 /* The single reference element of a one-shape mesh; an error naming `what` when the mesh mixes shapes. */
 PETSC_EXTERN PetscErrorCode DGDiscGetUniformRef(DGDisc *dg, const char what[], RefElement **ref);
 /* Boundary data at face nodes [elem_fnode[K]]: f's value on Dirichlet faces, n.grad f on Neumann faces
