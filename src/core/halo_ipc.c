@@ -354,7 +354,7 @@ PetscErrorCode HaloIPCDestroy(HaloIPC *ipc)
   if (!h) PetscFunctionReturn(PETSC_SUCCESS);
 #if defined(HOFLOW_HAVE_CUDA)
   /* nobody's kernels touch another's memory any more, then nobody maps it any more */
-  PetscCheck(!HoflowDeviceSynchronize(), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: the device failed before the halo transport was freed", h->name);
+  PetscCall(HoflowDeviceSynchronizeChecked());
   PetscCallMPI(MPI_Barrier(h->comm));
   for (PetscInt i = 0; i < h->nmapped; i++) PetscCheck(!HaloIPCBlockClose(h->mapped[i]), PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: a CUDA IPC mapping could not be closed", h->name);
   PetscCallMPI(MPI_Barrier(h->comm));

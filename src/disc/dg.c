@@ -51,16 +51,19 @@ static const DGBlock *DGElementBlock(const DGDisc *dg, PetscInt l)
  * built on first use by DGDiscGetNodeCoordinates, and the set-up (trace maps) and the boundary data take
  * the few coordinates they need from DGDiscNodeCoordinate, the same GeomAffineMap: the same bits. Meshes
  * with curved blocks build dg->x in DGDiscSetUp (DGCurvedSetUp writes their nodes). */
+static void DGDiscAffineNodeCoordinate(const DGDisc *dg, PetscInt l, PetscInt i, PetscReal x[])
+{
+  const RefElement *ref = DGElementBlock(dg, l)->ref;
+
+  GeomAffineMap(ref->shape, (int)dg->dim, dg->mesh->vertices + l * HOFLOW_VERTS_MAX * dg->dim, ref->xi + i * dg->dim, x);
+}
+
 static void DGDiscNodeCoordinate(const DGDisc *dg, PetscInt l, PetscInt i, PetscReal x[])
 {
-  const PetscInt dim = dg->dim;
-
   if (dg->x)
-    for (PetscInt d = 0; d < dim; d++) x[d] = dg->x[(dg->elem_node[l] + i) * dim + d];
-  else {
-    const RefElement *ref = DGElementBlock(dg, l)->ref;
-    GeomAffineMap(ref->shape, (int)dim, dg->mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, x);
-  }
+    for (PetscInt d = 0; d < dg->dim; d++) x[d] = dg->x[(dg->elem_node[l] + i) * dg->dim + d];
+  else
+    DGDiscAffineNodeCoordinate(dg, l, i, x);
 }
 
 PetscErrorCode DGDiscGetNodeCoordinates(DGDisc *dg, const PetscReal **x)
@@ -72,10 +75,9 @@ PetscErrorCode DGDiscGetNodeCoordinates(DGDisc *dg, const PetscReal **x)
   if (!dg->x) {
     PetscCall(PetscMalloc1(dg->nodes_local * dim, &dg->x));
     for (PetscInt l = 0; l < mesh->Klocal; l++) {
-      const DGBlock    *blk = DGElementBlock(dg, l);
-      const RefElement *ref = blk->ref;
+      const DGBlock *blk = DGElementBlock(dg, l);
       if (blk->curved) continue; /* DGCurvedSetUp's */
-      for (PetscInt i = 0; i < ref->Np; i++) GeomAffineMap(ref->shape, (int)dim, mesh->vertices + l * HOFLOW_VERTS_MAX * dim, ref->xi + i * dim, dg->x + (dg->elem_node[l] + i) * dim);
+      for (PetscInt i = 0; i < blk->ref->Np; i++) DGDiscAffineNodeCoordinate(dg, l, i, dg->x + (dg->elem_node[l] + i) * dim);
     }
   }
   *x = dg->x;

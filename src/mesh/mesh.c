@@ -906,49 +906,33 @@ static PetscErrorCode MeshComputeFaces(Mesh *mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -dm_refine on several ranks with -dm_refine_distributed: refine after distributing (a serial
- * refinement of the whole mesh on rank 0, then its distribution, takes time and memory that grow with
- * the fine mesh). The option is taken out of the database before DMSetFromOptions (and put back after
- * it) so PETSc builds the coarse mesh only; MeshRefineDistributed refines it. Curved groups (-curve_*)
- * are projected on the serial refined mesh (MeshCurveCreate), so those runs keep the serial
- * refinement, and so do periodic meshes. Off by default until it has run on the GPU machine's PETSc
- * 3.22 (docs/design-notes.md, multi-GPU). */
-static PetscErrorCode MeshDeferRefinementBegin(MPI_Comm comm, PetscInt *levels)
+/* -dm_refine deferred: taken out of the database before DMSetFromOptions (and put back after it) so PETSc
+ * builds the coarse mesh only, then refined by hoflow. Two cases, never with curved groups (-curve_*: they are
+ * projected on PETSc's serial refined mesh, MeshCurveCreate):
+ * - several ranks with -dm_refine_distributed (*after): refine after distributing (a serial refinement of the
+ *   whole mesh on rank 0, then its distribution, takes time and memory that grow with the fine mesh);
+ *   MeshRefineDistributed refines; periodic meshes keep the serial refinement there;
+ * - a Gmsh file on one rank (*serial): MeshRefineSerial refines, by hoflow's arrays where MeshRefineUniform can
+ *   (2D triangles and quadrilaterals, about 6x faster than PETSc's DMRefine at 688 k triangles), else by
+ *   DMRefine level by level as DMSetFromOptions would; -mesh_refine_native false keeps PETSc's refinement. */
+static PetscErrorCode MeshDeferRefinementBegin(MPI_Comm comm, PetscBool from_file, PetscInt *after, PetscInt *serial)
 {
   PetscMPIInt size;
-  PetscBool   distributed = PETSC_FALSE, curved;
+  PetscBool   distributed = PETSC_FALSE, native = PETSC_TRUE, curved;
+  PetscInt    levels      = 0;
 
   PetscFunctionBeginUser;
-  *levels = 0;
+  *after = *serial = 0;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_refine_distributed", &distributed, NULL));
-  if (size == 1 || !distributed) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MeshCurveOptionsGiven(&curved));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", levels, NULL));
-  if (curved || *levels < 0) *levels = 0;
-  if (*levels > 0) PetscCall(PetscOptionsClearValue(NULL, "-dm_refine"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -dm_refine of a Gmsh file on one rank (not curved by -curve_*): taken out of the database before
- * DMSetFromOptions (and put back after it) so PETSc reads the coarse mesh only; MeshRefineSerial
- * refines it, by hoflow's arrays where MeshRefineUniform can (2D triangles and quadrilaterals, about 4x
- * faster than PETSc's DMRefine at 688 k triangles), else by DMRefine level by level as DMSetFromOptions
- * would. -mesh_refine_native false keeps PETSc's refinement inside DMSetFromOptions. */
-static PetscErrorCode MeshDeferSerialRefinementBegin(MPI_Comm comm, PetscBool from_file, PetscInt *levels)
-{
-  PetscMPIInt size;
-  PetscBool   native = PETSC_TRUE, curved;
-
-  PetscFunctionBeginUser;
-  *levels = 0;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mesh_refine_native", &native, NULL));
   PetscCall(MeshCurveOptionsGiven(&curved));
-  if (size > 1 || !from_file || !native || curved) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", levels, NULL));
-  if (*levels < 0) *levels = 0;
-  if (*levels > 0) PetscCall(PetscOptionsClearValue(NULL, "-dm_refine"));
+  if (curved || (size > 1 ? !distributed : !from_file || !native)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dm_refine", &levels, NULL));
+  if (levels <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsClearValue(NULL, "-dm_refine"));
+  if (size > 1) *after = levels;
+  else *serial = levels;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1072,8 +1056,7 @@ PetscErrorCode MeshCreate(MPI_Comm comm, const char default_options[], Mesh **me
   PetscCall(DMSetType(dm, DMPLEX));
   PetscCall(PetscObjectSetName((PetscObject)dm, "mesh"));
   PetscCall(DMPlexDistributeSetDefault(dm, PETSC_FALSE)); /* hoflow distributes below, with its overlap */
-  PetscCall(MeshDeferRefinementBegin(comm, &refine_after));
-  if (!refine_after) PetscCall(MeshDeferSerialRefinementBegin(comm, from_file, &refine_serial));
+  PetscCall(MeshDeferRefinementBegin(comm, from_file, &refine_after, &refine_serial));
   PetscCall(PetscLogEventBegin(HOFLOW_MeshRead, 0, 0, 0, 0));
   PetscCall(DMSetFromOptions(dm));
   if (refine_serial) PetscCall(MeshRefineSerial(&dm, refine_serial));
