@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|weakdiag|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -13,7 +13,9 @@ exec > >(tee -a "$OUT/summary.txt") 2>&1
 export PATH=$PATH:/usr/local/cuda/bin OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 date -u
-make CUDA=1 -j32 hoflow > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+# HOFLOW_PREBUILT=1: the binaries are already built (e.g. by scripts/gpu-toolchain/cross-build.sh and carried)
+build() { [ -n "${HOFLOW_PREBUILT:-}" ] || make CUDA=1 -j32 "$@"; }
+build hoflow > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 P6="-problem poisson -order 6 -dm_plex_filename examples/meshes/square.msh -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda ${EXTRA:-}"
 COARSE=-pmg_mg_coarse_pc_mg_galerkin_mat_product_algorithm
 T=${T:-90}
@@ -24,8 +26,8 @@ run() {
   # stdbuf: a rank's stdout is a pipe (block-buffered), so a run killed by timeout would lose what it printed
   if [ "$n" = 1 ]; then timeout $T stdbuf -oL ./hoflow "$@" > "$OUT/$name.log" 2>&1
   elif [ -n "${GPUBIND:-}" ]; then   # one visible GPU per rank, as a cluster's launcher would set it
-    timeout $T mpiexec --bind-to none -n $n bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec stdbuf -oL ./hoflow "$@"' hoflow "$@" > "$OUT/$name.log" 2>&1
-  else timeout $T mpiexec --bind-to none -n $n stdbuf -oL ./hoflow "$@" > "$OUT/$name.log" 2>&1; fi
+    timeout $T mpiexec ${MPIBIND:---bind-to none} -n $n bash -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec stdbuf -oL ./hoflow "$@"' hoflow "$@" > "$OUT/$name.log" 2>&1
+  else timeout $T mpiexec ${MPIBIND:---bind-to none} -n $n stdbuf -oL ./hoflow "$@" > "$OUT/$name.log" 2>&1; fi
   local rc=$? t1=$(date +%s%N)
   printf '%-28s ranks %s rc %3d wall %6d ms\n' "$name" "$n" $rc $(( (t1 - t0) / 1000000 ))
   grep -E "^hoflow:" "$OUT/$name.log" | sed 's/ pc_bytes.*//' | cut -c1-260
@@ -85,7 +87,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # without overlap; then the Poisson solve (19 iterations) with each transport.
           # (-halo_local full, the whole vector: 2026-11-27, h200x4_2026-11-27_scaling.md)
     ( source scripts/gpu-toolchain/env.sh
-      make CUDA=1 -j32 build/bench/halo_bench > "$OUT/build-halo.log" 2>&1 || tail -20 "$OUT/build-halo.log"
+      build build/bench/halo_bench > "$OUT/build-halo.log" 2>&1 || tail -20 "$OUT/build-halo.log"
       ng=$(nvidia-smi -L | wc -l); list=1; n=2; while [ $n -le "$ng" ]; do list="$list $n"; n=$((n * 2)); done
       H="-dm_plex_filename examples/meshes/square.msh -dm_refine ${HALO_REFINE:-7} -dm_refine_distributed -bench_order 6 -bench_reps 200 -dm_vec_type cuda"
       for n in $list; do
@@ -194,6 +196,33 @@ for part in ${*:-crash aware strong weak ins tests}; do
         grep -E "^Time \(sec\):" "$OUT/$r.log" | awk '{print "  PETSc total (PetscInitialize to PetscFinalize) " $3 " s"}'
         budget "$OUT/$r.log" "$EV"
       done ) ;;
+  weakdiag) # issue 19: where weak scaling (about 10 M DOFs a GPU) loses time on all the GPUs of the host, without GPU
+          # timers: one GPU alone; one independent one-GPU run on every GPU at once (what the host's shared parts cost:
+          # no communication); all GPUs; all GPUs with ranks bound to the NUMA domains (WEAKDIAG_BIND); all GPUs with
+          # the halo through PetscSF; the coarse solve left out (-pmg_mg_coarse_pc_type none: more iterations, the time
+          # an iteration without the coarse level) on one and all GPUs; the multigrid levels with GPU timers (shares)
+    ( source scripts/gpu-toolchain/env.sh
+      ng=$(nvidia-smi -L | wc -l)
+      nvidia-smi topo -m | head -$((ng + 2))
+      W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda ${EXTRA:-}"
+      f1=452; fn=$(python3 -c "import math; print(round(452 * math.sqrt($ng)))")
+      per_it() { awk '$1 == "hoflow:" { for (i = 1; i < NF; i++) { if ($i == "iterations") n = $(i+1); if ($i == "solve_s") t = $(i+1) } } END { if (n > 0) printf "%s: %d iterations, solve %.4f s, %.3f ms an iteration\n", FILENAME, n, t, 1000 * t / n }' "$OUT/$1.log"; }
+      run wd-1gpu 1 $W -dm_plex_box_faces $f1,$f1; per_it wd-1gpu
+      t0=$(date +%s%N)
+      for g in $(seq 0 $((ng - 1))); do CUDA_VISIBLE_DEVICES=$g timeout 120 ./hoflow $W -dm_plex_box_faces $f1,$f1 > "$OUT/wd-concurrent-$g.log" 2>&1 & done; wait
+      echo "$ng concurrent one-GPU runs: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+      for g in $(seq 0 $((ng - 1))); do per_it wd-concurrent-$g; done
+      run wd-${ng}gpu $ng $W -dm_plex_box_faces $fn,$fn; per_it wd-${ng}gpu
+      run wd-${ng}gpu-again $ng $W -dm_plex_box_faces $fn,$fn; per_it wd-${ng}gpu-again
+      MPIBIND="${WEAKDIAG_BIND:---map-by ppr:$((ng / 2)):numa --bind-to numa}" run wd-${ng}gpu-bind $ng $W -dm_plex_box_faces $fn,$fn; per_it wd-${ng}gpu-bind
+      run wd-${ng}gpu-mpi $ng $W -dm_plex_box_faces $fn,$fn -halo_transport mpi; per_it wd-${ng}gpu-mpi
+      run wd-1gpu-nocoarse 1 $W -dm_plex_box_faces $f1,$f1 -pmg_mg_coarse_pc_type none -ksp_max_it 400; per_it wd-1gpu-nocoarse
+      run wd-${ng}gpu-nocoarse $ng $W -dm_plex_box_faces $fn,$fn -pmg_mg_coarse_pc_type none -ksp_max_it 400; per_it wd-${ng}gpu-nocoarse
+      for n in 1 $ng; do
+        fx=$f1; [ $n = 1 ] || fx=$fn
+        run wd-${n}gpu-levels $n $W -dm_plex_box_faces $fx,$fx -log_view -log_view_gpu_time -pmg_pc_mg_log
+        budget "$OUT/wd-${n}gpu-levels.log" "MGSmooth Level [0-9]|MGResid Level [0-9]|MGInterp Level [0-9]|GatherAllgather|PCApply|KSPSolve|VecTDot|VecNorm|MatMult"
+      done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda"
@@ -206,7 +235,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
       run ins-2gpu 2 $I -output_dir /tmp/ins2
       for f in ins-1gpu ins-2gpu; do echo "$f stages:"; grep -E "^ *[0-9]+: +INS " "$OUT/$f.log" | cut -c1-60; done ) ;;
   tests)
-    ( make CUDA=1 -j32 all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
+    ( build all > "$OUT/build-all.log" 2>&1 || tail -20 "$OUT/build-all.log"
       source scripts/gpu-toolchain/env.sh && python3 tests/run.py --gpu -k gpus > "$OUT/test-2gpu.log" 2>&1; grep -E "^(ok|FAIL|skip)" "$OUT/test-2gpu.log" | cut -c1-200; tail -2 "$OUT/test-2gpu.log" ) ;;
   scale)  # issue 19: strong scaling on 1, 2, 4 (, 8) GPUs of this host and weak scaling at about 10 M DOFs per GPU
           # (GPU counts from nvidia-smi; SCALE_PARTS picks poisson poisson19 ins euler ns fr frns weak, and inssub: ins with subcycles). SCALE_PACK=1 packs the logs
