@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|weakdiag|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|weakdiag|weakvar|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -114,11 +114,12 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # synchronize at every event, so the level shares, not the totals), then the gathered coarse solve's BoomerAMG
           # with aggressive coarsening on its first level (agg_nl 1) against the default, without timers
     ( source scripts/gpu-toolchain/env.sh
-      ng=$(nvidia-smi -L | wc -l)
-      for n in 1 $ng; do
-        T=200 run p77-${n}gpu-levels $n $P6 -dm_refine 8 -dm_refine_distributed -log_view -log_view_gpu_time -pmg_pc_mg_log
-        grep -E "^(MGSmooth Level|MGResid Level|MGInterp Level|GatherAllgather|PCApply|KSPSolve|VecTDot|MatMult) " "$OUT/p77-${n}gpu-levels.log" | awk '{print $1, $2, $3, $4, $5}'
-        T=200 run p77-${n}gpu-aggnl1 $n $P6 -dm_refine 8 -dm_refine_distributed -log_view -pmg_mg_coarse_gather_pc_hypre_boomeramg_agg_nl 1 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
+      # LV_REFINE (8: 77 M DOFs; 7: 19.3 M), LV_GPUS (default: 1 and all), LV_AGG=0 leaves out the agg_nl 1 runs
+      ng=$(nvidia-smi -L | wc -l); r=${LV_REFINE:-8}
+      for n in ${LV_GPUS:-1 $ng}; do
+        T=200 run p$r-${n}gpu-levels $n $P6 -dm_refine $r -dm_refine_distributed -log_view -log_view_gpu_time -pmg_pc_mg_log
+        budget "$OUT/p$r-${n}gpu-levels.log" "MGSmooth Level [0-9]|MGResid Level [0-9]|MGInterp Level [0-9]|GatherAllgather|PCApply|KSPSolve|VecTDot|VecNorm|MatMult|MatMultAdd|MatMultTranspose"
+        [ "${LV_AGG:-1}" = 0 ] || T=200 run p$r-${n}gpu-aggnl1 $n $P6 -dm_refine $r -dm_refine_distributed -log_view -pmg_mg_coarse_gather_pc_hypre_boomeramg_agg_nl 1 -pmg_mg_coarse_pc_hypre_boomeramg_agg_nl 1
       done ) ;;
   coarse) # the coarse solve on 2 GPUs: BoomerAMG variants (coarsest-level solver, level count) and GAMG
     ( source scripts/gpu-toolchain/env.sh
@@ -222,6 +223,22 @@ for part in ${*:-crash aware strong weak ins tests}; do
         fx=$f1; [ $n = 1 ] || fx=$fn
         run wd-${n}gpu-levels $n $W -dm_plex_box_faces $fx,$fx -log_view -log_view_gpu_time -pmg_pc_mg_log
         budget "$OUT/wd-${n}gpu-levels.log" "MGSmooth Level [0-9]|MGResid Level [0-9]|MGInterp Level [0-9]|GatherAllgather|PCApply|KSPSolve|VecTDot|VecNorm|MatMult"
+      done ) ;;
+  weakvar) # issue 19: weak scaling (about 10 M DOFs a GPU) of solver variants: WEAKVAR_GPUS (default: 1 and all), each
+          # variant of WEAKVAR (options; variants separated by ';', "-" for none) on every GPU count, without GPU timers
+    ( source scripts/gpu-toolchain/env.sh
+      ng=$(nvidia-smi -L | wc -l)
+      W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda ${EXTRA:-}"
+      IFS=';' read -ra variants <<< "${WEAKVAR:--}"
+      i=0
+      for v in "${variants[@]}"; do
+        [ "$v" = "-" ] && v=""
+        for n in ${WEAKVAR_GPUS:-1 $ng}; do
+          f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
+          run wv$i-${n}gpu $n $W -dm_plex_box_faces $f,$f $v
+          awk -v v="$v" '$1 == "hoflow:" { for (i = 1; i < NF; i++) { if ($i == "iterations") n = $(i+1); if ($i == "solve_s") t = $(i+1) } } END { printf "  [%s] %d iterations, solve %.4f s\n", v, n, t }' "$OUT/wv$i-${n}gpu.log"
+        done
+        i=$((i + 1))
       done ) ;;
   weak)   # about 10 M DOFs per GPU on quadrilaterals (no mesh generator needed): 452^2 and 639^2 cells at N = 6
     ( source scripts/gpu-toolchain/env.sh

@@ -6,8 +6,11 @@
 # its headers are told this machine's Open MPI version (as scripts/check-gpu-c.sh does), and the link
 # leaves its libraries' own undefined symbols to the GPU machine's loader (--allow-shlib-undefined).
 # Usage: [PACK=FILE.tar.xz] scripts/gpu-toolchain/cross-build.sh DIR [make args]   -- DIR: a separate checkout (a git
-# worktree) whose build/ and hoflow become the CUDA build; carry them to the GPU machine.
+# worktree) whose build/ and hoflow become the CUDA build; carry them to the GPU machine. The executables find
+# muparser at DIR/.deps/muparser/lib: on the GPU machine put the checkout's .deps/muparser/lib on LD_LIBRARY_PATH.
 set -euo pipefail
+[ -f /usr/lib/x86_64-linux-gnu/hdf5/serial/libhdf5.so ] || { echo "cross-build: needs the serial HDF5 development files here (apt-get install libhdf5-dev)"; exit 1; }
+command -v nvcc > /dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "cross-build: needs nvcc (CUDA 13) here"; exit 1; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(cd "${1:?a separate checkout to build in}" && pwd); shift
 src=$root/.gpu; ls "$src"/petsc-cuda.tar.xz.part* > /dev/null 2>&1 || src=$root/../shared/gpu
