@@ -301,7 +301,7 @@ HEADER_LAYER = {"log.h": "core", "halo_ipc.h": "core", "expr.h": "core", "device
                 "ts.h": "ts", "io.h": "io", "problem.h": "problems", "physics.h": "physics", "unsteady.h": "physics", "stokes.h": "physics"}
 # (kernels/device.h and kernels/halo.h: the CUDA helpers and the halo pack/unpack that core's plumbing calls,
 # PETSc-free, with no hoflow include of their own)
-LEAF_HEADERS = {"compat.h", "shape.h", "geom.h", "kernels/common.h", "kernels/device.h", "kernels/halo.h", "kernels/shapes.h"}
+LEAF_HEADERS = {"compat.h", "shape.h", "geom.h", "kernels/common.h", "kernels/device.h", "kernels/halo.h", "kernels/gather.h", "kernels/shapes.h"}
 
 
 def header_layer(h):
@@ -420,6 +420,10 @@ def gpu_apply_test(shape, order, launch=()):
             check(float(v) <= tol, "CUDA %s differs from the host kernel: %s" % (k, v))
             others[k] = v
         check(float(m.group(3)) == 0.0, "the eigenvalue estimate's right-hand side written on the device differs from the host's: %s" % m.group(3))
+        m = re.search(r"gpu-gather: sum (\S+) add (\S+)", out)
+        check(m, "no gathered-transfer kernel result line:\n" + out[-1000:])
+        check(float(m.group(1)) == 0.0 and float(m.group(2)) == 0.0, "the gathered CG1 transfer's CUDA kernels differ from the host's (sums in the same order: expected 0): sum %s add %s" % (m.group(1), m.group(2)))
+        others["gather_kernels"] = m.group(1)
         return "apply %.1e " % rel + " ".join("%s %.1e" % (k, float(v)) for k, v in others.items() if k != "mass_repeat")
     return f
 

@@ -4,7 +4,7 @@
 
 PetscClassId  HOFLOW_CLASSID;
 PetscLogEvent HOFLOW_MeshSetup, HOFLOW_DiscSetup, HOFLOW_IPDGGradient, HOFLOW_IPDGApply, HOFLOW_IPDGDiagonal, HOFLOW_IPDGAssemble, HOFLOW_DGProject, HOFLOW_DGError, HOFLOW_DGMass, HOFLOW_DGTransfer, HOFLOW_LORAssemble, HOFLOW_PMGSetUp, HOFLOW_GatherComm, HOFLOW_INSAdvection, HOFLOW_INSGradient, HOFLOW_INSDivergence, HOFLOW_INSFaceData, HOFLOW_ChebyshevUpdate, HOFLOW_MDGVolume, HOFLOW_MDGFace, HOFLOW_MDGLift, HOFLOW_MDGLimit, HOFLOW_MDGViscous, HOFLOW_SEMApply, HOFLOW_SEMDiagonal, HOFLOW_SEMDivergence;
-PetscLogEvent HOFLOW_CG1Assemble;
+PetscLogEvent HOFLOW_CG1Assemble, HOFLOW_CG1Transfer;
 PetscLogEvent HOFLOW_DeviceInit, HOFLOW_MeshRead, HOFLOW_MeshDistribute, HOFLOW_MeshGeometry, HOFLOW_MeshFaces, HOFLOW_DGLayout, HOFLOW_DGTraceMaps, HOFLOW_EllipticOperator, HOFLOW_EllipticRHS, HOFLOW_Output, HOFLOW_TimeLoop;
 PetscLogEvent HOFLOW_StepPre, HOFLOW_StepPost, HOFLOW_StepMonitor;
 PetscLogEvent HOFLOW_PMGLevels, HOFLOW_EigEstimate;
@@ -48,6 +48,7 @@ PetscErrorCode HoflowLogRegister(void)
   PetscCall(PetscLogEventRegister("PMGLevels", HOFLOW_CLASSID, &HOFLOW_PMGLevels));
   PetscCall(PetscLogEventRegister("EigEstimate", HOFLOW_CLASSID, &HOFLOW_EigEstimate));
   PetscCall(PetscLogEventRegister("CG1Assemble", HOFLOW_CLASSID, &HOFLOW_CG1Assemble));
+  PetscCall(PetscLogEventRegister("CG1Transfer", HOFLOW_CLASSID, &HOFLOW_CG1Transfer));
   PetscCall(PetscLogEventRegister("GatherAllgather", HOFLOW_CLASSID, &HOFLOW_GatherComm));
   PetscCall(PetscLogEventRegister("INSAdvection", HOFLOW_CLASSID, &HOFLOW_INSAdvection));
   PetscCall(PetscLogEventRegister("INSGradient", HOFLOW_CLASSID, &HOFLOW_INSGradient));

@@ -30,6 +30,14 @@ typedef struct {
   PetscReal    theta;           /* BoomerAMG strong threshold of the inner PC's defaults (0: hypre's 0.25) */
   PetscBool    device;          /* the Pmat is a CUDA matrix */
   PetscBool    device_mpi;      /* allgather device buffers (device and PETSc's -use_gpu_aware_mpi) */
+  /* the handshake with the gathered CG1 transfer (op/cg1_transfer.c), by object id and state so that a
+   * vector changed (or another one) since is never mistaken for the recorded one: the input whose values
+   * xfull holds already (the next application with it skips its allgather; any application clears it),
+   * and the last application's output, left with yfull's rows */
+  PetscBool        in_valid, out_valid;
+  PetscInt64       in_id, out_id;
+  PetscObjectState in_state, out_state;
+  PetscInt64       napply, ngathered; /* applications, and those whose input the transfer had gathered */
 } PC_Gather;
 
 static PetscErrorCode PCReset_Gather(PC pc)
@@ -42,6 +50,7 @@ static PetscErrorCode PCReset_Gather(PC pc)
   PetscCall(VecDestroy(&g->xfull));
   PetscCall(VecDestroy(&g->yfull));
   PetscCall(PetscFree2(g->counts, g->displs));
+  g->in_valid = g->out_valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,7 +174,7 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
   const PetscScalar *xa, *ya;
   PetscScalar       *wa, *yo;
   PetscMemType       xm = PETSC_MEMTYPE_HOST, wm = PETSC_MEMTYPE_HOST, ym = PETSC_MEMTYPE_HOST, om = PETSC_MEMTYPE_HOST;
-  PetscBool          on_device = PETSC_FALSE;
+  PetscBool          on_device = PETSC_FALSE, gathered = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   if (g->size == 1) {
@@ -175,10 +184,22 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
 #if defined(HOFLOW_HAVE_CUDA)
   if (g->device) PetscCall(HoflowVecIsCUDA(x, &on_device));
 #endif
+  if (g->in_valid) { /* the transfer filled xfull with x's gathered values: nothing to gather. The state may be one
+                      * more than recorded: MatMultTranspose (PCMG's MatRestrict) increases its output's state after
+                      * the transfer's operation has returned; any other change to x adds at least one more */
+    PetscObjectState state;
+    PetscCall(PetscObjectStateGet((PetscObject)x, &state));
+    gathered = (PetscBool)(((PetscObject)x)->id == g->in_id && (state == g->in_state || state == g->in_state + 1));
+  }
+  g->napply++;
+  g->ngathered += gathered;
+  g->in_valid = PETSC_FALSE; /* xfull is this application's from here on */
+  g->out_valid = PETSC_FALSE;
   /* x's rows of every rank into the full vector: device buffers to a GPU-aware MPI, else host arrays
-   * (for CUDA vectors without GPU-aware MPI: copies through the host, as PETSc's own scatters do) */
-  PetscCall(PetscLogEventBegin(HOFLOW_GatherComm, pc, x, 0, 0));
-  if (on_device && g->device_mpi) {
+   * (for CUDA vectors without GPU-aware MPI: copies through the host, as PETSc's own scatters do);
+   * nothing when the transfer's restriction has filled xfull (PCGatherSetInputGathered) */
+  if (!gathered) PetscCall(PetscLogEventBegin(HOFLOW_GatherComm, pc, x, 0, 0));
+  if (!gathered && on_device && g->device_mpi) {
     PetscCall(VecGetArrayReadAndMemType(x, &xa, &xm));
     PetscCall(VecGetArrayWriteAndMemType(g->xfull, &wa, &wm));
     PetscCheck(PetscMemTypeDevice(xm) && PetscMemTypeDevice(wm), PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_type gather: expected device arrays");
@@ -192,14 +213,14 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
     PetscCallMPI(MPI_Allgatherv(xa, g->counts[g->rank], MPIU_SCALAR, wa, g->counts, g->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
     PetscCall(VecRestoreArrayWriteAndMemType(g->xfull, &wa));
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-  } else {
+  } else if (!gathered) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(g->xfull, &wa));
     PetscCallMPI(MPI_Allgatherv(xa, g->counts[g->rank], MPIU_SCALAR, wa, g->counts, g->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
     PetscCall(VecRestoreArrayWrite(g->xfull, &wa));
     PetscCall(VecRestoreArrayRead(x, &xa));
   }
-  PetscCall(PetscLogEventEnd(HOFLOW_GatherComm, pc, x, 0, 0));
+  if (!gathered) PetscCall(PetscLogEventEnd(HOFLOW_GatherComm, pc, x, 0, 0));
 
   PetscCall(PCApply(g->inner, g->xfull, g->yfull)); /* the same solve on every rank */
 
@@ -217,6 +238,9 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
     PetscCall(VecRestoreArrayWrite(y, &yo));
     PetscCall(VecRestoreArrayRead(g->yfull, &ya));
   }
+  g->out_valid = PETSC_TRUE;
+  g->out_id    = ((PetscObject)y)->id;
+  PetscCall(PetscObjectStateGet((PetscObject)y, &g->out_state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -239,6 +263,7 @@ static PetscErrorCode PCView_Gather(PC pc, PetscViewer viewer)
     PetscInt M;
     PetscCall(MatGetSize(g->sub[0], &M, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  gathered coarse solve: each of %d ranks solves the whole %" PetscInt_FMT "-row matrix redundantly (a %s copy); allgather of %s buffers\n", (int)g->size, M, ((PetscObject)g->sub[0])->type_name, g->device_mpi ? "device" : "host"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt64_FMT ", of which %" PetscInt64_FMT " with the input gathered by pMG's CG1 transfer (no allgather)\n", g->napply, g->ngathered));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner PC on each rank (rank 0's shown):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -265,11 +290,73 @@ PetscErrorCode PCGatherSetHypreStrongThreshold(PC pc, PetscReal theta)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCGatherGetFullVectors_Gather(PC pc, Vec *xfull, Vec *yfull)
+{
+  PC_Gather *g = (PC_Gather *)pc->data;
+
+  PetscFunctionBeginUser;
+  if (xfull) *xfull = g->xfull;
+  if (yfull) *yfull = g->yfull;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCGatherGetFullVectors(PC pc, Vec *xfull, Vec *yfull)
+{
+  PetscFunctionBeginUser;
+  if (xfull) *xfull = NULL;
+  if (yfull) *yfull = NULL;
+  PetscTryMethod(pc, "PCGatherGetFullVectors_C", (PC, Vec *, Vec *), (pc, xfull, yfull));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGatherSetInputGathered_Gather(PC pc, Vec b)
+{
+  PC_Gather *g = (PC_Gather *)pc->data;
+
+  PetscFunctionBeginUser;
+  PetscCheck(g->xfull, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "-pc_type gather: the gathered input set before the set-up or on one rank");
+  g->in_valid = PETSC_TRUE;
+  g->in_id    = ((PetscObject)b)->id;
+  PetscCall(PetscObjectStateGet((PetscObject)b, &g->in_state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCGatherSetInputGathered(PC pc, Vec b)
+{
+  PetscFunctionBeginUser;
+  PetscTryMethod(pc, "PCGatherSetInputGathered_C", (PC, Vec), (pc, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGatherGetOutput_Gather(PC pc, Vec x, Vec *yfull)
+{
+  PC_Gather       *g = (PC_Gather *)pc->data;
+  PetscObjectState state;
+
+  PetscFunctionBeginUser;
+  *yfull = NULL;
+  if (!g->out_valid || ((PetscObject)x)->id != g->out_id) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectStateGet((PetscObject)x, &state));
+  if (state == g->out_state) *yfull = g->yfull;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCGatherGetOutput(PC pc, Vec x, Vec *yfull)
+{
+  PetscFunctionBeginUser;
+  *yfull = NULL;
+  PetscTryMethod(pc, "PCGatherGetOutput_C", (PC, Vec, Vec *), (pc, x, yfull));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_Gather(PC pc)
 {
   PetscFunctionBeginUser;
   PetscCall(PCReset_Gather(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetHypreStrongThreshold_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetFullVectors_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetInputGathered_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetOutput_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -287,5 +374,8 @@ PetscErrorCode PCCreate_Gather(PC pc)
   pc->ops->destroy = PCDestroy_Gather;
   pc->ops->view    = PCView_Gather;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetHypreStrongThreshold_C", PCGatherSetHypreStrongThreshold_Gather));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetFullVectors_C", PCGatherGetFullVectors_Gather));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetInputGathered_C", PCGatherSetInputGathered_Gather));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetOutput_C", PCGatherGetOutput_Gather));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

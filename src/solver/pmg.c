@@ -33,11 +33,19 @@ typedef enum {
   PMG_COARSE_CG1  /* the order-1 DG level is smoothed matrix-free; below it the continuous order-1 space (op/cg1.c) */
 } PMGCoarseSpace;
 
+static const char *const PMGCG1Transfers[] = {"auto", "gathered", "aij", "PMGCG1Transfer", "PMG_CG1_TRANSFER_", NULL};
+typedef enum {
+  PMG_CG1_TRANSFER_AUTO,     /* gathered where the coarse PC is gather on more than one rank, else aij */
+  PMG_CG1_TRANSFER_GATHERED, /* op/cg1_transfer.c: through the gather PC's full vectors */
+  PMG_CG1_TRANSFER_AIJ       /* the AIJ injection itself (MatMultTranspose, MatMultAdd with their scatters) */
+} PMGCG1Transfer;
+
 /* A[l]: the matrix-free operator of DG level l; P[l]: level l+1 to level l, P[nlevels-1] the continuous
  * order-1 space to DG order 1 with cg1; Acoarse: the assembled coarse matrix (order-1 SIPDG or CG1). */
 typedef struct {
   PMGCoarseSpace  coarse_space;
   CG1MatrixType   cg1_matrix;                       /* how the continuous coarse matrix is made */
+  PMGCG1Transfer  cg1_transfer;                     /* how PCMG moves between DG order 1 and the continuous level */
   PetscInt        orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
   PMGCoarsening   coarsen;
   PetscInt        degree_opt;                            /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
@@ -50,6 +58,7 @@ typedef struct {
   DGDisc         *disc[HOFLOW_NMAX + 1];                 /* the levels' discretizations ([0] is the operator's) */
   Disc            level_disc[HOFLOW_NMAX + 1];           /* [1..nlevels-1]: created here */
   Mat             A[HOFLOW_NMAX + 1], P[HOFLOW_NMAX + 1], Acoarse;
+  Mat             Pgathered; /* the gathered transfer that replaces P[nlevels-1] in PCMG (NULL: the AIJ P is used) */
   PC              mg;
 } PC_PMG;
 
@@ -60,6 +69,7 @@ static PetscErrorCode PCReset_PMG(PC pc)
   PetscFunctionBeginUser;
   PetscCall(PCDestroy(&pmg->mg));
   PetscCall(MatDestroy(&pmg->Acoarse));
+  PetscCall(MatDestroy(&pmg->Pgathered));
   for (PetscInt l = 0; l < pmg->nlevels; l++) {
     PetscCall(MatDestroy(&pmg->P[l]));
     if (l > 0) {
@@ -121,6 +131,28 @@ static PetscErrorCode PMGNullSpace(Mat fine, Mat A)
   PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &cns));
   PetscCall(MatSetNullSpace(A, cns));
   PetscCall(MatNullSpaceDestroy(&cns));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The gather PC's side of the gathered CG1 transfer (op/cg1_transfer.c reaches it through these). */
+static PetscErrorCode PMGGatherFullVectors(PetscObject pc, Vec *xfull, Vec *yfull)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCGatherGetFullVectors((PC)pc, xfull, yfull));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PMGGatherSetInput(PetscObject pc, Vec b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCGatherSetInputGathered((PC)pc, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PMGGatherGetOutput(PetscObject pc, Vec x, Vec *yfull)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCGatherGetOutput((PC)pc, x, yfull));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,7 +276,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     const PetscReal theta     = fine->dim == 3 ? 0.7 : 0.25;
     char            ctype[64] = "";
     const char     *cprefix;
-    PetscBool       device, gather, given;
+    PetscBool       device, gather, given, gather_transfer = PETSC_TRUE;
     PetscMPIInt     size;
     PetscCall(HoflowDMIsCUDA(fine->dm, &device));
     PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
@@ -259,6 +291,24 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       PetscCall(PCGatherSetHypreStrongThreshold(cpc, theta));
     } else
       PetscCall(HoflowAMGSetDefault(cpc, theta, device));
+    /* The continuous level's transfer through the gather PC's full vectors (op/cg1_transfer.c): the restriction
+     * sums straight into the gathered input (one exchange instead of P^T's reverse scatter and the allgather),
+     * the interpolation reads the gathered solution (no exchange instead of P's forward scatter) */
+    if (pmg->cg1_transfer == PMG_CG1_TRANSFER_GATHERED)
+      PetscCheck(pmg->coarse_space == PMG_COARSE_CG1 && gather && size > 1, comm, PETSC_ERR_ARG_INCOMP, "-pc_pmg_cg1_transfer gathered needs the continuous coarse space (-pc_pmg_coarse_space cg1, here %s) solved by -%spc_type gather (here %s) on more than one rank (here %d): use -pc_pmg_cg1_transfer auto or aij", PMGCoarseSpaces[pmg->coarse_space], cprefix ? cprefix : "", gather ? PCGATHER : (given ? ctype : "the AMG default"), (int)size);
+    {
+      /* auto leaves a coarse matrix with a null space to the AIJ P: KSPSolve hands the coarse PC a copy of the
+       * right-hand side with the null space removed, and removes it from the output, so neither handshake
+       * holds and the gathered restriction's exchange would come on top of the allgather */
+      MatNullSpace ns = NULL;
+      PetscCall(MatGetNullSpace(pmg->Acoarse, &ns));
+      if (ns && pmg->cg1_transfer == PMG_CG1_TRANSFER_AUTO) gather_transfer = PETSC_FALSE;
+    }
+    if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1 && gather_transfer) {
+      const CG1GatheredSolve solve = {(PetscObject)cpc, PMGGatherFullVectors, PMGGatherSetInput, PMGGatherGetOutput};
+      PetscCall(CG1TransferCreate(pmg->P[L - 1], &solve, &pmg->Pgathered));
+      PetscCall(PCMGSetInterpolation(pmg->mg, 1, pmg->Pgathered)); /* level 1: between the continuous level (0) and DG order 1 */
+    }
   }
   PetscCall(PCSetOperators(pmg->mg, pc->mat, pc->pmat));
   PetscCall(PCSetFromOptions(pmg->mg));
@@ -286,6 +336,7 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
   PetscCall(PetscOptionsEnum("-pc_pmg_coarse_space", "Coarse space of the AMG solve: dg1 (the order-1 SIPDG matrix) or cg1 (continuous order 1 below a smoothed order-1 DG level)", NULL, PMGCoarseSpaces, (PetscEnum)pmg->coarse_space, (PetscEnum *)&pmg->coarse_space, NULL));
+  PetscCall(PetscOptionsEnum("-pc_pmg_cg1_transfer", "With cg1: the transfer to and from the continuous level: through the gather PC's full vectors (gathered; where the coarse PC is gather on several ranks), the AIJ injection (aij), or gathered where it can (auto)", NULL, PMGCG1Transfers, (PetscEnum)pmg->cg1_transfer, (PetscEnum *)&pmg->cg1_transfer, NULL));
   PetscCall(PetscOptionsEnum("-pc_pmg_cg1_matrix", "With cg1: the coarse matrix assembled directly (direct) or as P^T A_dg1 P from the assembled order-1 SIPDG matrix (galerkin); the same matrix", NULL, CG1MatrixTypes, (PetscEnum)pmg->cg1_matrix, (PetscEnum *)&pmg->cg1_matrix, NULL));
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
   pmg->norders = set ? n : 0;
@@ -314,6 +365,14 @@ static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
   for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
   if (pmg->coarse_space == PMG_COARSE_CG1) PetscCall(PetscViewerASCIIPrintf(viewer, ", then continuous order 1 (%s matrix)", CG1MatrixTypes[pmg->cg1_matrix]));
   PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; %s assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1], pmg->coarse_space == PMG_COARSE_CG1 ? "continuous order 1" : "order 1"));
+  if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->mg) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    if (pmg->Pgathered)
+      PetscCall(CG1TransferView(pmg->Pgathered, viewer));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "CG1 <-> DG1 transfer: aij (the injection's MatMultTranspose and MatMultAdd)\n"));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   if (pmg->mg) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PCView(pmg->mg, viewer));

@@ -7,6 +7,8 @@ static const char help[] = "Compares every CUDA kernel with its host twin on the
 
 #include <hoflow/compat.h>
 #include <hoflow/insops.h>
+#include <hoflow/kernels/device.h>
+#include <hoflow/kernels/gather.h>
 #include <hoflow/kernels/ins.h>
 #include <hoflow/physics.h>
 #include <hoflow/solver.h>
@@ -334,6 +336,73 @@ static PetscErrorCode CompareChebyshev(Mat A, PetscRandom rnd, PetscReal rel[3])
   PetscCall(VecDestroy(&x0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The gathered CG1 transfer's kernels (hoflow/kernels/gather.h) on random data: a CSR gather-sum with rows of 0..6
+ * entries (repeated indices), the indexed add with y, without y, and in place (w = y). Both sum in the index
+ * list's order: max |CUDA - host| is 0, not a tolerance. */
+static PetscErrorCode CompareGatherKernels(PetscRandom rnd, PetscReal diff[2])
+{
+  const int    n = 1000, m = 700; /* output entries, source entries */
+  int         *ptr, *idx, nnz = 0;
+  double      *src, *y, *h, *d;
+  void        *dptr, *didx, *dsrc, *dy, *dout;
+  void        *stream;
+  PetscScalar  v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ptr, 6 * n, &idx));
+  PetscCall(PetscMalloc4(m, &src, n, &y, n, &h, n, &d));
+  ptr[0] = 0;
+  for (int i = 0; i < n; i++) {
+    PetscCall(PetscRandomGetValue(rnd, &v));
+    for (int k = 0; k < (int)(7 * PetscRealPart(v)) && k < 6; k++) {
+      PetscCall(PetscRandomGetValue(rnd, &v));
+      idx[nnz++] = PetscMin((int)(m * PetscRealPart(v)), m - 1);
+    }
+    ptr[i + 1] = nnz;
+  }
+  for (int j = 0; j < m; j++) {
+    PetscCall(PetscRandomGetValue(rnd, &v));
+    src[j] = 2 * PetscRealPart(v) - 1;
+  }
+  for (int i = 0; i < n; i++) {
+    PetscCall(PetscRandomGetValue(rnd, &v));
+    y[i] = 2 * PetscRealPart(v) - 1;
+  }
+  PetscCall(HoflowGetCUDAStream(&stream));
+  PetscCall(HoflowDeviceUploadChecked(ptr, sizeof(int) * (n + 1), &dptr));
+  PetscCall(HoflowDeviceUploadChecked(idx, sizeof(int) * PetscMax(nnz, 1), &didx));
+  PetscCall(HoflowDeviceUploadChecked(src, sizeof(double) * m, &dsrc));
+  PetscCall(HoflowDeviceUploadChecked(y, sizeof(double) * n, &dy));
+  PetscCall(HoflowDeviceUploadChecked(NULL, sizeof(double) * n, &dout));
+  diff[0] = diff[1] = 0;
+  /* the sum */
+  GatherSumHost(n, ptr, idx, src, h);
+  PetscCheck(!GatherSumCUDA(n, (const int *)dptr, (const int *)didx, (const double *)dsrc, (double *)dout, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "GatherSumCUDA failed");
+  PetscCheck(!HoflowDeviceDownload(d, dout, sizeof(double) * n, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "download failed");
+  for (int i = 0; i < n; i++) diff[0] = PetscMax(diff[0], PetscIsNanReal(d[i]) ? PETSC_INFINITY : PetscAbsReal(d[i] - h[i]));
+  /* the add: the first n of idx as the map (within m), with y, without, in place */
+  for (int mode = 0; mode < 3; mode++) {
+    int *map = idx; /* nnz >= n with 3 entries a row on average; else the rows' first entries repeat */
+    PetscCheck(nnz >= n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too few random indices");
+    GatherAddHost(n, map, src, mode == 1 ? NULL : y, h);
+    if (mode == 2) {
+      PetscCheck(!HoflowDeviceCopyTo(dout, y, sizeof(double) * n, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "copy failed");
+      PetscCheck(!GatherAddCUDA(n, (const int *)didx, (const double *)dsrc, (const double *)dout, (double *)dout, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "GatherAddCUDA failed");
+    } else
+      PetscCheck(!GatherAddCUDA(n, (const int *)didx, (const double *)dsrc, mode == 1 ? NULL : (const double *)dy, (double *)dout, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "GatherAddCUDA failed");
+    PetscCheck(!HoflowDeviceDownload(d, dout, sizeof(double) * n, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "download failed");
+    for (int i = 0; i < n; i++) diff[1] = PetscMax(diff[1], PetscIsNanReal(d[i]) ? PETSC_INFINITY : PetscAbsReal(d[i] - h[i]));
+  }
+  PetscCall(HoflowDeviceFreeChecked(dptr));
+  PetscCall(HoflowDeviceFreeChecked(didx));
+  PetscCall(HoflowDeviceFreeChecked(dsrc));
+  PetscCall(HoflowDeviceFreeChecked(dy));
+  PetscCall(HoflowDeviceFreeChecked(dout));
+  PetscCall(PetscFree2(ptr, idx));
+  PetscCall(PetscFree4(src, y, h, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 int main(int argc, char **argv)
@@ -357,7 +426,7 @@ int main(int argc, char **argv)
     Vec          x, xd, dh, dd, bh, bd;
     Mat          M, Minv;
     PetscRandom  rnd;
-    PetscReal    apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0, cheb[3] = {0, 0, 0};
+    PetscReal    apply = 0, repeat = 0, diag = 0, mass = 0, mass_repeat = 0, inv = 0, inv_repeat = 0, rhs = 0, eh = 0, ed = 0, prolong = 0, restrict_ = 0, transfer_repeat = 0, cheb[3] = {0, 0, 0}, gather[2] = {0, 0};
     ProblemPoint exact = {&app->problem, app->problem.exact, app->mesh->dim, 1, 0, 0.0}, source = {&app->problem, app->problem.forcing, app->mesh->dim, 1, 0, 0.0};
 
     PetscCall(MatCreateVecs(A, &x, NULL));
@@ -392,10 +461,12 @@ int main(int argc, char **argv)
     PetscCall(CompareTransfer(app, rnd, &prolong, &restrict_, &transfer_repeat));
     PetscCall(CompareINS(app, A, rnd));
     PetscCall(CompareChebyshev(A, rnd, cheb));
+    PetscCall(CompareGatherKernels(rnd, gather));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: apply_relative_difference %.3e repeat_difference %.3e\n", (double)apply, (double)repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu: diagonal %.3e mass %.3e inverse_mass %.3e rhs %.3e error %.3e mass_repeat %.3e\n", (double)diag, (double)mass, (double)inv, (double)rhs, (double)(PetscAbsReal(ed - eh) / eh), (double)PetscMax(mass_repeat, inv_repeat)));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-transfer: prolong %.3e restrict %.3e transfer_repeat %.3e\n", (double)prolong, (double)restrict_, (double)transfer_repeat));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-chebyshev: zero_guess %.3e nonzero_guess %.3e eigest_rhs %.3e\n", (double)cheb[0], (double)cheb[1], (double)cheb[2]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gpu-gather: sum %.3e add %.3e\n", (double)gather[0], (double)gather[1]));
     PetscCall(PetscRandomDestroy(&rnd));
     PetscCall(MatDestroy(&M));
     PetscCall(MatDestroy(&Minv));

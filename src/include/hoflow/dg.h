@@ -126,6 +126,22 @@ typedef enum {
 } CG1MatrixType;
 PETSC_EXTERN const char *const CG1MatrixTypes[];
 PETSC_EXTERN PetscErrorCode    CG1CoarseSpaceCreate(Mat A, CG1MatrixType type, Mat *P, Mat *Acg);
+/* P's replacement at PCMG's coarsest interpolation when the coarse level is solved gathered on several ranks
+ * (op/cg1_transfer.c): the restriction sums into the gather PC's full input vector with one broadcast of partial
+ * sums (CUDA IPC where taken), the interpolation reads its full output, no communication; P (referenced) does
+ * anything else. The coarse solve is reached through these callbacks (pc: referenced; solver/pc_gather.c's
+ * PCGatherGetFullVectors, PCGatherSetInputGathered, PCGatherGetOutput, called with pc as a PC). */
+typedef struct {
+  PetscObject pc;
+  PetscErrorCode (*full_vectors)(PetscObject pc, Vec *xfull, Vec *yfull);
+  PetscErrorCode (*set_input_gathered)(PetscObject pc, Vec b);
+  PetscErrorCode (*get_output)(PetscObject pc, Vec x, Vec *yfull);
+} CG1GatheredSolve;
+PETSC_EXTERN PetscErrorCode CG1TransferCreate(Mat P, const CG1GatheredSolve *solve, Mat *S);
+/* one line: what the transfer does and how often each path ran (rank 0's: restrictions gathered / by P,
+ * interpolations gathered / by P, also in count[4]) */
+PETSC_EXTERN PetscErrorCode CG1TransferView(Mat S, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode CG1TransferGetCounts(Mat S, PetscInt64 count[4]);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);

@@ -10,6 +10,8 @@ PETSC_EXTERN PetscLogEvent HOFLOW_SEMConvection;                             /* 
 PETSC_EXTERN PetscLogEvent HOFLOW_FRVolume, HOFLOW_FRFace, HOFLOW_FRViscous; /* flux reconstruction's right-hand side (disc/fr.c, disc/fr_dense.c; FRViscous: V1..V3 of the viscous terms) */
 /* the continuous order-1 coarse space of pMG (op/cg1.c) */
 PETSC_EXTERN PetscLogEvent HOFLOW_CG1Assemble;
+/* its transfer through the gathered coarse vector (op/cg1_transfer.c; the exchange inside: GatherAllgather) */
+PETSC_EXTERN PetscLogEvent HOFLOW_CG1Transfer;
 /* The whole run's budget (-log_view, issue 13): start-up (the GPU's initialization), the mesh's pieces
  * inside MeshSetup (reading and serial refinement, distribution, hoflow's geometry and faces), the DG
  * layout inside DGSetup, and the elliptic physics' phases (operator, right-hand side, output); PCSetUp,

@@ -17,6 +17,15 @@ PETSC_EXTERN PetscErrorCode PCCreate_Gather(PC pc);
 /* The BoomerAMG strong threshold of the inner PC's defaults (0, the default: hypre's 0.25); before
  * the setup. Anything but a gather PC: nothing. */
 PETSC_EXTERN PetscErrorCode PCGatherSetHypreStrongThreshold(PC pc, PetscReal theta);
+/* The handshake with pMG's gathered CG1 transfer (op/cg1_transfer.c), which does the gather's communication
+ * itself. After the set-up: the full-length sequential input and output vectors (NULL on one rank or for
+ * another PC type). PCGatherSetInputGathered: xfull holds b's gathered values for b's present object state,
+ * so the next application to that b (same vector, same state, or one more: the increase MatMultTranspose gives
+ * its output after a shell's operation has set this) skips its allgather (any application forgets it). PCGatherGetOutput: yfull when x is the last application's output, unchanged since (object state),
+ * else NULL. */
+PETSC_EXTERN PetscErrorCode PCGatherGetFullVectors(PC pc, Vec *xfull, Vec *yfull);
+PETSC_EXTERN PetscErrorCode PCGatherSetInputGathered(PC pc, Vec b);
+PETSC_EXTERN PetscErrorCode PCGatherGetOutput(PC pc, Vec x, Vec *yfull);
 /* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
  * (unprefixed, one setting for the elliptic, velocity and pressure solves alike), read from
  * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and, on 3D
