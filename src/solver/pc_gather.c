@@ -38,6 +38,7 @@ typedef struct {
   PetscInt64       in_id, out_id;
   PetscObjectState in_state, out_state;
   PetscInt64       napply, ngathered; /* applications, and those whose input the transfer had gathered */
+  PetscBool        remove_constant;   /* remove the constant from the full input and output (PCGatherSetRemoveConstant) */
 } PC_Gather;
 
 static PetscErrorCode PCReset_Gather(PC pc)
@@ -168,6 +169,19 @@ static PetscErrorCode GatherCopy(PetscScalar *dst, PetscMemType dm, const PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* v minus its mean: the constant null space's projection, on the full (sequential) vector of this rank */
+static PetscErrorCode GatherRemoveConstant(Vec v)
+{
+  PetscScalar sum;
+  PetscInt    n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSum(v, &sum));
+  PetscCall(VecGetSize(v, &n));
+  PetscCall(VecShift(v, -sum / (PetscReal)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
 {
   PC_Gather         *g = (PC_Gather *)pc->data;
@@ -222,7 +236,9 @@ static PetscErrorCode PCApply_Gather(PC pc, Vec x, Vec y)
   }
   if (!gathered) PetscCall(PetscLogEventEnd(HOFLOW_GatherComm, pc, x, 0, 0));
 
+  if (g->remove_constant) PetscCall(GatherRemoveConstant(g->xfull));
   PetscCall(PCApply(g->inner, g->xfull, g->yfull)); /* the same solve on every rank */
+  if (g->remove_constant) PetscCall(GatherRemoveConstant(g->yfull));
 
   /* this rank's rows into y, on the GPU when both vectors are there */
   if (on_device) {
@@ -264,6 +280,7 @@ static PetscErrorCode PCView_Gather(PC pc, PetscViewer viewer)
     PetscCall(MatGetSize(g->sub[0], &M, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  gathered coarse solve: each of %d ranks solves the whole %" PetscInt_FMT "-row matrix redundantly (a %s copy); allgather of %s buffers\n", (int)g->size, M, ((PetscObject)g->sub[0])->type_name, g->device_mpi ? "device" : "host"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt64_FMT ", of which %" PetscInt64_FMT " with the input gathered by pMG's CG1 transfer (no allgather)\n", g->napply, g->ngathered));
+    if (g->remove_constant) PetscCall(PetscViewerASCIIPrintf(viewer, "  the constant (the coarse matrix's null space) removed from the full input and output\n"));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner PC on each rank (rank 0's shown):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -287,6 +304,22 @@ PetscErrorCode PCGatherSetHypreStrongThreshold(PC pc, PetscReal theta)
 {
   PetscFunctionBeginUser;
   PetscTryMethod(pc, "PCGatherSetHypreStrongThreshold_C", (PC, PetscReal), (pc, theta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGatherSetRemoveConstant_Gather(PC pc, PetscBool flg)
+{
+  PC_Gather *g = (PC_Gather *)pc->data;
+
+  PetscFunctionBeginUser;
+  g->remove_constant = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCGatherSetRemoveConstant(PC pc, PetscBool flg)
+{
+  PetscFunctionBeginUser;
+  PetscTryMethod(pc, "PCGatherSetRemoveConstant_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -355,6 +388,7 @@ static PetscErrorCode PCDestroy_Gather(PC pc)
   PetscCall(PCReset_Gather(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetHypreStrongThreshold_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetFullVectors_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetRemoveConstant_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetInputGathered_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetOutput_C", NULL));
   PetscCall(PetscFree(pc->data));
@@ -375,6 +409,7 @@ PetscErrorCode PCCreate_Gather(PC pc)
   pc->ops->view    = PCView_Gather;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetHypreStrongThreshold_C", PCGatherSetHypreStrongThreshold_Gather));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetFullVectors_C", PCGatherGetFullVectors_Gather));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetRemoveConstant_C", PCGatherSetRemoveConstant_Gather));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherSetInputGathered_C", PCGatherSetInputGathered_Gather));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGatherGetOutput_C", PCGatherGetOutput_Gather));
   PetscFunctionReturn(PETSC_SUCCESS);

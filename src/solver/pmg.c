@@ -296,13 +296,26 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
      * the interpolation reads the gathered solution (no exchange instead of P's forward scatter) */
     if (pmg->cg1_transfer == PMG_CG1_TRANSFER_GATHERED)
       PetscCheck(pmg->coarse_space == PMG_COARSE_CG1 && gather && size > 1, comm, PETSC_ERR_ARG_INCOMP, "-pc_pmg_cg1_transfer gathered needs the continuous coarse space (-pc_pmg_coarse_space cg1, here %s) solved by -%spc_type gather (here %s) on more than one rank (here %d): use -pc_pmg_cg1_transfer auto or aij", PMGCoarseSpaces[pmg->coarse_space], cprefix ? cprefix : "", gather ? PCGATHER : (given ? ctype : "the AMG default"), (int)size);
-    {
-      /* auto leaves a coarse matrix with a null space to the AIJ P: KSPSolve hands the coarse PC a copy of the
-       * right-hand side with the null space removed, and removes it from the output, so neither handshake
-       * holds and the gathered restriction's exchange would come on top of the allgather */
+    if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1) {
+      /* A coarse matrix with the constant null space (pure Neumann, periodic: the incompressible pressure): KSPSolve
+       * would hand the coarse PC a copy of the right-hand side with the constant removed and remove it from the
+       * output, so neither handshake would hold. The gather PC removes the constant itself instead, from the full
+       * input and output vectors it holds on every rank (the same projections, no communication), and the coarse
+       * KSP is not told of the null space. */
       MatNullSpace ns = NULL;
       PetscCall(MatGetNullSpace(pmg->Acoarse, &ns));
-      if (ns && pmg->cg1_transfer == PMG_CG1_TRANSFER_AUTO) gather_transfer = PETSC_FALSE;
+      if (ns) {
+        PetscBool  has_const;
+        PetscInt   nvecs;
+        const Vec *vecs;
+        PetscCall(MatNullSpaceGetVecs(ns, &has_const, &nvecs, &vecs));
+        if (has_const && nvecs == 0) {
+          PetscCall(PCGatherSetRemoveConstant(cpc, PETSC_TRUE));
+          PetscCall(MatSetNullSpace(pmg->Acoarse, NULL));
+          PetscCall(MatSetTransposeNullSpace(pmg->Acoarse, NULL));
+        } else
+          gather_transfer = PETSC_FALSE;
+      }
     }
     if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1 && gather_transfer) {
       const CG1GatheredSolve solve = {(PetscObject)cpc, PMGGatherFullVectors, PMGGatherSetInput, PMGGatherGetOutput};

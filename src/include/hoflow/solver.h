@@ -26,6 +26,10 @@ PETSC_EXTERN PetscErrorCode PCGatherSetHypreStrongThreshold(PC pc, PetscReal the
 PETSC_EXTERN PetscErrorCode PCGatherGetFullVectors(PC pc, Vec *xfull, Vec *yfull);
 PETSC_EXTERN PetscErrorCode PCGatherSetInputGathered(PC pc, Vec b);
 PETSC_EXTERN PetscErrorCode PCGatherGetOutput(PC pc, Vec x, Vec *yfull);
+/* Remove the constant from the full input before the inner solve and from the full output after it (each rank on its
+ * own full vectors: the projections KSPSolve makes for a coarse matrix with the constant null space, without the
+ * copy that would defeat the handshake above; pMG sets it and leaves the coarse KSP without the null space). */
+PETSC_EXTERN PetscErrorCode PCGatherSetRemoveConstant(PC pc, PetscBool flg);
 /* The Chebyshev degree every -pc_type pmg of a run starts from: -pc_pmg_chebyshev_degree_default
  * (unprefixed, one setting for the elliptic, velocity and pressure solves alike), read from
  * `options` (NULL: the global database); 0 unless given, which means 2 on 2D meshes and, on 3D
