@@ -46,6 +46,7 @@ typedef struct {
   PMGCoarseSpace  coarse_space;
   CG1MatrixType   cg1_matrix;                       /* how the continuous coarse matrix is made */
   PMGCG1Transfer  cg1_transfer;                     /* how PCMG moves between DG order 1 and the continuous level */
+  PetscInt        order1_degree;                    /* Chebyshev steps of an intermediate order-1 DG level above cg1 */
   PetscInt        orders[HOFLOW_NMAX + 1], norders; /* user schedule (norders = 0: from `coarsen`) */
   PMGCoarsening   coarsen;
   PetscInt        degree_opt;                            /* Chebyshev degree given (0: automatic, 2 in 2D, 3 + max(0, (p-4)/2) in 3D) */
@@ -230,7 +231,17 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
       /* 3D without a given degree: 3 + max(0, (p - 4) / 2) on the level of order p (3 up to p = 5, 4 at
        * p = 6, 7, 5 at p = 8): Jacobi on the nodal basis smooths less per step as p grows (tetrahedra,
        * 101 and 808 cells: N = 7 17/26 iterations with 3, 17/20 with 4; N = 8 21/27 with 4, 20/24 with 5) */
-      PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, pmg->degree + (!pmg->degree_opt && fine->dim == 3 ? PetscMax(0, (pmg->level_order[l] - 4) / 2) : 0)));
+      {
+        PetscInt degree = pmg->degree + (!pmg->degree_opt && fine->dim == 3 ? PetscMax(0, (pmg->level_order[l] - 4) / 2) : 0);
+        /* The order-1 DG level between higher orders and the continuous coarse space: one step (-pc_pmg_order1_degree).
+         * Its smoothing adds nothing there: the same iterations with 1 as with 2 (2D) or 3 (3D) steps, N = 2..8 on
+         * triangles, quadrilaterals, tetrahedra and hexahedra (19 -> 18 at N = 6 and 23 -> 22 at N = 8 on triangles,
+         * 2026-11-27), while it costs 3 of the level's 5 products a cycle, products that latency bounds on GPUs (on
+         * 2 H200s the level's smoothing took as long as on one). Where order 1 is the finest level it keeps the degree
+         * (N = 1: 13 iterations with one step, 7 with two). */
+        if (pmg->coarse_space == PMG_COARSE_CG1 && l == L - 1 && l > 0) degree = pmg->order1_degree;
+        PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, degree));
+      }
       PetscCall(KSPChebyJacobiSetKind(ksp, pmg->kind));
       PetscCall(KSPGetPC(ksp, &spc));
       PetscCall(PCSetType(spc, PCNONE));
@@ -349,6 +360,8 @@ static PetscErrorCode PCSetFromOptions_PMG(PC pc, PetscOptionItems *PetscOptions
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "hoflow p-multigrid (pMG-AMG)");
   PetscCall(PetscOptionsEnum("-pc_pmg_coarse_space", "Coarse space of the AMG solve: dg1 (the order-1 SIPDG matrix) or cg1 (continuous order 1 below a smoothed order-1 DG level)", NULL, PMGCoarseSpaces, (PetscEnum)pmg->coarse_space, (PetscEnum *)&pmg->coarse_space, NULL));
+  PetscCall(PetscOptionsInt("-pc_pmg_order1_degree", "With cg1 below an order-1 DG level that is not the finest: its Chebyshev smoothing steps", NULL, pmg->order1_degree, &pmg->order1_degree, &set));
+  PetscCheck(!set || pmg->order1_degree >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_pmg_order1_degree %" PetscInt_FMT " must be >= 1", pmg->order1_degree);
   PetscCall(PetscOptionsEnum("-pc_pmg_cg1_transfer", "With cg1: the transfer to and from the continuous level: through the gather PC's full vectors (gathered; where the coarse PC is gather on several ranks), the AIJ injection (aij), or gathered where it can (auto)", NULL, PMGCG1Transfers, (PetscEnum)pmg->cg1_transfer, (PetscEnum *)&pmg->cg1_transfer, NULL));
   PetscCall(PetscOptionsEnum("-pc_pmg_cg1_matrix", "With cg1: the coarse matrix assembled directly (direct) or as P^T A_dg1 P from the assembled order-1 SIPDG matrix (galerkin); the same matrix", NULL, CG1MatrixTypes, (PetscEnum)pmg->cg1_matrix, (PetscEnum *)&pmg->cg1_matrix, NULL));
   PetscCall(PetscOptionsIntArray("-pc_pmg_orders", "Orders of the levels, finest first, ending at 1 (e.g. 8,4,2,1)", NULL, pmg->orders, &n, &set));
@@ -377,6 +390,7 @@ static PetscErrorCode PCView_PMG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hoflow p-multigrid, orders"));
   for (PetscInt l = 0; l < pmg->nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, pmg->level_order[l]));
   if (pmg->coarse_space == PMG_COARSE_CG1) PetscCall(PetscViewerASCIIPrintf(viewer, ", then continuous order 1 (%s matrix)", CG1MatrixTypes[pmg->cg1_matrix]));
+  if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->nlevels > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "; order-1 DG level smoothed by %" PetscInt_FMT " step%s", pmg->order1_degree, pmg->order1_degree == 1 ? "" : "s"));
   PetscCall(PetscViewerASCIIPrintf(viewer, " (matrix-free p-levels, Chebyshev(%" PetscInt_FMT "%s)/Jacobi on [%g, %g] lambda_max; %s assembled)\n", pmg->degree, pmg->degree_opt || !pmg->disc[0] || pmg->disc[0]->dim != 3 ? "" : ", +1 per 2 orders above 4", (double)pmg->bounds[0], (double)pmg->bounds[1], pmg->coarse_space == PMG_COARSE_CG1 ? "continuous order 1" : "order 1"));
   if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->mg) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -423,6 +437,7 @@ PetscErrorCode PCCreate_PMG(PC pc)
   pmg->coarse_space = PMG_COARSE_CG1; /* as many iterations as dg1 or fewer, an AMG problem 6x smaller (docs/design-notes.md) */
   pmg->kind         = HOFLOW_CHEBY_FIRST;
   pmg->eigest_its   = 10;
+  pmg->order1_degree = 1;
   PetscCall(PCPMGGetDefaultChebyshevDegree(((PetscObject)pc)->options, &pmg->degree_opt));
   pc->data                = pmg;
   pc->ops->setup          = PCSetUp_PMG;
