@@ -2,7 +2,7 @@
 # Multi-GPU runs of one GPU host (one rank per GPU): the BoomerAMG crash at 4.8 M DOFs on 2 GPUs, the
 # CUDA-aware halo path, strong and weak scaling of the N = 6 pMG-AMG Poisson solve, the overlap of the
 # halo exchange (-halo_overlap 0/1), and the incompressible flow step. Results to $OUT.
-# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|weakdiag|weakvar|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
+# Usage (GPU machine, after `source .gpu/env.sh`): bench/run-multigpu.sh [diag|hang|crash|halo|levels|levels77|weakdiag|weakvar|ipccheck|coarse|hypreaware|gather|cg1|wholerun|aware|strong|weak|ins|scale|fr|tests|cpu]...
 # Add -dm_refine_distributed to the runs with EXTRA="-dm_refine_distributed".
 # 2026-11-25 (nvidia-h100-x2): every 2-rank run of crash/aware/strong printed nothing in 75 s (1 rank
 # ran); diag first separates the machine's MPI, the GPU start and the mesh from the solvers.
@@ -224,6 +224,15 @@ for part in ${*:-crash aware strong weak ins tests}; do
         run wd-${n}gpu-levels $n $W -dm_plex_box_faces $fx,$fx -log_view -log_view_gpu_time -pmg_pc_mg_log
         budget "$OUT/wd-${n}gpu-levels.log" "MGSmooth Level [0-9]|MGResid Level [0-9]|MGInterp Level [0-9]|GatherAllgather|PCApply|KSPSolve|VecTDot|VecNorm|MatMult"
       done ) ;;
+  ipccheck) # the CUDA IPC transport against PetscSF on 2 and 4 GPUs (the test gpu/halo-ipc/poisson-pmg-2-and-4-gpus's runs),
+          # with the gathered CG1 transfer (auto) and with the AIJ injection: iterations and L2 must agree per transfer
+    ( source scripts/gpu-toolchain/env.sh
+      A="-dm_vec_type cuda -order 4 -options_file options/pmg_amg.yaml -ksp_rtol 1e-12 -dm_plex_filename examples/meshes/square.msh -dm_refine 3"
+      ng=$(nvidia-smi -L | wc -l)
+      for n in 2 $ng; do for t in auto aij; do for tr in ipc mpi; do for x in "" "-halo_split 0"; do
+        timeout 60 mpiexec --bind-to none -n $n ./hoflow $A -halo_transport $tr -pc_pmg_cg1_transfer $t $x > "$OUT/ipccheck.log" 2>&1
+        echo "$n GPUs, transfer $t, halo $tr ${x:-(split)}: rc $? $(grep -oE "iterations [0-9]+|L2 [^ ]+" "$OUT/ipccheck.log" | tr '\n' ' ') $(grep -m1 -oE "PETSC ERROR: [A-Z].*" "$OUT/ipccheck.log" | cut -c1-200)"
+      done; done; done; done ) ;;
   weakvar) # issue 19: weak scaling (about 10 M DOFs a GPU) of solver variants: WEAKVAR_GPUS (default: 1 and all), each
           # variant of WEAKVAR (options; variants separated by ';', "-" for none) on every GPU count, without GPU timers
     ( source scripts/gpu-toolchain/env.sh
