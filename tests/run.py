@@ -73,11 +73,14 @@ def mesh_args(shape, level, base=None):
 
 # ---------------------------------------------------------------- tests
 TESTS = []
+EXCLUSIVE = set()  # tests run alone, after the others: they need the machine's GPUs to themselves
 
 
-def test(name, gpu=False):
+def test(name, gpu=False, exclusive=False):
     def deco(f):
         TESTS.append((name, f, gpu))
+        if exclusive:
+            EXCLUSIVE.add(name)
         return f
     return deco
 
@@ -569,13 +572,19 @@ def main():
         except Exception as e:  # a bug in the test itself is a failure of that test, not of the run
             return name, "failed", "%s: %s" % (type(e).__name__, e), time.time() - s
 
+    def report(name, status, msg, dt):
+        results[status] += 1
+        tag = {"passed": "ok", "failed": "FAIL", "skipped": "SKIPPED"}[status]
+        print("%-7s %-50s %6.1fs  %s" % (tag, name, dt, (msg or "") if status != "failed" else ""), flush=True)
+        if status == "failed":
+            print("        " + msg.replace("\n", "\n        "), flush=True)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.j) as ex:
-        for name, status, msg, dt in ex.map(one, tests):
-            results[status] += 1
-            tag = {"passed": "ok", "failed": "FAIL", "skipped": "SKIPPED"}[status]
-            print("%-7s %-50s %6.1fs  %s" % (tag, name, dt, (msg or "") if status != "failed" else ""), flush=True)
-            if status == "failed":
-                print("        " + msg.replace("\n", "\n        "), flush=True)
+        for r in ex.map(one, [t for t in tests if t[0] not in EXCLUSIVE]):
+            report(*r)
+    for t in tests:
+        if t[0] in EXCLUSIVE:
+            report(*one(t))
     print("total time %.0fs" % (time.time() - t0))
     line = "%d passed, %d failed" % (results["passed"], results["failed"])
     if results["skipped"]:

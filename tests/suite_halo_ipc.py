@@ -14,7 +14,10 @@ def halo_transport_pair(args, ranks, parse):
     return ipc, mpi
 
 
-@test("gpu/halo-ipc/poisson-pmg-2-and-4-gpus", gpu=True)
+# Run alone (exclusive): on 4 H200s (2026-11-27) it passed twice by itself and failed twice while another test's
+# job used the same GPUs (run.py -j 2): one forced-IPC run of the twelve stopped with "a neighbour's GPU memory
+# could not be mapped" (the default, auto, falls back to PetscSF there). Cause not established: docs/design-notes.md.
+@test("gpu/halo-ipc/poisson-pmg-2-and-4-gpus", gpu=True, exclusive=True)
 def _():
     """pMG-AMG on 2 (and 4, where there are 4 GPUs) ranks: the SIPDG exchanges of every level through CUDA IPC give
     the iterations and error of PetscSF's exchange, with the second phase on the side stream (the default), without
