@@ -939,9 +939,11 @@ PetscErrorCode DGDiscSetUp(Disc disc)
   for (PetscInt b = 0; b < dg->nblocks; b++)
     if (dg->blocks[b].curved) {
       const PetscReal *x;
-      PetscCall(DGDiscGetNodeCoordinates(dg, &x));
-      PetscCall(DGCurvedSetUp(dg, b));
+      PetscCall(DGDiscGetNodeCoordinates(dg, &x)); /* allocated once, the affine elements' nodes written */
+      break;
     }
+  for (PetscInt b = 0; b < dg->nblocks; b++)
+    if (dg->blocks[b].curved) PetscCall(DGCurvedSetUp(dg, b));
 
   PetscCall(PetscLogEventBegin(HOFLOW_DGTraceMaps, 0, 0, 0, 0));
   PetscCall(DGDiscBuildTraceMaps(dg));

@@ -599,7 +599,8 @@ static PetscErrorCode MeshCellGeometry(Mesh *mesh, const RefShape cell_shape[], 
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vc.vStart, &vc.vEnd));
   if (mesh->periodic)
     PetscCall(DMGetCellCoordinatesLocalSetUp(dm));
-  else if (!cc.vcoord) { /* high-order meshes: their coordinate field's vertex values (VertexCoord) */
+  else if (!cc.vcoord) { /* straight-sided: each vertex's offset in the coordinate array, read once (high-order
+                          * meshes take their coordinate field's vertex values, cc.vcoord, instead) */
     Vec          cvec;
     PetscSection vsec;
     PetscCall(DMGetCoordinateSection(dm, &vsec));

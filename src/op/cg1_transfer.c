@@ -260,16 +260,6 @@ PetscErrorCode CG1TransferView(Mat S, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CG1TransferGetCounts(Mat S, PetscInt64 count[4])
-{
-  CG1Transfer *t;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(S, &t));
-  for (PetscInt k = 0; k < 4; k++) count[k] = t->count[k];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The tables: each local node's vertex (P's one column a row), the touched vertices' node lists, every rank's
  * touched vertices (one allgather) and each vertex's leaves in rank order; the star forest. */
 static PetscErrorCode CG1TransferTables(CG1Transfer *t, MPI_Comm comm)

@@ -287,7 +287,7 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
     const PetscReal theta     = fine->dim == 3 ? 0.7 : 0.25;
     char            ctype[64] = "";
     const char     *cprefix;
-    PetscBool       device, gather, given, gather_transfer = PETSC_TRUE;
+    PetscBool       device, gather, given, gathered_transfer;
     PetscMPIInt     size;
     PetscCall(HoflowDMIsCUDA(fine->dm, &device));
     PetscCall(PCGetOptionsPrefix(cpc, &cprefix));
@@ -307,29 +307,21 @@ static PetscErrorCode PCSetUp_PMG(PC pc)
      * the interpolation reads the gathered solution (no exchange instead of P's forward scatter) */
     if (pmg->cg1_transfer == PMG_CG1_TRANSFER_GATHERED)
       PetscCheck(pmg->coarse_space == PMG_COARSE_CG1 && gather && size > 1, comm, PETSC_ERR_ARG_INCOMP, "-pc_pmg_cg1_transfer gathered needs the continuous coarse space (-pc_pmg_coarse_space cg1, here %s) solved by -%spc_type gather (here %s) on more than one rank (here %d): use -pc_pmg_cg1_transfer auto or aij", PMGCoarseSpaces[pmg->coarse_space], cprefix ? cprefix : "", gather ? PCGATHER : (given ? ctype : "the AMG default"), (int)size);
-    if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1) {
-      /* A coarse matrix with the constant null space (pure Neumann, periodic: the incompressible pressure): KSPSolve
-       * would hand the coarse PC a copy of the right-hand side with the constant removed and remove it from the
-       * output, so neither handshake would hold. The gather PC removes the constant itself instead, from the full
-       * input and output vectors it holds on every rank (the same projections, no communication), and the coarse
-       * KSP is not told of the null space. */
-      MatNullSpace ns = NULL;
+    gathered_transfer = (PetscBool)(pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1);
+    if (gathered_transfer) {
+      /* A coarse matrix with the constant null space (pure Neumann, periodic: the incompressible pressure; the only
+       * null space op/cg1.c gives the continuous level): KSPSolve would hand the coarse PC a copy of the right-hand
+       * side with the constant removed and remove it from the output, so neither handshake would hold. The gather
+       * PC removes the constant itself instead, from the full input and output vectors it holds on every rank (the
+       * same projections, no communication), and the coarse KSP is not told of the null space. */
+      const CG1GatheredSolve solve = {(PetscObject)cpc, PMGGatherFullVectors, PMGGatherSetInput, PMGGatherGetOutput};
+      MatNullSpace           ns    = NULL;
       PetscCall(MatGetNullSpace(pmg->Acoarse, &ns));
       if (ns) {
-        PetscBool  has_const;
-        PetscInt   nvecs;
-        const Vec *vecs;
-        PetscCall(MatNullSpaceGetVecs(ns, &has_const, &nvecs, &vecs));
-        if (has_const && nvecs == 0) {
-          PetscCall(PCGatherSetRemoveConstant(cpc, PETSC_TRUE));
-          PetscCall(MatSetNullSpace(pmg->Acoarse, NULL));
-          PetscCall(MatSetTransposeNullSpace(pmg->Acoarse, NULL));
-        } else
-          gather_transfer = PETSC_FALSE;
+        PetscCall(PCGatherSetRemoveConstant(cpc, PETSC_TRUE));
+        PetscCall(MatSetNullSpace(pmg->Acoarse, NULL));
+        PetscCall(MatSetTransposeNullSpace(pmg->Acoarse, NULL));
       }
-    }
-    if (pmg->coarse_space == PMG_COARSE_CG1 && pmg->cg1_transfer != PMG_CG1_TRANSFER_AIJ && gather && size > 1 && gather_transfer) {
-      const CG1GatheredSolve solve = {(PetscObject)cpc, PMGGatherFullVectors, PMGGatherSetInput, PMGGatherGetOutput};
       PetscCall(CG1TransferCreate(pmg->P[L - 1], &solve, &pmg->Pgathered));
       PetscCall(PCMGSetInterpolation(pmg->mg, 1, pmg->Pgathered)); /* level 1: between the continuous level (0) and DG order 1 */
     }

@@ -139,9 +139,8 @@ typedef struct {
 } CG1GatheredSolve;
 PETSC_EXTERN PetscErrorCode CG1TransferCreate(Mat P, const CG1GatheredSolve *solve, Mat *S);
 /* one line: what the transfer does and how often each path ran (rank 0's: restrictions gathered / by P,
- * interpolations gathered / by P, also in count[4]) */
+ * interpolations gathered / by P) */
 PETSC_EXTERN PetscErrorCode CG1TransferView(Mat S, PetscViewer viewer);
-PETSC_EXTERN PetscErrorCode CG1TransferGetCounts(Mat S, PetscInt64 count[4]);
 /* The low-order-refined operator of the same problem (op/lor.c), assembled like IPDGOperatorAssemble
  * (options prefix lor_assembled_). */
 PETSC_EXTERN PetscErrorCode LOROperatorAssemble(Mat A, Mat *assembled);
