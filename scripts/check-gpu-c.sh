@@ -10,14 +10,10 @@ if [ ! -f "$inc/petsc-cuda/include/petscconf.h" ]; then
   src=.gpu
   ls $src/petsc-cuda.tar.xz.part* >/dev/null 2>&1 || src=../shared/gpu
   ls $src/petsc-cuda.tar.xz.part* >/dev/null 2>&1 || { echo "check-gpu-c: no .gpu/ or ../shared/gpu/ petsc-cuda.tar.xz.part*: skipped"; exit 0; }
-  mkdir -p "$inc/shim"
+  mkdir -p "$inc"
   cat $src/petsc-cuda.tar.xz.part* | tar -C "$inc" -xJf - --wildcards 'petsc-cuda/include/*'
 fi
-v=$(ompi_info --parsable | sed -n 's/^ompi:version:full://p')
-sed -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_MAJOR\) .*/#define \1 $(echo "$v" | cut -d. -f1)/" \
-    -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_MINOR\) .*/#define \1 $(echo "$v" | cut -d. -f2)/" \
-    -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_SUBMINOR\) .*/#define \1 $(echo "$v" | cut -d. -f3)/" \
-    "$inc/petsc-cuda/include/petscpkg_version.h" > "$inc/shim/petscpkg_version.h"
+sh scripts/gpu-toolchain/mpi-version-shim.sh "$inc/petsc-cuda/include" "$inc/shim"
 status=0
 for f in src/*.c src/*/*.c tests/unit/*.c bench/*.c; do
   mpicc -std=c99 -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Werror -DHOFLOW_HAVE_CUDA -Isrc/include \

@@ -17,12 +17,7 @@ src=$root/.gpu; ls "$src"/petsc-cuda.tar.xz.part* > /dev/null 2>&1 || src=$root/
 # the GPU machine's PETSc lives at /opt/petsc-cuda (absolute paths in its petscvariables)
 [ -f /opt/petsc-cuda/include/petscconf.h ] || (source "$src/env.sh")
 shim=$dir/build/petsc-shim
-mkdir -p "$shim"
-v=$(ompi_info --parsable | sed -n 's/^ompi:version:full://p')
-sed -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_MAJOR\) .*/#define \1 $(echo "$v" | cut -d. -f1)/" \
-    -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_MINOR\) .*/#define \1 $(echo "$v" | cut -d. -f2)/" \
-    -e "s/^#define \(PETSC_PKG_OPENMPI_VERSION_SUBMINOR\) .*/#define \1 $(echo "$v" | cut -d. -f3)/" \
-    /opt/petsc-cuda/include/petscpkg_version.h > "$shim/petscpkg_version.h"
+sh "$root/scripts/gpu-toolchain/mpi-version-shim.sh" /opt/petsc-cuda/include "$shim"
 [ -d "$dir/.deps/muparser" ] || cp -r "$root/.deps" "$dir/"
 cd "$dir"
 make CUDA=1 PETSC_DIR=/opt/petsc-cuda PATH="$PATH:/usr/local/cuda/bin" \
