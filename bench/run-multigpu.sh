@@ -40,6 +40,8 @@ budget() {
     name = $1; for (j = 2; j < i; j++) name = name " " $j
     if (!(name in seen)) { seen[name] = 1; printf "%10.3f s  %s\n", $(i+2), name } }' | sort -rn
 }
+# per_it LOG [LABEL]: iterations, solve time and time an iteration of a run's summary line
+per_it() { awk -v label="${2:-}" '$1 == "hoflow:" { for (i = 1; i < NF; i++) { if ($i == "iterations") n = $(i+1); if ($i == "solve_s") t = $(i+1) } } END { if (n > 0) printf "%s%s: %d iterations, solve %.4f s, %.3f ms an iteration\n", FILENAME, label, n, t, 1000 * t / n }' "$OUT/$1.log"; }
 for part in ${*:-crash aware strong weak ins tests}; do
   case $part in
   diag)   # 2 ranks: mpiexec alone, host vectors, then GPUs at 0.3 M DOFs (ran on 2 H200s, 2026-11-22)
@@ -201,13 +203,14 @@ for part in ${*:-crash aware strong weak ins tests}; do
           # timers: one GPU alone; one independent one-GPU run on every GPU at once (what the host's shared parts cost:
           # no communication); all GPUs; all GPUs with ranks bound to the NUMA domains (WEAKDIAG_BIND); all GPUs with
           # the halo through PetscSF; the coarse solve left out (-pmg_mg_coarse_pc_type none: more iterations, the time
-          # an iteration without the coarse level) on one and all GPUs; the multigrid levels with GPU timers (shares)
+          # an iteration without the coarse level) on one and all GPUs; the multigrid levels with GPU timers (shares).
+          # On 4 H200s (2026-11-27) the NUMA binding did not start (the host has one NUMA domain) and the runs without
+          # the coarse solve stopped unconverged after 400 iterations (no time an iteration from them)
     ( source scripts/gpu-toolchain/env.sh
       ng=$(nvidia-smi -L | wc -l)
       nvidia-smi topo -m | head -$((ng + 2))
       W="-problem poisson -order 6 -dm_plex_simplex 0 -ksp_rtol 1e-8 -options_file options/pmg_amg.yaml -dm_vec_type cuda ${EXTRA:-}"
       f1=452; fn=$(python3 -c "import math; print(round(452 * math.sqrt($ng)))")
-      per_it() { awk '$1 == "hoflow:" { for (i = 1; i < NF; i++) { if ($i == "iterations") n = $(i+1); if ($i == "solve_s") t = $(i+1) } } END { if (n > 0) printf "%s: %d iterations, solve %.4f s, %.3f ms an iteration\n", FILENAME, n, t, 1000 * t / n }' "$OUT/$1.log"; }
       run wd-1gpu 1 $W -dm_plex_box_faces $f1,$f1; per_it wd-1gpu
       t0=$(date +%s%N)
       for g in $(seq 0 $((ng - 1))); do CUDA_VISIBLE_DEVICES=$g timeout 120 ./hoflow $W -dm_plex_box_faces $f1,$f1 > "$OUT/wd-concurrent-$g.log" 2>&1 & done; wait
@@ -245,7 +248,7 @@ for part in ${*:-crash aware strong weak ins tests}; do
         for n in ${WEAKVAR_GPUS:-1 $ng}; do
           f=$(python3 -c "import math; print(round(452 * math.sqrt($n)))")
           run wv$i-${n}gpu $n $W -dm_plex_box_faces $f,$f $v
-          awk -v v="$v" '$1 == "hoflow:" { for (i = 1; i < NF; i++) { if ($i == "iterations") n = $(i+1); if ($i == "solve_s") t = $(i+1) } } END { printf "  [%s] %d iterations, solve %.4f s\n", v, n, t }' "$OUT/wv$i-${n}gpu.log"
+          per_it wv$i-${n}gpu " [$v]"
         done
         i=$((i + 1))
       done ) ;;
