@@ -70,6 +70,11 @@ extern "C" int HaloIPCAlloc(void **ptr, size_t bytes, unsigned long long check)
   cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 8);
   if (err == cudaSuccess) err = cudaMemset(*ptr, 0, bytes ? bytes : 8);
   if (err == cudaSuccess) err = cudaMemcpy(*ptr, &check, sizeof(check), cudaMemcpyHostToDevice);
+  // Both may return before the device memory holds the values (a memset of device memory is asynchronous to the
+  // host, and so is the end of a copy from pageable memory: the CUDA runtime's "API synchronization behavior").
+  // The neighbours read the check word and write the flags as soon as the handle reaches them, so the zeros and
+  // the check word are in place first.
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
   return (int)err;
 }
 

@@ -157,7 +157,8 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     PetscInt           nroots, nleaves, nrecv_entries = 0, nsend_entries = 0, nself = 0, *rroot, *sroot, *roff, *soff, maxseg = 0;
     const PetscInt    *ilocal;
     const PetscSFNode *iremote;
-    int               *rleaf, *sidx, *self_root, *self_leaf, ok = 1, all_ok;
+    int               *rleaf, *sidx, *self_root, *self_leaf, ok = 1, all_ok, failed_here = 0;
+    char               failure[256] = "";
     HaloIPCExport      mine, *all;
     MPI_Request       *req;
     PetscInt           nreq = 0;
@@ -235,8 +236,8 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
       PetscMPIInt wr;
       int         err = HaloIPCGetHandle(h->memory, mine.handle, &mine.base, &offset);
       if (err) { /* nobody maps this rank's memory then: the check below fails everywhere it is read */
-        PetscCall(PetscInfo(NULL, "%s: no CUDA IPC handle: %s\n", name, HoflowDeviceErrorString(err)));
-        ok = 0;
+        PetscCall(PetscSNPrintf(failure, sizeof(failure), "rank %d got no handle for its memory: %s", (int)rank, HoflowDeviceErrorString(err)));
+        ok = 0, failed_here = 1;
       }
       PetscCallMPI(MPI_Comm_rank(MPI_COMM_WORLD, &wr));
       mine.offset     = (long long)offset;
@@ -278,16 +279,29 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     for (PetscMPIInt p = 0; p < size && ok; p++) {
       void              *m;
       unsigned long long check = 0;
+      int                err;
       if (!want[p] && !cnt[p]) continue;
-      ok = !HaloIPCBlockOpen(&all[p], &m);
-      if (!ok) break;
+      err = HaloIPCBlockOpen(&all[p], &m);
+      if (err) {
+        PetscCall(PetscSNPrintf(failure, sizeof(failure), "rank %d could not map the memory of rank %d: %s", (int)rank, (int)p, HoflowDeviceErrorString(err)));
+        ok = 0, failed_here = 1;
+        break;
+      }
       h->mapped[h->nmapped++] = m;
       m                       = (char *)m + all[p].offset;
-      ok                      = !HaloIPCPeek(m, &check) && check == all[p].check; /* the owner's allocation, where it said */
-      peer_flags[p]           = (unsigned long long *)m + 1;
-      peer_buffer[p]          = (char *)m + all[p].flag_bytes;
+      err                     = HaloIPCPeek(m, &check);
+      ok                      = !err && check == all[p].check; /* the owner's allocation, where it said */
+      failed_here             = !ok;
+      if (!ok) PetscCall(PetscSNPrintf(failure, sizeof(failure), "rank %d read rank %d's check word as %#llx, expected %#llx%s%s", (int)rank, (int)p, check, all[p].check, err ? ": " : "", err ? HoflowDeviceErrorString(err) : ""));
+      peer_flags[p]  = (unsigned long long *)m + 1;
+      peer_buffer[p] = (char *)m + all[p].flag_bytes;
     }
     PetscCallMPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
+    if (!all_ok) { /* what the first rank that failed saw, for the message below on every rank */
+      PetscMPIInt first = failed_here ? rank : size;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+      if (first < size) PetscCallMPI(MPI_Bcast(failure, (PetscMPIInt)sizeof(failure), MPI_CHAR, first, comm));
+    }
     if (all_ok) {
       /* the segments: a push to each reader, a pull from each owner */
       PetscCall(PetscMalloc3(PetscMax(nsend, 1), &pushseg, PetscMax(nrecv, 1), &pullseg, PetscMax(nsend_entries, 1), &sidx));
@@ -338,8 +352,8 @@ PetscErrorCode HaloIPCCreate(PetscSF sf, PetscInt unit_max, const char name[], H
     PetscCall(PetscFree2(cnt, want));
     if (!all_ok) {
       PetscCall(HaloIPCDestroy(&h));
-      PetscCheck(mode != 1, PetscObjectComm((PetscObject)sf), PETSC_ERR_LIB, "-halo_transport ipc (%s): a neighbour's GPU memory could not be mapped (CUDA IPC); use -halo_transport mpi or auto", name);
-      PetscCall(PetscInfo(NULL, "%s: the halo travels by MPI: a CUDA IPC mapping failed\n", name));
+      PetscCheck(mode != 1, PetscObjectComm((PetscObject)sf), PETSC_ERR_LIB, "-halo_transport ipc (%s): a neighbour's GPU memory could not be mapped (CUDA IPC: %s); use -halo_transport mpi or auto", name, failure);
+      PetscCall(PetscInfo(NULL, "%s: the halo travels by MPI: a CUDA IPC mapping failed (%s)\n", name, failure));
     }
   }
 #endif

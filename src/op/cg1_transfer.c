@@ -46,9 +46,10 @@ typedef struct {
   HaloIPC          ipc;         /* the SF's broadcast by CUDA IPC (NULL: PetscSF) */
   Vec              partial, leaves; /* sequential work vectors on the shell's backend */
   PetscBool        device;          /* P's vectors are CUDA vectors: tables and work vectors on the device */
+  PetscBool        host_wait;       /* -<coarse prefix>pc_gather_host_wait: the host waits for the sums before every coarse solve */
   HoflowDeviceArrays dev;
   const int         *d_node_vertex, *d_ptr1, *d_idx1, *d_ptr2, *d_idx2;
-  PetscInt64         count[4]; /* restrictions gathered / by P, interpolations gathered / by P */
+  PetscInt64         count[5]; /* restrictions gathered / by P, interpolations gathered / by P, host waits before the coarse solve */
 } CG1Transfer;
 
 static PetscErrorCode CG1TransferDestroy(Mat S)
@@ -152,11 +153,21 @@ static PetscErrorCode CG1TransferRestrict(Mat S, Vec r, Vec b)
   PetscCall(VecRestoreArrayWriteAndMemType(t->leaves, &la));
   PetscCall(VecRestoreArrayWriteAndMemType(t->partial, &pa));
   PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
-#if defined(PETSC_HAVE_DEVICE)
-  if (t->device) { /* hypre reads xfull next, perhaps on a stream of its own: the sums have ended first */
-    PetscDeviceContext dctx;
-    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-    PetscCall(PetscDeviceContextSynchronize(dctx));
+#if defined(HOFLOW_HAVE_CUDA)
+  if (t->device) {
+    /* hypre reads xfull next, on a stream of its own: the sums end first. hypre (2.32, utilities/device_utils.c)
+     * creates its streams blocking (cudaStreamDefault), and blocking streams wait for the work queued before on
+     * the legacy default stream: where PETSc's stream is that one (PETSc's default stream type, handle NULL) the
+     * order holds on the device and the host need not wait. On any other stream it waits, and wherever
+     * -<coarse prefix>pc_gather_host_wait asks (a hypre whose streams do not block). */
+    void *stream;
+    PetscCall(HoflowGetCUDAStream(&stream));
+    if (stream || t->host_wait) {
+      PetscDeviceContext dctx;
+      t->count[4]++;
+      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+      PetscCall(PetscDeviceContextSynchronize(dctx));
+    }
   }
 #endif
   PetscCall(t->solve.set_input_gathered(t->solve.pc, b)); /* b's state as left above */
@@ -255,8 +266,8 @@ PetscErrorCode CG1TransferView(Mat S, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatShellGetContext(S, &t));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CG1 <-> DG1 transfer: gathered (restriction: partial sums over %" PetscInt_FMT " vertices on rank 0, one broadcast of %" PetscInt_FMT " partials by %s into the gather PC's input; interpolation from its output); rank 0's counts: restrictions %" PetscInt64_FMT " gathered, %" PetscInt64_FMT " by the AIJ P; interpolations %" PetscInt64_FMT " gathered, %" PetscInt64_FMT " by the AIJ P\n", t->ntouched,
-                                   t->nleaves, t->ipc ? "CUDA IPC" : "PetscSF", t->count[0], t->count[1], t->count[2], t->count[3]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CG1 <-> DG1 transfer: gathered (restriction: partial sums over %" PetscInt_FMT " vertices on rank 0, one broadcast of %" PetscInt_FMT " partials by %s into the gather PC's input; interpolation from its output); rank 0's counts: restrictions %" PetscInt64_FMT " gathered, %" PetscInt64_FMT " by the AIJ P; interpolations %" PetscInt64_FMT " gathered, %" PetscInt64_FMT " by the AIJ P; host waits before the coarse solve %" PetscInt64_FMT "\n", t->ntouched,
+                                   t->nleaves, t->ipc ? "CUDA IPC" : "PetscSF", t->count[0], t->count[1], t->count[2], t->count[3], t->count[4]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -367,6 +378,11 @@ PetscErrorCode CG1TransferCreate(Mat P, const CG1GatheredSolve *solve, Mat *S)
   PetscCall(MatCreateVecs(P, &probe, NULL));
   PetscCall(HoflowVecIsCUDA(probe, &t->device));
   PetscCall(VecDestroy(&probe));
+  {
+    const char *prefix;
+    PetscCall(PetscObjectGetOptionsPrefix(solve->pc, &prefix));
+    PetscCall(PetscOptionsGetBool(NULL, prefix, "-pc_gather_host_wait", &t->host_wait, NULL));
+  }
   /* the work vectors: sequential, on the backend of P's vectors */
   PetscCall(VecCreate(PETSC_COMM_SELF, &t->partial));
   PetscCall(VecSetSizes(t->partial, t->ntouched, t->ntouched));
