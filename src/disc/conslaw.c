@@ -3,6 +3,7 @@
  * rows). The colored finite-difference Jacobian is op/conslaw_jacobian.c. */
 #include <hoflow/compat.h>
 #include <hoflow/conslaw.h>
+#include <hoflow/device.h>
 
 PetscErrorCode DiscGetConsLaw(Disc disc, const char what[], ConsLaw *cl)
 {
@@ -95,6 +96,46 @@ PetscErrorCode ConsLawMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscInt
   PetscFunctionBeginUser;
   CONSLAW_CALL(cl, max_wave_speed, "wave speeds (the CFL step)", u, speed, bad_cell, &s);
   if (element_speed) *element_speed = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ConsLawElementVector(Vec u, PetscInt K, Vec *v)
+{
+  PetscFunctionBeginUser;
+  if (*v) { /* made for the other backend: remake */
+    PetscBool u_on_device, v_on_device;
+    PetscCall(HoflowVecIsCUDA(u, &u_on_device));
+    PetscCall(HoflowVecIsCUDA(*v, &v_on_device));
+    if (u_on_device != v_on_device) PetscCall(VecDestroy(v));
+  }
+  if (!*v) {
+    VecType type;
+    PetscCall(VecGetType(u, &type));
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), v));
+    PetscCall(VecSetSizes(*v, K, PETSC_DETERMINE));
+    PetscCall(VecSetType(*v, type));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ConsLawElementSpeedsReduce(Vec speeds, const PetscInt elem_cell[], PetscReal *speed, PetscInt *bad_cell)
+{
+  PetscReal smin;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecMax(speeds, NULL, speed));
+  PetscCall(VecMin(speeds, NULL, &smin));
+  *bad_cell = -1;
+  if (smin < 0) {
+    const PetscScalar *s;
+    PetscInt           K;
+    *speed = -1;
+    PetscCall(VecGetLocalSize(speeds, &K));
+    PetscCall(VecGetArrayRead(speeds, &s));
+    for (PetscInt e = 0; e < K && *bad_cell < 0; e++)
+      if (s[e] < 0) *bad_cell = elem_cell[e];
+    PetscCall(VecRestoreArrayRead(speeds, &s));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -468,23 +468,11 @@ static PetscErrorCode FRMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscI
   FRDisc            *fr = (FRDisc *)cl->data;
   const PetscScalar *ua;
   PetscScalar       *sa;
-  PetscReal          smin;
   PetscBool          on_device;
 
   PetscFunctionBeginUser;
   PetscCall(OpShellBegin(&fr->shell, u, &on_device));
-  if (fr->speed) { /* made for the other backend: remake */
-    PetscBool speed_on_device;
-    PetscCall(HoflowVecIsCUDA(fr->speed, &speed_on_device));
-    if (speed_on_device != on_device) PetscCall(VecDestroy(&fr->speed));
-  }
-  if (!fr->speed) {
-    VecType type;
-    PetscCall(VecGetType(u, &type));
-    PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &fr->speed));
-    PetscCall(VecSetSizes(fr->speed, fr->K, PETSC_DETERMINE));
-    PetscCall(VecSetType(fr->speed, type));
-  }
+  PetscCall(ConsLawElementVector(u, fr->K, &fr->speed));
   PetscCall(OpShellGetArrayRead(&fr->shell, u, &ua));
   PetscCall(OpShellGetArrayWrite(&fr->shell, fr->speed, &sa));
   if (!on_device)
@@ -495,17 +483,7 @@ static PetscErrorCode FRMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscI
   }
   PetscCall(OpShellRestoreArrayWrite(&fr->shell, fr->speed, &sa));
   PetscCall(OpShellRestoreArrayRead(&fr->shell, u, &ua));
-  PetscCall(VecMax(fr->speed, NULL, speed));
-  PetscCall(VecMin(fr->speed, NULL, &smin));
-  *bad_cell = -1;
-  if (smin < 0) {
-    const PetscScalar *s;
-    *speed = -1;
-    PetscCall(VecGetArrayRead(fr->speed, &s));
-    for (PetscInt e = 0; e < fr->K && *bad_cell < 0; e++)
-      if (s[e] < 0) *bad_cell = fr->mesh->elem_cell[e];
-    PetscCall(VecRestoreArrayRead(fr->speed, &s));
-  }
+  PetscCall(ConsLawElementSpeedsReduce(fr->speed, fr->mesh->elem_cell, speed, bad_cell));
   *element_speed = fr->speed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,6 +4,7 @@
  * MDGEulerRHS), the largest wave speed for the CFL step, and the Barth–Jespersen limiter; on the
  * host or, for CUDA vectors, on the device (OpShell). Registered as -disc mdg in op/register.c. */
 #include <hoflow/compat.h>
+#include <hoflow/conslaw.h>
 #include <hoflow/log.h>
 #include <hoflow/mdg.h>
 #include <hoflow/kernels/device.h>
@@ -381,7 +382,6 @@ PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *
   const PetscScalar *ua;
   PetscScalar       *sa;
   PetscBool          on_device;
-  PetscReal          smin;
 
   PetscFunctionBeginUser;
   PetscCall(MDGWorkVectors(mdg, u));
@@ -399,17 +399,7 @@ PetscErrorCode MDGMaxWaveSpeed(MDGDisc *mdg, Vec u, PetscReal *speed, PetscInt *
   }
   PetscCall(OpShellRestoreArrayWrite(&mdg->shell, mdg->speed, &sa));
   PetscCall(OpShellRestoreArrayRead(&mdg->shell, u, &ua));
-  PetscCall(VecMax(mdg->speed, NULL, speed));
-  PetscCall(VecMin(mdg->speed, NULL, &smin));
-  *bad_cell = -1;
-  if (smin < 0) { /* a non-physical state: find a cell (rare: the host copy is fine) */
-    const PetscScalar *s;
-    *speed = -1;
-    PetscCall(VecGetArrayRead(mdg->speed, &s));
-    for (PetscInt e = 0; e < mdg->mesh->K && *bad_cell < 0; e++)
-      if (s[e] < 0) *bad_cell = mdg->mesh->elem_cell[e];
-    PetscCall(VecRestoreArrayRead(mdg->speed, &s));
-  }
+  PetscCall(ConsLawElementSpeedsReduce(mdg->speed, mdg->mesh->elem_cell, speed, bad_cell)); /* a non-physical state: its cell (rare: a host copy) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

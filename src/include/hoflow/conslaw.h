@@ -100,6 +100,11 @@ PETSC_EXTERN PetscErrorCode ConsLawUpdateBoundaryData(ConsLaw cl);
 PETSC_EXTERN PetscErrorCode ConsLawRHS(ConsLaw cl, Vec u, Vec f);
 /* element_speed may be NULL */
 PETSC_EXTERN PetscErrorCode ConsLawMaxWaveSpeed(ConsLaw cl, Vec u, PetscReal *speed, PetscInt *bad_cell, Vec *element_speed);
+/* For the discretizations' max_wave_speed: *v, one value per owned element (K of them) on u's backend, made at the
+ * first call and made again when u's backend changed; then the reduction of the element speeds: the largest, or
+ * -1 and the cell (elem_cell[e]) of the first element whose speed is negative (a non-physical state). */
+PETSC_EXTERN PetscErrorCode ConsLawElementVector(Vec u, PetscInt K, Vec *v);
+PETSC_EXTERN PetscErrorCode ConsLawElementSpeedsReduce(Vec speeds, const PetscInt elem_cell[], PetscReal *speed, PetscInt *bad_cell);
 PETSC_EXTERN PetscErrorCode ConsLawLimit(ConsLaw cl, Vec u, PetscInt *nlimited);
 PETSC_EXTERN PetscErrorCode ConsLawProject(ConsLaw cl, ConsLawStateFunction f, void *ctx, Vec u);
 PETSC_EXTERN PetscErrorCode ConsLawErrorNorm(ConsLaw cl, NormType type, Vec u, ConsLawStateFunction f, void *ctx, PetscReal err[]);
