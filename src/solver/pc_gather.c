@@ -369,8 +369,13 @@ static PetscErrorCode PCGatherGetOutput_Gather(PC pc, Vec x, Vec *yfull)
   PetscFunctionBeginUser;
   *yfull = NULL;
   if (!g->out_valid || ((PetscObject)x)->id != g->out_id) PetscFunctionReturn(PETSC_SUCCESS);
+  /* The state may be up to two more than recorded, the values unchanged: from PETSc 3.22 KSPSolve_PREONLY and then
+   * PCMG's KSPCheckSolve flag the coarse solution with VecFlag, which increases the state even when nothing failed
+   * (PETSc 3.22.5 on 2 GPUs: every V-cycle's interpolation took the AIJ P's scatter until this allowed it; PETSc 3.18
+   * leaves the state alone). The GPU test gpu/halo-ipc/pmg-coarse-without-host-wait checks that every interpolation
+   * is gathered, so a PETSc that adds another increase shows there (the fallback, P, stays correct). */
   PetscCall(PetscObjectStateGet((PetscObject)x, &state));
-  if (state == g->out_state) *yfull = g->yfull;
+  if (state >= g->out_state && state <= g->out_state + 2) *yfull = g->yfull;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
