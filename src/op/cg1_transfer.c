@@ -92,6 +92,9 @@ static PetscErrorCode CG1TransferRestrict(Mat S, Vec r, Vec b)
   const PetscScalar *ra;
   PetscScalar       *xa, *ba, *pa, *la;
   PetscMemType       mt[5];
+#if defined(HOFLOW_HAVE_CUDA)
+  void *stream = NULL; /* PETSc's CUDA stream, for the device path */
+#endif
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(S, &t));
@@ -116,7 +119,6 @@ static PetscErrorCode CG1TransferRestrict(Mat S, Vec r, Vec b)
   for (PetscInt k = 1; k < 5; k++) PetscCheck(PetscMemTypeDevice(mt[k]) == PetscMemTypeDevice(mt[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CG1 transfer: host and device arrays mixed");
   if (t->device) {
 #if defined(HOFLOW_HAVE_CUDA)
-    void *stream;
     PetscCall(HoflowGetCUDAStream(&stream));
     PetscCall(PetscLogGpuTimeBegin());
     PetscCheck(!GatherSumCUDA((int)t->ntouched, t->d_ptr1, t->d_idx1, ra, pa, stream), PETSC_COMM_SELF, PETSC_ERR_LIB, "CG1 transfer: the partial sums' kernel failed");
@@ -160,8 +162,6 @@ static PetscErrorCode CG1TransferRestrict(Mat S, Vec r, Vec b)
      * the legacy default stream: where PETSc's stream is that one (PETSc's default stream type, handle NULL) the
      * order holds on the device and the host need not wait. On any other stream it waits, and wherever
      * -<coarse prefix>pc_gather_host_wait asks (a hypre whose streams do not block). */
-    void *stream;
-    PetscCall(HoflowGetCUDAStream(&stream));
     if (stream || t->host_wait) {
       PetscDeviceContext dctx;
       t->count[4]++;
